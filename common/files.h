@@ -1,0 +1,51 @@
+#pragma once
+// File primitives every writer in the suite shares: an owned descriptor, safe opening
+// (O_NOFOLLOW, O_CLOEXEC, regular files only), whole writes and private directories.
+
+#include <string>
+#include <string_view>
+#include <sys/types.h>
+
+namespace fleet {
+
+// Owns a file descriptor; closes it on destruction.
+class UniqueFd {
+ public:
+  UniqueFd() = default;
+  explicit UniqueFd(int fd) : fd_(fd) {}
+  UniqueFd(UniqueFd&& other) noexcept : fd_(other.release()) {}
+  UniqueFd& operator=(UniqueFd&& other) noexcept;
+  UniqueFd(const UniqueFd&) = delete;
+  UniqueFd& operator=(const UniqueFd&) = delete;
+  ~UniqueFd();
+
+  int get() const { return fd_; }
+  explicit operator bool() const { return fd_ >= 0; }
+  int release();
+  void reset(int fd = -1);
+
+ private:
+  int fd_ = -1;
+};
+
+// open(2) with O_NOFOLLOW | O_CLOEXEC added; refuses symlinks and anything that is not a
+// regular file (a FIFO at the path cannot make it hang). Throws Error naming the path and
+// what to do; Error::code() is the errno (ENOENT when the file does not exist).
+UniqueFd open_regular_file(const std::string& path, int flags, mode_t mode = 0600);
+
+// The same without exceptions (they are slow to raise in a static binary, and a missing
+// file is an expected outcome on the guard's path): returns 0, or the errno with `error`
+// set to the message open_regular_file would throw.
+int try_open_regular_file(const std::string& path, int flags, mode_t mode, UniqueFd& fd,
+                          std::string& error);
+
+// Writes all of `data`, looping on short writes and EINTR. Throws Error on failure.
+void write_all(int fd, std::string_view data, const std::string& what);
+
+// mkdir -p: every directory it creates gets mode 0700. Throws Error on failure.
+void ensure_directory(const std::string& path);
+
+// The directory part of `path` ("." when there is none).
+std::string parent_directory(const std::string& path);
+
+}  // namespace fleet

@@ -1,0 +1,27 @@
+#pragma once
+// Validation of the identifiers fleet-hooks stores and turns into file names.
+
+#include <string>
+#include <string_view>
+
+namespace fleet {
+
+inline constexpr std::size_t kMaxIdLength = 128;
+inline constexpr std::size_t kMaxLabelLength = 256;
+
+// Session ids, caller ids, kitchen ids, dispatch ids, member names and session keys.
+// Valid: 1..128 bytes of [A-Za-z0-9._:@+=-], not starting with '.' or '-', never containing
+// "..". Such a value is safe as a file name and as a command-line argument.
+bool is_valid_id(std::string_view id);
+
+// Explains why `id` is not valid ("" when it is). `what` names the value in the message.
+std::string id_problem(std::string_view what, std::string_view id);
+
+// Free-text labels (recipe and step names): up to 256 bytes, no control bytes.
+bool is_valid_label(std::string_view label);
+std::string label_problem(std::string_view what, std::string_view label);
+
+// 8-4-4-4-12 hexadecimal, as Claude Code session ids are.
+bool is_uuid(std::string_view id);
+
+}  // namespace fleet

@@ -1,0 +1,31 @@
+#pragma once
+// Small typed accessors over RapidJSON, shared by every reader and writer of JSON.
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <rapidjson/document.h>
+
+namespace fleet {
+
+// Parses `text` iteratively (deep nesting cannot overflow the stack). Returns false and sets
+// `error` (with the byte offset) when the text is not one complete JSON value.
+bool parse_json(std::string_view text, rapidjson::Document& doc, std::string* error = nullptr);
+
+// The member `key` of `object` when `object` is an object and the member is a string.
+std::optional<std::string_view> string_member(const rapidjson::Value& object, const char* key);
+
+// The member `key` of `object`, or nullptr when absent or `object` is not an object.
+const rapidjson::Value* member(const rapidjson::Value& object, const char* key);
+
+// "string", "number", "object", ... for messages about wrong types.
+const char* json_type_name(const rapidjson::Value& value);
+
+// Compact serialization (RapidJSON does the escaping).
+std::string to_json(const rapidjson::Value& value);
+
+// A string value owned by `alloc`.
+rapidjson::Value json_string(std::string_view text, rapidjson::Document::AllocatorType& alloc);
+
+}  // namespace fleet

@@ -1,0 +1,80 @@
+#include "jsonl_append.h"
+
+#include <cerrno>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "files.h"
+
+namespace fleet {
+namespace {
+
+constexpr int kMaxReopenAttempts = 16;
+
+void lock_exclusive(int fd, const std::string& path) {
+  while (::flock(fd, LOCK_EX) != 0) {
+    if (errno != EINTR) throw_errno("cannot lock " + path);
+  }
+}
+
+// True when `fd` is still the file that `path` names.
+bool still_at_path(int fd, const std::string& path) {
+  struct stat by_fd {};
+  struct stat by_path {};
+  if (::fstat(fd, &by_fd) != 0) throw_errno("cannot stat " + path);
+  if (::lstat(path.c_str(), &by_path) != 0) {
+    if (errno == ENOENT) return false;
+    throw_errno("cannot stat " + path);
+  }
+  return by_fd.st_dev == by_path.st_dev && by_fd.st_ino == by_path.st_ino;
+}
+
+bool ends_with_newline(int fd, off_t size, const std::string& path) {
+  if (size == 0) return true;
+  char last = 0;
+  ssize_t n;
+  do {
+    n = ::pread(fd, &last, 1, size - 1);
+  } while (n < 0 && errno == EINTR);
+  if (n != 1) throw_errno("cannot read the end of " + path);
+  return last == '\n';
+}
+
+}  // namespace
+
+void append_jsonl(const std::string& path, std::string_view line, const AppendOptions& options) {
+  if (line.find('\n') != std::string_view::npos) {
+    throw Error("refusing to append a record that contains a newline");
+  }
+  ensure_directory(parent_directory(path));
+  for (int attempt = 0; attempt < kMaxReopenAttempts; ++attempt) {
+    UniqueFd fd = open_regular_file(path, O_WRONLY | O_APPEND | O_CREAT, 0600);
+    lock_exclusive(fd.get(), path);
+    if (!still_at_path(fd.get(), path)) continue;  // replaced while we waited: reopen
+
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0) throw_errno("cannot stat " + path);
+    std::string buffer;
+    buffer.reserve(line.size() + 2);
+    if (!ends_with_newline(fd.get(), st.st_size, path)) buffer += '\n';
+    buffer.append(line);
+    buffer += '\n';
+    try {
+      write_all(fd.get(), buffer, path);
+      if (options.fsync && ::fdatasync(fd.get()) != 0) throw_errno("cannot sync " + path);
+    } catch (const Error&) {
+      // We still hold the lock: nobody appended after us, so cutting back is safe.
+      if (::ftruncate(fd.get(), st.st_size) != 0) {
+        // Nothing more to do: the next writer terminates the torn tail.
+      }
+      throw;
+    }
+    return;  // closing the descriptor releases the lock
+  }
+  throw Error(path + " kept being replaced while waiting for its lock; try again");
+}
+
+}  // namespace fleet

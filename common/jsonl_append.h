@@ -1,0 +1,22 @@
+#pragma once
+// Appending one line to a JSON-lines file so that concurrent writers and crashed writers
+// never lose or tear a complete record (DESIGN.md, "Rules for every file the suite writes").
+
+#include <string>
+#include <string_view>
+
+namespace fleet {
+
+struct AppendOptions {
+  bool fsync = false;  // fdatasync after the write
+};
+
+// Appends `line` plus '\n' to `path` (created 0600, its directory 0700):
+// flock(LOCK_EX); if the locked descriptor is no longer the file at `path` (a compaction
+// replaced it), reopen and lock again; if the file does not end in '\n', a torn tail from a
+// crashed writer is terminated first; then one write() of the whole line. A failed write is
+// rolled back to the previous size so no partial line stays behind.
+// `line` must not contain '\n'. Throws Error on failure; the file is unchanged then.
+void append_jsonl(const std::string& path, std::string_view line, const AppendOptions& options);
+
+}  // namespace fleet

@@ -1,0 +1,84 @@
+#include "line_scan.h"
+
+#include <cerrno>
+#include <cstring>
+#include <unistd.h>
+#include <memory>
+
+#include "error.h"
+
+namespace fleet {
+namespace {
+
+constexpr std::size_t kBlockSize = 1 << 20;
+
+// Visits the lines of `region` (which ends in '\n') that contain `needle`. Returns false
+// when `visit` asked to stop.
+bool visit_region(const char* region, std::size_t size, std::uint64_t region_offset,
+                  std::string_view needle,
+                  const std::function<bool(std::string_view, std::uint64_t)>& visit) {
+  const char* const end = region + size;
+  const char* cursor = region;
+  while (cursor < end) {
+    const char* line_start;
+    if (needle.empty()) {
+      line_start = cursor;
+    } else {
+      const void* hit = ::memmem(cursor, static_cast<std::size_t>(end - cursor), needle.data(),
+                                 needle.size());
+      if (hit == nullptr) return true;
+      const char* at = static_cast<const char*>(hit);
+      const void* newline_before =
+          ::memrchr(cursor, '\n', static_cast<std::size_t>(at - cursor));
+      line_start = newline_before == nullptr ? cursor : static_cast<const char*>(newline_before) + 1;
+    }
+    const char* line_end =
+        static_cast<const char*>(std::memchr(line_start, '\n', static_cast<std::size_t>(end - line_start)));
+    const std::string_view line(line_start, static_cast<std::size_t>(line_end - line_start));
+    if (!visit(line, region_offset + static_cast<std::uint64_t>(line_start - region))) return false;
+    cursor = line_end + 1;
+  }
+  return true;
+}
+
+}  // namespace
+
+LineScanStats scan_lines_containing(
+    int fd, std::string_view needle,
+    const std::function<bool(std::string_view line, std::uint64_t offset)>& visit) {
+  LineScanStats stats;
+  // Uninitialised storage: zeroing a block the reads overwrite anyway costs page faults.
+  std::size_t capacity = kBlockSize;
+  auto buffer = std::make_unique_for_overwrite<char[]>(capacity);
+  std::size_t filled = 0;
+  std::uint64_t buffer_offset = 0;
+  for (;;) {
+    if (filled == capacity) {  // a line longer than a block
+      auto larger = std::make_unique_for_overwrite<char[]>(capacity * 2);
+      std::memcpy(larger.get(), buffer.get(), filled);
+      buffer = std::move(larger);
+      capacity *= 2;
+    }
+    const ssize_t n = ::read(fd, buffer.get() + filled, capacity - filled);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw_errno("cannot read the store");
+    }
+    if (n == 0) break;
+    filled += static_cast<std::size_t>(n);
+    stats.bytes_read += static_cast<std::uint64_t>(n);
+
+    const void* last_newline = ::memrchr(buffer.get(), '\n', filled);
+    if (last_newline == nullptr) continue;
+    const auto complete =
+        static_cast<std::size_t>(static_cast<const char*>(last_newline) - buffer.get()) + 1;
+    if (!visit_region(buffer.get(), complete, buffer_offset, needle, visit)) return stats;
+    std::memmove(buffer.get(), buffer.get() + complete, filled - complete);
+    filled -= complete;
+    buffer_offset += complete;
+  }
+  stats.incomplete_tail = filled > 0;
+  return stats;
+}
+
+}  // namespace fleet

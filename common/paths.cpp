@@ -1,0 +1,54 @@
+#include "paths.h"
+
+#include <cstdlib>
+#include <unistd.h>
+
+#include "error.h"
+#include "ids.h"
+
+namespace fleet {
+
+std::string env_value(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr ? std::string() : std::string(value);
+}
+
+std::string resolve_project_root(std::string_view hook_cwd) {
+  std::string root = env_value("CLAUDE_PROJECT_DIR");
+  if (!root.empty()) return root;
+  if (!hook_cwd.empty()) return std::string(hook_cwd);
+  char buffer[4096];
+  if (::getcwd(buffer, sizeof buffer) == nullptr) throw_errno("cannot determine the working directory");
+  return buffer;
+}
+
+std::string resolve_state_dir(const std::string& flag, std::string_view hook_cwd) {
+  if (!flag.empty()) return flag;
+  for (const char* name : {"FLEET_HOOKS_STATE_DIR", "AUTOSKILLIT_STATE_DIR"}) {
+    std::string dir = env_value(name);
+    if (!dir.empty()) return dir;
+  }
+  std::string dir = resolve_project_root(hook_cwd) + "/.autoskillit/temp";
+  const std::string campaign = env_value("AUTOSKILLIT_CAMPAIGN_ID");
+  if (!campaign.empty()) {
+    const std::string problem = id_problem("AUTOSKILLIT_CAMPAIGN_ID", campaign);
+    if (!problem.empty()) throw Error(problem);
+    dir += "/" + campaign;
+  }
+  return dir;
+}
+
+std::string resolve_kitchen_id(const std::string& flag) {
+  if (!flag.empty()) return flag;
+  for (const char* name : {"FLEET_HOOKS_KITCHEN_ID", "AUTOSKILLIT_CAMPAIGN_ID"}) {
+    std::string kitchen = env_value(name);
+    if (!kitchen.empty()) return kitchen;
+  }
+  return "";
+}
+
+std::string provenance_store_path(const std::string& state_dir) {
+  return state_dir + "/session_provenance.jsonl";
+}
+
+}  // namespace fleet

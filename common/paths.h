@@ -1,0 +1,27 @@
+#pragma once
+// Where the suite's state lives, resolved the same way in every executable (DESIGN.md,
+// "State dir resolution"), and which kitchen the current process belongs to.
+
+#include <string>
+#include <string_view>
+
+namespace fleet {
+
+// The value of environment variable `name`, or "" when unset or empty.
+std::string env_value(const char* name);
+
+// CLAUDE_PROJECT_DIR, else `hook_cwd` (the hook input's cwd), else the process cwd.
+std::string resolve_project_root(std::string_view hook_cwd);
+
+// First that applies: `flag`; FLEET_HOOKS_STATE_DIR; AUTOSKILLIT_STATE_DIR;
+// <project>/.autoskillit/temp[/<AUTOSKILLIT_CAMPAIGN_ID>]. Throws Error when the campaign id
+// is not a valid id (it becomes a directory name).
+std::string resolve_state_dir(const std::string& flag, std::string_view hook_cwd);
+
+// First non-empty of: `flag`, FLEET_HOOKS_KITCHEN_ID, AUTOSKILLIT_CAMPAIGN_ID; else "".
+std::string resolve_kitchen_id(const std::string& flag);
+
+// <state_dir>/session_provenance.jsonl
+std::string provenance_store_path(const std::string& state_dir);
+
+}  // namespace fleet

@@ -1,0 +1,108 @@
+#include "provenance_hook.h"
+
+#include <memory>
+
+#include "error.h"
+#include "json.h"
+#include "paths.h"
+#include "provenance_store.h"
+#include "timestamp.h"
+#include "tool_names.h"
+
+namespace fleet {
+namespace {
+
+// The JSON objects a dispatch call's fields are looked up in, most specific first.
+class FieldSources {
+ public:
+  explicit FieldSources(const HookInput& hook) {
+    if (const rapidjson::Value* response = hook.tool_response()) add_response(*response);
+    if (const rapidjson::Value* input = hook.tool_input(); input && input->IsObject()) {
+      objects_.push_back(input);
+    }
+  }
+
+  // The first non-empty string under any of `keys`, searching source by source.
+  std::string find(std::initializer_list<const char*> keys) const {
+    for (const rapidjson::Value* object : objects_) {
+      for (const char* key : keys) {
+        auto value = string_member(*object, key);
+        if (value && !value->empty()) return std::string(*value);
+      }
+    }
+    return "";
+  }
+
+ private:
+  void add_response(const rapidjson::Value& response) {
+    if (response.IsObject()) {
+      objects_.push_back(&response);
+    } else if (response.IsString()) {
+      add_json_text({response.GetString(), response.GetStringLength()});
+    } else if (response.IsArray()) {
+      for (const rapidjson::Value& block : response.GetArray()) {
+        auto type = string_member(block, "type");
+        auto text = string_member(block, "text");
+        if (type && *type == "text" && text) add_json_text(*text);
+      }
+    }
+  }
+
+  void add_json_text(std::string_view text) {
+    auto doc = std::make_unique<rapidjson::Document>();
+    if (!parse_json(text, *doc) || !doc->IsObject()) return;
+    objects_.push_back(doc.get());
+    parsed_.push_back(std::move(doc));
+  }
+
+  std::vector<std::unique_ptr<rapidjson::Document>> parsed_;
+  std::vector<const rapidjson::Value*> objects_;
+};
+
+}  // namespace
+
+std::optional<ProvenanceRecord> dispatched_record(const HookInput& hook,
+                                                  const std::string& default_kitchen,
+                                                  std::string& problem) {
+  const FieldSources sources(hook);
+  ProvenanceRecord record;
+  record.session_id = sources.find({"dispatched_session_id", "session_id"});
+  if (record.session_id.empty()) {
+    problem = "no dispatched session id (dispatched_session_id or session_id) in tool_response "
+              "or tool_input";
+    return std::nullopt;
+  }
+  record.caller_session_id = std::string(hook.session_id());
+  record.dispatch_id = sources.find({"dispatch_id"});
+  record.kitchen_id = sources.find({"kitchen_id"});
+  if (record.kitchen_id.empty()) record.kitchen_id = default_kitchen;
+  record.recipe_name = sources.find({"recipe_name"});
+  record.step_name = sources.find({"step_name"});
+  return record;
+}
+
+std::string run_provenance_hook(const BoundedRead& input, const ProvenanceHookOptions& options) {
+  const std::string prefix = "provenance-writer hook: ";
+  if (!input.error.empty()) return prefix + "cannot read stdin: " + input.error + "; nothing recorded";
+  if (input.truncated) return prefix + "hook input is too large; nothing recorded";
+  try {
+    const HookInput hook(input.text);
+    if (!hook.valid()) return prefix + hook.error() + "; nothing recorded";
+    const std::string_view event = hook.hook_event_name();
+    if (!event.empty() && event != "PostToolUse") return "";
+    if (!is_dispatch_tool(hook.tool_name(), options.tools)) return "";
+
+    std::string problem;
+    auto record = dispatched_record(hook, resolve_kitchen_id(options.kitchen_id), problem);
+    if (!record) return prefix + problem + "; nothing recorded";
+    record->timestamp = utc_timestamp_now();
+    const std::string store =
+        provenance_store_path(resolve_state_dir(options.state_dir, hook.cwd()));
+    append_record(store, *record, options.append);
+    return "";
+  } catch (const std::exception& e) {
+    return prefix + e.what() + "; nothing recorded";
+  }
+}
+
+}  // namespace fleet

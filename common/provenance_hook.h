@@ -1,0 +1,36 @@
+#pragma once
+// provenance-writer's PostToolUse mode: turn a dispatch tool call's input and response into
+// the ownership record of the dispatched session.
+
+#include <string>
+#include <vector>
+
+#include "hook_protocol.h"
+#include "jsonl_append.h"
+#include "provenance_record.h"
+
+namespace fleet {
+
+struct ProvenanceHookOptions {
+  std::string state_dir;           // --state-dir
+  std::string kitchen_id;          // --kitchen-id: used when the call names no kitchen
+  std::vector<std::string> tools;  // --tool: more dispatch tool names
+  AppendOptions append;
+};
+
+// The record a dispatch call implies: caller = the hook input's session_id; the dispatched
+// session id, dispatch id, kitchen id, recipe and step from tool_response (a JSON object, a
+// JSON string holding one, or MCP text blocks whose text is one), then tool_input, under the
+// names dispatched_session_id / session_id, dispatch_id, kitchen_id, recipe_name, step_name.
+// The kitchen falls back to `default_kitchen`. The timestamp is left empty.
+// nullopt with `problem` set when no dispatched session id is found.
+std::optional<ProvenanceRecord> dispatched_record(const HookInput& hook,
+                                                  const std::string& default_kitchen,
+                                                  std::string& problem);
+
+// Runs the hook on stdin text: records the dispatched session when the input is a
+// PostToolUse of the dispatch tool. Never throws; returns the stderr line ("" for none).
+// A PostToolUse hook must never block, so every outcome exits 0.
+std::string run_provenance_hook(const BoundedRead& input, const ProvenanceHookOptions& options);
+
+}  // namespace fleet

@@ -1,0 +1,39 @@
+#pragma once
+// The provenance store, session_provenance.jsonl: appending records and finding the
+// authoritative (first) record of a session.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "jsonl_append.h"
+#include "provenance_record.h"
+
+namespace fleet {
+
+struct StoreLookup {
+  enum class Status {
+    found,       // `record` is the first record of the session
+    not_found,   // no record names the session
+    ambiguous,   // `matches` lists the sessions a short id prefixes
+    missing,     // the store does not exist
+    unreadable,  // `error` says why
+  };
+  Status status = Status::not_found;
+  ProvenanceRecord record;
+  std::vector<std::string> matches;
+  std::string error;
+  std::uint64_t skipped_lines = 0;  // candidate lines that were not valid records
+};
+
+// Finds the first record whose session_id is `id`. When there is none and `id` is not a
+// UUID, a short id that prefixes exactly one recorded session resolves to that session's
+// first record; one that prefixes several is ambiguous. Only lines that contain `id` are
+// parsed.
+StoreLookup lookup_session(const std::string& store_path, std::string_view id);
+
+// Validates `record` (record_problem) and appends it under the store's lock. Throws Error.
+void append_record(const std::string& store_path, const ProvenanceRecord& record,
+                   const AppendOptions& options);
+
+}  // namespace fleet

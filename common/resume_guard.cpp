@@ -1,0 +1,175 @@
+#include "resume_guard.h"
+
+#include "error.h"
+#include "ids.h"
+#include "json.h"
+#include "paths.h"
+#include "provenance_store.h"
+#include "tool_names.h"
+
+namespace fleet {
+namespace {
+
+constexpr std::size_t kMinSelfPrefix = 8;
+constexpr std::size_t kMaxNamedMatches = 5;
+
+GuardDecision silent() { return {}; }
+
+GuardDecision deny(std::string reason) {
+  return {GuardDecision::Kind::deny, std::move(reason), ""};
+}
+
+// Input the guard cannot read: silent with a stderr line, or a deny under --strict.
+GuardDecision unreadable_input(const std::string& why, const GuardOptions& options) {
+  if (options.strict) {
+    return deny("resume-guard could not read this tool call (" + why +
+                ") and runs with --strict, so the dispatch is refused. Retry the call with "
+                "well-formed input.");
+  }
+  return {GuardDecision::Kind::silent, "", "resume-guard: " + why + "; no decision made"};
+}
+
+// The store cannot vouch for the session: advise (fail open), or deny under --strict.
+GuardDecision unverified(const std::string& id, const std::string& why,
+                         const GuardOptions& options) {
+  if (options.strict) {
+    return deny("Refused to resume session '" + id + "': " + why +
+                ", and resume-guard runs with --strict. Resume only sessions recorded by "
+                "provenance-writer, or dispatch a fresh session without resume_session_id.");
+  }
+  std::string message =
+      "resume-guard: resume of session '" + id + "' was not checked: " + why + ".";
+  return {GuardDecision::Kind::advisory, message, message};
+}
+
+std::string or_none(const std::string& value) { return value.empty() ? "(none)" : value; }
+
+std::string named_matches(const std::vector<std::string>& matches) {
+  std::string names;
+  for (std::size_t i = 0; i < matches.size() && i < kMaxNamedMatches; ++i) {
+    if (i > 0) names += ", ";
+    names += matches[i];
+  }
+  if (matches.size() > kMaxNamedMatches) {
+    names += " and " + std::to_string(matches.size() - kMaxNamedMatches) + " more";
+  }
+  return names;
+}
+
+bool is_self(std::string_view resume_id, std::string_view caller) {
+  if (caller.empty()) return false;
+  return resume_id == caller || (resume_id.size() >= kMinSelfPrefix && caller.starts_with(resume_id));
+}
+
+GuardDecision self_resume(const std::string& id, std::string_view caller) {
+  return deny("Refused to resume session '" + id + "': it is this session's own id (" +
+              std::string(caller) +
+              "), and a session cannot resume itself. Pass the id of a worker session you "
+              "dispatched, or omit resume_session_id to dispatch a fresh one.");
+}
+
+GuardDecision decide_for_id(const std::string& id, std::string_view caller,
+                            std::string_view hook_cwd, const GuardOptions& options) {
+  if (is_self(id, caller)) return self_resume(id, caller);
+
+  std::string store;
+  std::string kitchen;
+  try {
+    store = provenance_store_path(resolve_state_dir(options.state_dir, hook_cwd));
+    kitchen = resolve_kitchen_id(options.kitchen_id);
+  } catch (const Error& e) {
+    return unverified(id, std::string("the provenance store could not be located (") + e.what() + ")",
+                      options);
+  }
+
+  StoreLookup found = lookup_session(store, id);
+  switch (found.status) {
+    case StoreLookup::Status::missing:
+      return unverified(id, "the provenance store " + store + " does not exist", options);
+    case StoreLookup::Status::unreadable:
+      return unverified(id, "the provenance store is unreadable (" + found.error + ")", options);
+    case StoreLookup::Status::not_found:
+      return unverified(id, "it has no provenance record in " + store, options);
+    case StoreLookup::Status::ambiguous:
+      return deny("Refused to resume '" + id + "': it is the start of " +
+                  std::to_string(found.matches.size()) + " recorded session ids (" +
+                  named_matches(found.matches) + "). Pass the full session id.");
+    case StoreLookup::Status::found:
+      break;
+  }
+
+  const ProvenanceRecord& owner = found.record;
+  if (owner.session_id != id && owner.session_id == caller) return self_resume(id, caller);
+  if (owner.recipe_name.empty()) {
+    return deny("Refused to resume session '" + owner.session_id +
+                "': its provenance record has no recipe_name, so it is an L3 orchestrator "
+                "session, not a worker. Only worker sessions can be resumed through the "
+                "dispatch tool; dispatch a fresh worker instead.");
+  }
+  if (!owner.caller_session_id.empty() && owner.caller_session_id == caller) return silent();
+  if (!owner.kitchen_id.empty() && owner.kitchen_id == kitchen) return silent();
+  return deny("Refused to resume session '" + owner.session_id + "': it was dispatched by " +
+              or_none(owner.caller_session_id) + " in kitchen " + or_none(owner.kitchen_id) +
+              ", not by this session (" + or_none(std::string(caller)) + ") or this kitchen (" +
+              or_none(kitchen) +
+              "). Resume it from the orchestrator or kitchen that owns it, or dispatch a fresh "
+              "session.");
+}
+
+}  // namespace
+
+std::string GuardDecision::output() const {
+  switch (kind) {
+    case Kind::deny:
+      return pre_tool_use_deny(message);
+    case Kind::advisory:
+      return advisory(message);
+    case Kind::silent:
+      break;
+  }
+  return "";
+}
+
+GuardDecision decide_resume(const BoundedRead& input, const GuardOptions& options) {
+  if (!input.error.empty()) return unreadable_input("cannot read stdin: " + input.error, options);
+  if (input.truncated) {
+    return unreadable_input("hook input is larger than " +
+                                std::to_string(kMaxHookInputBytes / (1024 * 1024)) +
+                                " MiB and was not read further",
+                            options);
+  }
+  const HookInput hook(input.text);
+  if (!hook.valid()) return unreadable_input(hook.error(), options);
+
+  const std::string_view event = hook.hook_event_name();
+  if (!event.empty() && event != "PreToolUse") return silent();
+  if (!is_dispatch_tool(hook.tool_name(), options.tools)) return silent();
+
+  const rapidjson::Value* tool_input = hook.tool_input();
+  if (tool_input == nullptr || tool_input->IsNull()) return silent();
+  if (!tool_input->IsObject()) {
+    return unreadable_input(std::string("tool_input is a JSON ") + json_type_name(*tool_input) +
+                                ", not an object",
+                            options);
+  }
+  const rapidjson::Value* resume = member(*tool_input, "resume_session_id");
+  if (resume == nullptr || resume->IsNull()) return silent();
+  if (!resume->IsString()) {
+    return deny(std::string("Refused: resume_session_id must be a session id string, but it is a "
+                            "JSON ") +
+                json_type_name(*resume) +
+                ". Pass the worker's session id as a string, or omit it to dispatch a fresh "
+                "session.");
+  }
+  const std::string id(resume->GetString(), resume->GetStringLength());
+  if (id.empty()) return silent();
+  const std::string problem = id_problem("resume_session_id", id);
+  if (!problem.empty()) {
+    return deny("Refused: " + problem +
+                ", so it cannot be a recorded session. Pass the worker's session id exactly as "
+                "it was dispatched.");
+  }
+  return decide_for_id(id, hook.session_id(), hook.cwd(), options);
+}
+
+}  // namespace fleet

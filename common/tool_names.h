@@ -1,0 +1,17 @@
+#pragma once
+// Which tool calls the hooks act on: the dispatch tool by its bare name or as an MCP tool
+// (mcp__<server>__<name>), plus names added with --tool.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fleet {
+
+inline constexpr std::string_view kDispatchToolName = "dispatch_food_truck";
+
+// True when `tool_name` is `name` or `mcp__<server>__<name>` (non-empty server) for
+// kDispatchToolName or one of `extra_names`.
+bool is_dispatch_tool(std::string_view tool_name, const std::vector<std::string>& extra_names);
+
+}  // namespace fleet

@@ -1,0 +1,100 @@
+// provenance-writer: appends session ownership records to session_provenance.jsonl, from
+// the command line (record) or as a PostToolUse hook on the dispatch tool (hook).
+
+#include <cstdio>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+
+#include "error.h"
+#include "hook_protocol.h"
+#include "paths.h"
+#include "provenance_hook.h"
+#include "provenance_store.h"
+#include "timestamp.h"
+#include "version.h"
+
+namespace {
+
+constexpr int kExitWriteFailed = 1;
+constexpr int kExitUsage = 2;
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "Records who launched which Claude Code session in the provenance store that "
+      "resume-guard reads.",
+      "provenance-writer"};
+  app.set_version_flag("--version", std::string("provenance-writer ") + fleet::kVersion);
+  app.require_subcommand(1);
+
+  std::string state_dir;
+  fleet::AppendOptions append;
+  fleet::ProvenanceRecord record;
+  std::string kitchen_flag;
+  const std::string state_dir_help =
+      "Directory of session_provenance.jsonl (default: $FLEET_HOOKS_STATE_DIR, "
+      "$AUTOSKILLIT_STATE_DIR, or <project>/.autoskillit/temp[/<campaign>])";
+
+  CLI::App* cmd_record = app.add_subcommand("record", "Append one ownership record");
+  cmd_record->add_option("--session-id", record.session_id, "The launched session")->required();
+  cmd_record->add_option("--caller-session-id", record.caller_session_id,
+                         "The session that launched it (default: $CLAUDE_CODE_SESSION_ID)");
+  cmd_record->add_option("--kitchen-id", kitchen_flag,
+                         "Kitchen (default: $FLEET_HOOKS_KITCHEN_ID, $AUTOSKILLIT_CAMPAIGN_ID)");
+  cmd_record->add_option("--dispatch-id", record.dispatch_id, "Dispatch id");
+  cmd_record->add_option("--recipe-name", record.recipe_name,
+                         "Recipe (empty marks an L3 orchestrator session)");
+  cmd_record->add_option("--step-name", record.step_name, "Step");
+  cmd_record->add_option("--state-dir", state_dir, state_dir_help);
+  cmd_record->add_flag("--fsync", append.fsync, "fdatasync the store after the append");
+
+  fleet::ProvenanceHookOptions hook_options;
+  CLI::App* cmd_hook = app.add_subcommand(
+      "hook", "PostToolUse hook: record the session a dispatch tool call launched (always exits 0)");
+  cmd_hook->add_option("--state-dir", hook_options.state_dir, state_dir_help);
+  cmd_hook->add_option("--kitchen-id", hook_options.kitchen_id,
+                       "Kitchen when the call names none (default: $FLEET_HOOKS_KITCHEN_ID, "
+                       "$AUTOSKILLIT_CAMPAIGN_ID)");
+  cmd_hook->add_option("--tool", hook_options.tools, "Another dispatch tool name (repeatable)")
+      ->allow_extra_args(false);
+  cmd_hook->add_flag("--fsync", hook_options.append.fsync, "fdatasync the store after the append");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : kExitUsage;
+  }
+
+  if (cmd_hook->parsed()) {
+    const auto input = fleet::read_bounded(STDIN_FILENO, fleet::kMaxHookInputBytes);
+    const std::string log = fleet::run_provenance_hook(input, hook_options);
+    if (!log.empty()) std::fprintf(stderr, "%s\n", log.c_str());
+    return 0;
+  }
+
+  if (record.caller_session_id.empty()) record.caller_session_id = fleet::env_value("CLAUDE_CODE_SESSION_ID");
+  if (record.caller_session_id.empty()) {
+    std::fprintf(stderr,
+                 "provenance-writer: no caller: pass --caller-session-id, or run it where "
+                 "CLAUDE_CODE_SESSION_ID is set (a Claude Code session or an MCP server it "
+                 "started)\n");
+    return kExitUsage;
+  }
+  record.kitchen_id = fleet::resolve_kitchen_id(kitchen_flag);
+  const std::string problem = fleet::record_problem(record);
+  if (!problem.empty()) {
+    std::fprintf(stderr, "provenance-writer: %s; nothing written\n", problem.c_str());
+    return kExitUsage;
+  }
+  record.timestamp = fleet::utc_timestamp_now();
+  try {
+    fleet::append_record(fleet::provenance_store_path(fleet::resolve_state_dir(state_dir, "")),
+                         record, append);
+  } catch (const fleet::Error& e) {
+    std::fprintf(stderr, "provenance-writer: %s; nothing written\n", e.what());
+    return kExitWriteFailed;
+  }
+  return 0;
+}

@@ -1,0 +1,51 @@
+// resume-guard: PreToolUse hook that refuses a resume_session_id that is not a worker session
+// owned by the caller or its kitchen. Reads the hook input on stdin; always exits 0 and
+// decides only through what it prints (see README, "resume-guard").
+
+#include <cstdio>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+
+#include "hook_protocol.h"
+#include "resume_guard.h"
+#include "version.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "PreToolUse hook for the dispatch tool: denies a resume_session_id that is malformed, the "
+      "caller's own session, an orchestrator session, or a worker owned by another caller and "
+      "kitchen. Reads the hook input JSON on stdin; always exits 0.",
+      "resume-guard"};
+  fleet::GuardOptions options;
+  app.add_option("--state-dir", options.state_dir,
+                 "Directory of session_provenance.jsonl (default: $FLEET_HOOKS_STATE_DIR, "
+                 "$AUTOSKILLIT_STATE_DIR, or <project>/.autoskillit/temp[/<campaign>])");
+  app.add_option("--kitchen-id", options.kitchen_id,
+                 "Current kitchen (default: $FLEET_HOOKS_KITCHEN_ID, $AUTOSKILLIT_CAMPAIGN_ID)");
+  app.add_option("--tool", options.tools,
+                 "Another dispatch tool name to guard, bare or as mcp__<server>__NAME (repeatable)")
+      ->allow_extra_args(false);
+  app.add_flag("--strict", options.strict,
+               "Deny when the store is missing or unreadable, the session is unrecorded, or the "
+               "input is malformed (default: advise and let the call through)");
+  app.set_version_flag("--version", std::string("resume-guard ") + fleet::kVersion);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // Exit 1 (not 2) on a usage error: Claude Code shows it without blocking the tool call.
+    return app.exit(e) == 0 ? 0 : 1;
+  }
+
+  const fleet::BoundedRead input = fleet::read_bounded(STDIN_FILENO, fleet::kMaxHookInputBytes);
+  fleet::GuardDecision decision;
+  try {
+    decision = fleet::decide_resume(input, options);
+  } catch (const std::exception& e) {
+    decision.log = std::string("resume-guard: internal error: ") + e.what() + "; no decision made";
+  }
+  const std::string out = decision.output();
+  if (!out.empty()) std::fwrite(out.data(), 1, out.size(), stdout);
+  if (!decision.log.empty()) std::fprintf(stderr, "%s\n", decision.log.c_str());
+  return 0;
+}
