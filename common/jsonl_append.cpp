@@ -51,7 +51,7 @@ void append_jsonl(const std::string& path, std::string_view line, const AppendOp
   }
   ensure_directory(parent_directory(path));
   for (int attempt = 0; attempt < kMaxReopenAttempts; ++attempt) {
-    UniqueFd fd = open_regular_file(path, O_WRONLY | O_APPEND | O_CREAT, 0600);
+    UniqueFd fd = open_regular_file(path, O_RDWR | O_APPEND | O_CREAT, 0600);
     lock_exclusive(fd.get(), path);
     if (!still_at_path(fd.get(), path)) continue;  // replaced while we waited: reopen
 

@@ -1,0 +1,27 @@
+// doctest main for the suite's tests: removes every variable the suite reads from the
+// environment first, so a developer's or CI's environment cannot change an outcome.
+
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+extern char** environ;
+
+int main(int argc, char** argv) {
+  std::vector<std::string> names;
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    for (const char* prefix : {"CLAUDE_", "FLEET_HOOKS_", "AUTOSKILLIT_"}) {
+      if (std::strncmp(*entry, prefix, std::strlen(prefix)) == 0) {
+        const char* eq = std::strchr(*entry, '=');
+        names.emplace_back(*entry, eq ? static_cast<std::size_t>(eq - *entry) : std::strlen(*entry));
+      }
+    }
+  }
+  for (const auto& name : names) ::unsetenv(name.c_str());
+  doctest::Context context(argc, argv);
+  return context.run();
+}

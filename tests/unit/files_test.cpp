@@ -1,0 +1,84 @@
+#include "files.h"
+
+#include <cerrno>
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "temp_dir.h"
+
+using namespace fleet;
+using fleet::test::TempDir;
+
+TEST_CASE("files: parent_directory") {
+  CHECK(parent_directory("/a/b/c") == "/a/b");
+  CHECK(parent_directory("/a/b/") == "/a");
+  CHECK(parent_directory("/a") == "/");
+  CHECK(parent_directory("a") == ".");
+  CHECK(parent_directory("a/b") == "a");
+}
+
+TEST_CASE("files: ensure_directory creates private directories") {
+  TempDir tmp;
+  const std::string deep = tmp / "x/y/z";
+  ensure_directory(deep);
+  struct stat st {};
+  REQUIRE(::stat(deep.c_str(), &st) == 0);
+  CHECK(S_ISDIR(st.st_mode));
+  CHECK((st.st_mode & 0777) == 0700);
+  REQUIRE(::stat((tmp / "x").c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0700);
+  ensure_directory(deep);  // idempotent
+  fleet::test::write_file(tmp / "file", "x");
+  CHECK_THROWS_AS(ensure_directory(tmp / "file"), Error);
+}
+
+TEST_CASE("files: open_regular_file refuses symlinks - directories and FIFOs") {
+  TempDir tmp;
+  fleet::test::write_file(tmp / "real", "x");
+  REQUIRE(::symlink((tmp / "real").c_str(), (tmp / "link").c_str()) == 0);
+  REQUIRE(::mkfifo((tmp / "fifo").c_str(), 0600) == 0);
+
+  CHECK(open_regular_file(tmp / "real", O_RDONLY));
+  try {
+    open_regular_file(tmp / "link", O_RDONLY);
+    FAIL("a symlink was opened");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find("symbolic link") != std::string::npos);
+    CHECK(e.code() == ELOOP);
+  }
+  CHECK_THROWS_AS(open_regular_file(tmp.path(), O_RDONLY), Error);
+  // Neither end of a FIFO may hang or be accepted.
+  CHECK_THROWS_AS(open_regular_file(tmp / "fifo", O_RDONLY), Error);
+  CHECK_THROWS_AS(open_regular_file(tmp / "fifo", O_WRONLY | O_APPEND), Error);
+
+  UniqueFd fd;
+  std::string error;
+  CHECK(try_open_regular_file(tmp / "missing", O_RDONLY, 0, fd, error) == ENOENT);
+  CHECK(error.find("missing") != std::string::npos);
+  CHECK_FALSE(fd);
+}
+
+TEST_CASE("files: the descriptor is blocking and close-on-exec after a successful open") {
+  TempDir tmp;
+  UniqueFd fd = open_regular_file(tmp / "new", O_WRONLY | O_CREAT | O_APPEND, 0600);
+  const int status = ::fcntl(fd.get(), F_GETFL);
+  CHECK((status & O_NONBLOCK) == 0);
+  CHECK((status & O_APPEND) != 0);
+  CHECK((::fcntl(fd.get(), F_GETFD) & FD_CLOEXEC) != 0);
+  write_all(fd.get(), "hello", "test file");
+  CHECK(fleet::test::read_file(tmp / "new") == "hello");
+}
+
+TEST_CASE("files: UniqueFd closes what it owns") {
+  int raw = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  {
+    UniqueFd owner(raw);
+    UniqueFd moved = std::move(owner);
+    CHECK_FALSE(owner);
+    CHECK(moved.get() == raw);
+  }
+  CHECK(::fcntl(raw, F_GETFD) == -1);
+}

@@ -1,0 +1,93 @@
+#include "hook_protocol.h"
+
+#include <doctest/doctest.h>
+#include <csignal>
+#include <thread>
+#include <unistd.h>
+
+#include "json.h"
+
+using namespace fleet;
+
+namespace {
+
+BoundedRead read_through_pipe(const std::string& data, std::size_t cap) {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  std::thread writer([&] {
+    std::size_t off = 0;
+    while (off < data.size()) {
+      const ssize_t n = ::write(fds[1], data.data() + off, data.size() - off);
+      if (n <= 0) break;  // the reader stopped early (EPIPE is ignored below)
+      off += static_cast<std::size_t>(n);
+    }
+    ::close(fds[1]);
+  });
+  BoundedRead result = read_bounded(fds[0], cap);
+  ::close(fds[0]);
+  writer.join();
+  return result;
+}
+
+}  // namespace
+
+TEST_CASE("hook_protocol: bounded read") {
+  ::signal(SIGPIPE, SIG_IGN);
+  auto small = read_through_pipe("{\"a\":1}", 100);
+  CHECK(small.text == "{\"a\":1}");
+  CHECK_FALSE(small.truncated);
+  auto big = read_through_pipe(std::string(300000, 'x'), 100000);
+  CHECK(big.text.size() == 100000);
+  CHECK(big.truncated);
+  auto exact = read_through_pipe(std::string(1000, 'x'), 1000);
+  CHECK(exact.text.size() == 1000);
+  CHECK_FALSE(exact.truncated);
+  CHECK(read_bounded(-1, 10).error.size() > 0);
+}
+
+TEST_CASE("hook_protocol: typed fields of a PreToolUse input") {
+  const HookInput hook(R"({"session_id":"s-1","cwd":"/p","hook_event_name":"PreToolUse",
+    "tool_name":"mcp__k__dispatch_food_truck","tool_input":{"resume_session_id":"x"},
+    "tool_use_id":"t","mcp_server":{"name":"k","source":"config"}})");
+  REQUIRE(hook.valid());
+  CHECK(hook.session_id() == "s-1");
+  CHECK(hook.cwd() == "/p");
+  CHECK(hook.hook_event_name() == "PreToolUse");
+  CHECK(hook.tool_name() == "mcp__k__dispatch_food_truck");
+  REQUIRE(hook.tool_input() != nullptr);
+  CHECK(hook.tool_input()->IsObject());
+  CHECK(hook.tool_response() == nullptr);
+}
+
+TEST_CASE("hook_protocol: fields of the wrong type read as absent") {
+  const HookInput hook(R"({"session_id":42,"tool_name":null,"cwd":["x"]})");
+  REQUIRE(hook.valid());
+  CHECK(hook.session_id().empty());
+  CHECK(hook.tool_name().empty());
+  CHECK(hook.cwd().empty());
+}
+
+TEST_CASE("hook_protocol: empty - invalid and non-object inputs are reported") {
+  CHECK(HookInput("").error() == "hook input is empty");
+  CHECK(HookInput(" \n").error() == "hook input is empty");
+  CHECK(HookInput("{nope").error().find("not valid JSON") != std::string::npos);
+  CHECK(HookInput("[1,2]").error() == "hook input is a JSON array, not an object");
+  CHECK(HookInput("\"s\"").error() == "hook input is a JSON string, not an object");
+  const HookInput bad("{");
+  CHECK_FALSE(bad.valid());
+  CHECK(bad.session_id().empty());  // still safe to query
+}
+
+TEST_CASE("hook_protocol: the deny and advisory outputs") {
+  rapidjson::Document doc;
+  REQUIRE(parse_json(pre_tool_use_deny("no \"way\"\n"), doc));
+  const auto& specific = doc["hookSpecificOutput"];
+  CHECK(std::string(specific["hookEventName"].GetString()) == "PreToolUse");
+  CHECK(std::string(specific["permissionDecision"].GetString()) == "deny");
+  CHECK(std::string(specific["permissionDecisionReason"].GetString()) == "no \"way\"\n");
+  CHECK(pre_tool_use_deny("x").back() == '\n');
+
+  REQUIRE(parse_json(advisory("heads up"), doc));
+  CHECK(std::string(doc["systemMessage"].GetString()) == "heads up");
+  CHECK(doc.MemberCount() == 1);
+}

@@ -1,0 +1,42 @@
+#include "json.h"
+
+#include <doctest/doctest.h>
+#include <string>
+
+using namespace fleet;
+
+TEST_CASE("json: parse reports errors with their offset") {
+  rapidjson::Document doc;
+  std::string error;
+  CHECK(parse_json(R"({"a":1})", doc, &error));
+  CHECK_FALSE(parse_json(R"({"a":)", doc, &error));
+  CHECK(error.find("at byte") != std::string::npos);
+  CHECK_FALSE(parse_json(R"({"a":1} trailing)", doc));
+  CHECK_FALSE(parse_json("\"\xff\"", doc));  // invalid UTF-8
+}
+
+TEST_CASE("json: deep nesting does not overflow the stack") {
+  rapidjson::Document doc;
+  const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+  CHECK(parse_json(deep, doc));
+  CHECK(doc.IsArray());
+}
+
+TEST_CASE("json: typed member access") {
+  rapidjson::Document doc;
+  REQUIRE(parse_json(R"({"s":"x","n":3,"o":{}})", doc));
+  CHECK(string_member(doc, "s").value() == "x");
+  CHECK_FALSE(string_member(doc, "n").has_value());
+  CHECK_FALSE(string_member(doc, "missing").has_value());
+  CHECK(member(doc, "o") != nullptr);
+  CHECK(member(doc["n"], "x") == nullptr);
+  CHECK(std::string(json_type_name(doc["n"])) == "number");
+  CHECK(std::string(json_type_name(doc["o"])) == "object");
+}
+
+TEST_CASE("json: serialization escapes what needs escaping") {
+  rapidjson::Document doc(rapidjson::kObjectType);
+  doc.AddMember("k", json_string("quote\" backslash\\ newline\n", doc.GetAllocator()),
+                doc.GetAllocator());
+  CHECK(to_json(doc) == R"({"k":"quote\" backslash\\ newline\n"})");
+}

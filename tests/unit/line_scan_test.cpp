@@ -1,0 +1,83 @@
+#include "line_scan.h"
+
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "files.h"
+#include "temp_dir.h"
+
+using namespace fleet;
+using fleet::test::TempDir;
+
+namespace {
+
+struct Seen {
+  std::vector<std::string> lines;
+  std::vector<std::uint64_t> offsets;
+  LineScanStats stats;
+};
+
+Seen scan(const std::string& content, std::string_view needle, std::size_t stop_after = 0) {
+  TempDir tmp;
+  fleet::test::write_file(tmp / "f", content);
+  UniqueFd fd(::open((tmp / "f").c_str(), O_RDONLY | O_CLOEXEC));
+  Seen seen;
+  seen.stats = scan_lines_containing(fd.get(), needle, [&](std::string_view line, std::uint64_t at) {
+    seen.lines.emplace_back(line);
+    seen.offsets.push_back(at);
+    return stop_after == 0 || seen.lines.size() < stop_after;
+  });
+  return seen;
+}
+
+}  // namespace
+
+TEST_CASE("line_scan: only complete lines containing the needle - with their offsets") {
+  const Seen seen = scan("alpha\nbeta\ngamma alpha\nalpha-torn", "alpha");
+  CHECK(seen.lines == std::vector<std::string>{"alpha", "gamma alpha"});
+  CHECK(seen.offsets == std::vector<std::uint64_t>{0, 11});
+  CHECK(seen.stats.incomplete_tail);
+}
+
+TEST_CASE("line_scan: an empty needle visits every complete line - blank ones included") {
+  const Seen seen = scan("a\n\nb\n", "");
+  CHECK(seen.lines == std::vector<std::string>{"a", "", "b"});
+  CHECK_FALSE(seen.stats.incomplete_tail);
+}
+
+TEST_CASE("line_scan: a line is visited once even when the needle occurs twice in it") {
+  CHECK(scan("x x x\ny\n", "x").lines.size() == 1);
+}
+
+TEST_CASE("line_scan: the visitor can stop the scan") {
+  CHECK(scan("k1\nk2\nk3\n", "k", 2).lines == std::vector<std::string>{"k1", "k2"});
+}
+
+TEST_CASE("line_scan: lines across block boundaries and lines longer than a block") {
+  std::string content;
+  std::vector<std::string> expected;
+  for (int i = 0; i < 40000; ++i) {
+    std::string line = "line " + std::to_string(i) + std::string(static_cast<std::size_t>(i % 97), '.');
+    if (i % 1000 == 7) line += " needle";
+    if (i % 1000 == 7) expected.push_back(line);
+    content += line + "\n";
+  }
+  const std::string huge = std::string(3 << 20, 'h') + " needle";  // 3 MiB in one line
+  content += huge + "\n";
+  expected.push_back(huge);
+  content += "after needle\n";
+  expected.push_back("after needle");
+  const Seen seen = scan(content, "needle");
+  CHECK(seen.lines == expected);
+  CHECK(seen.stats.bytes_read == content.size());
+  CHECK(seen.offsets.back() == content.size() - std::string("after needle\n").size());
+}
+
+TEST_CASE("line_scan: an empty file visits nothing") {
+  const Seen seen = scan("", "x");
+  CHECK(seen.lines.empty());
+  CHECK_FALSE(seen.stats.incomplete_tail);
+}

@@ -1,0 +1,95 @@
+#include "provenance_hook.h"
+
+#include <doctest/doctest.h>
+
+#include "paths.h"
+#include "provenance_store.h"
+#include "temp_dir.h"
+
+using namespace fleet;
+using fleet::test::TempDir;
+
+namespace {
+
+std::string post_tool_use(const std::string& tool_input, const std::string& tool_response,
+                          const std::string& tool = "mcp__kitchen__dispatch_food_truck") {
+  return R"({"session_id":"c0ffee00-0000-4000-8000-000000000001","hook_event_name":"PostToolUse",)"
+         R"("tool_name":")" + tool + R"(","tool_input":)" + tool_input +
+         R"(,"tool_response":)" + tool_response + "}";
+}
+
+std::optional<ProvenanceRecord> extract(const std::string& input, std::string& problem) {
+  const HookInput hook(input);
+  REQUIRE(hook.valid());
+  return dispatched_record(hook, "default-kitchen", problem);
+}
+
+}  // namespace
+
+TEST_CASE("provenance_hook: fields from MCP text blocks - then tool_input") {
+  std::string problem;
+  auto record = extract(
+      post_tool_use(R"({"recipe_name":"implement","step_name":"build","kitchen_id":"k-in"})",
+                    R"([{"type":"text","text":"{\"session_id\":\"w-1\",\"dispatch_id\":\"d-9\",\"kitchen_id\":\"k-out\"}"}])"),
+      problem);
+  REQUIRE(record);
+  CHECK(record->session_id == "w-1");
+  CHECK(record->caller_session_id == "c0ffee00-0000-4000-8000-000000000001");
+  CHECK(record->dispatch_id == "d-9");
+  CHECK(record->kitchen_id == "k-out");  // tool_response wins over tool_input
+  CHECK(record->recipe_name == "implement");
+  CHECK(record->step_name == "build");
+}
+
+TEST_CASE("provenance_hook: a JSON object response and dispatched_session_id") {
+  std::string problem;
+  auto record = extract(
+      post_tool_use(R"({})", R"({"dispatched_session_id":"w-2","session_id":"ignored"})"), problem);
+  REQUIRE(record);
+  CHECK(record->session_id == "w-2");
+  CHECK(record->kitchen_id == "default-kitchen");
+}
+
+TEST_CASE("provenance_hook: non-JSON text blocks are skipped") {
+  std::string problem;
+  auto record = extract(post_tool_use(R"({"session_id":"w-3"})",
+                                      R"([{"type":"text","text":"launched!"},{"type":"image"}])"),
+                        problem);
+  REQUIRE(record);
+  CHECK(record->session_id == "w-3");
+}
+
+TEST_CASE("provenance_hook: no dispatched id means no record") {
+  std::string problem;
+  CHECK_FALSE(extract(post_tool_use(R"({"resume_session_id":"x"})", R"("plain text")"), problem));
+  CHECK(problem.find("no dispatched session id") != std::string::npos);
+}
+
+TEST_CASE("provenance_hook: run_provenance_hook writes the record and never throws") {
+  TempDir tmp;
+  ProvenanceHookOptions options;
+  options.state_dir = tmp.path();
+  const std::string store = provenance_store_path(tmp.path());
+
+  CHECK(run_provenance_hook({post_tool_use("{}", R"({"session_id":"w-1","recipe_name":"r"})"), false, ""},
+                            options)
+            .empty());
+  auto found = lookup_session(store, "w-1");
+  REQUIRE(found.status == StoreLookup::Status::found);
+  CHECK(found.record.recipe_name == "r");
+  CHECK_FALSE(found.record.timestamp.empty());
+
+  // Other tools and events: nothing, silently.
+  CHECK(run_provenance_hook({post_tool_use("{}", R"({"session_id":"w-2"})", "Bash"), false, ""}, options)
+            .empty());
+  CHECK(lookup_session(store, "w-2").status == StoreLookup::Status::not_found);
+
+  // Problems: one log line each, nothing written.
+  CHECK(run_provenance_hook({"nope", false, ""}, options).find("not valid JSON") != std::string::npos);
+  CHECK(run_provenance_hook({"{}", true, ""}, options).find("too large") != std::string::npos);
+  CHECK(run_provenance_hook({post_tool_use("{}", "[]"), false, ""}, options)
+            .find("nothing recorded") != std::string::npos);
+  CHECK(run_provenance_hook({post_tool_use("{}", R"({"session_id":"../x"})"), false, ""}, options)
+            .find("session id") != std::string::npos);
+  CHECK(lookup_session(store, "../x").status == StoreLookup::Status::not_found);
+}

@@ -1,0 +1,134 @@
+#include "provenance_store.h"
+
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "temp_dir.h"
+
+using namespace fleet;
+using fleet::test::read_file;
+using fleet::test::TempDir;
+using fleet::test::write_file;
+
+namespace {
+
+constexpr const char* kWorker = "0d07e5d0-0000-4000-8000-000000000001";
+constexpr const char* kWorker2 = "0d07e5d0-0000-4000-8000-000000000002";
+constexpr const char* kCaller = "c0ffee00-0000-4000-8000-000000000001";
+
+ProvenanceRecord record(const std::string& session, const std::string& caller,
+                        const std::string& kitchen = "kitchen-1",
+                        const std::string& recipe = "implement") {
+  return {session, caller, kitchen, "d-1", recipe, "build", "2026-05-06T13:30:00.000000+00:00"};
+}
+
+}  // namespace
+
+TEST_CASE("provenance_store: append then look up") {
+  TempDir tmp;
+  const std::string store = tmp / "state/session_provenance.jsonl";
+  append_record(store, record(kWorker, kCaller), {});
+  auto found = lookup_session(store, kWorker);
+  CHECK(found.status == StoreLookup::Status::found);
+  CHECK(found.record == record(kWorker, kCaller));
+  CHECK(lookup_session(store, kWorker2).status == StoreLookup::Status::not_found);
+}
+
+TEST_CASE("provenance_store: the first record of a session is authoritative") {
+  TempDir tmp;
+  const std::string store = tmp / "s.jsonl";
+  append_record(store, record(kWorker, kCaller, "kitchen-1"), {});
+  append_record(store, record(kWorker, "intruder-0000", "kitchen-9"), {});
+  auto found = lookup_session(store, kWorker);
+  REQUIRE(found.status == StoreLookup::Status::found);
+  CHECK(found.record.caller_session_id == kCaller);
+  CHECK(found.record.kitchen_id == "kitchen-1");
+}
+
+TEST_CASE("provenance_store: a line naming the id only as a caller is not its record") {
+  TempDir tmp;
+  const std::string store = tmp / "s.jsonl";
+  append_record(store, record(kWorker2, kWorker), {});
+  CHECK(lookup_session(store, kWorker).status == StoreLookup::Status::not_found);
+}
+
+TEST_CASE("provenance_store: short ids resolve when unique and are ambiguous otherwise") {
+  TempDir tmp;
+  const std::string store = tmp / "s.jsonl";
+  append_record(store, record("abc12345-0000-4000-8000-000000000001", kCaller, "k1"), {});
+  append_record(store, record("abc12345-0000-4000-8000-000000000001", "later-caller", "k2"), {});
+  append_record(store, record("abd99999-0000-4000-8000-000000000002", kCaller), {});
+
+  auto unique = lookup_session(store, "abc1");
+  REQUIRE(unique.status == StoreLookup::Status::found);
+  CHECK(unique.record.session_id == "abc12345-0000-4000-8000-000000000001");
+  CHECK(unique.record.kitchen_id == "k1");  // its first record
+
+  auto ambiguous = lookup_session(store, "ab");
+  REQUIRE(ambiguous.status == StoreLookup::Status::ambiguous);
+  CHECK(ambiguous.matches ==
+        std::vector<std::string>{"abc12345-0000-4000-8000-000000000001",
+                                 "abd99999-0000-4000-8000-000000000002"});
+
+  // A full UUID never resolves by prefix.
+  CHECK(lookup_session(store, "abc12345-0000-4000-8000-00000000000").status ==
+        StoreLookup::Status::found);  // 35 chars: not a UUID, so still a prefix
+  CHECK(lookup_session(store, "abc12345-0000-4000-8000-00000000000f").status ==
+        StoreLookup::Status::not_found);
+}
+
+TEST_CASE("provenance_store: an exact short id wins over sessions it prefixes") {
+  TempDir tmp;
+  const std::string store = tmp / "s.jsonl";
+  append_record(store, record("worker-10", kCaller, "k10"), {});
+  append_record(store, record("worker-1", kCaller, "k1"), {});
+  auto found = lookup_session(store, "worker-1");
+  REQUIRE(found.status == StoreLookup::Status::found);
+  CHECK(found.record.kitchen_id == "k1");
+}
+
+TEST_CASE("provenance_store: torn - blank - non-JSON and non-object lines are skipped") {
+  TempDir tmp;
+  const std::string store = tmp / "s.jsonl";
+  write_file(store, std::string("\n") + "garbage " + kWorker + "\n" + "[\"" + kWorker + "\"]\n" +
+                        "{\"session_id\":\"" + kWorker + "\",\"recipe_na\n" +
+                        "{\"session_id\": 12, \"x\": \"" + kWorker + "\"}\n");
+  append_record(store, record(kWorker, kCaller), {});
+  auto found = lookup_session(store, kWorker);
+  REQUIRE(found.status == StoreLookup::Status::found);
+  CHECK(found.record.caller_session_id == kCaller);
+  CHECK(found.skipped_lines == 4);
+}
+
+TEST_CASE("provenance_store: an incomplete last line is not a record") {
+  TempDir tmp;
+  const std::string store = tmp / "s.jsonl";
+  write_file(store, to_json_line(record(kWorker, kCaller)));  // no trailing newline
+  CHECK(lookup_session(store, kWorker).status == StoreLookup::Status::not_found);
+}
+
+TEST_CASE("provenance_store: a missing store - a directory - a symlink") {
+  TempDir tmp;
+  CHECK(lookup_session(tmp / "none.jsonl", kWorker).status == StoreLookup::Status::missing);
+  ::mkdir((tmp / "dir.jsonl").c_str(), 0700);
+  auto dir = lookup_session(tmp / "dir.jsonl", kWorker);
+  CHECK(dir.status == StoreLookup::Status::unreadable);
+  CHECK(dir.error.find("not a regular file") != std::string::npos);
+  append_record(tmp / "real.jsonl", record(kWorker, kCaller), {});
+  REQUIRE(::symlink((tmp / "real.jsonl").c_str(), (tmp / "link.jsonl").c_str()) == 0);
+  auto link = lookup_session(tmp / "link.jsonl", kWorker);
+  CHECK(link.status == StoreLookup::Status::unreadable);
+  CHECK(link.error.find("symbolic link") != std::string::npos);
+}
+
+TEST_CASE("provenance_store: invalid records are refused and nothing is written") {
+  TempDir tmp;
+  const std::string store = tmp / "s.jsonl";
+  append_record(store, record(kWorker, kCaller), {});
+  const std::string before = read_file(store);
+  CHECK_THROWS_AS(append_record(store, record("../etc", kCaller), {}), Error);
+  CHECK_THROWS_AS(append_record(store, record(kWorker, ""), {}), Error);
+  CHECK(read_file(store) == before);
+}
