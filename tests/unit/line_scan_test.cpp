@@ -60,12 +60,14 @@ TEST_CASE("line_scan: lines across block boundaries and lines longer than a bloc
   std::string content;
   std::vector<std::string> expected;
   for (int i = 0; i < 40000; ++i) {
-    std::string line = "line " + std::to_string(i) + std::string(static_cast<std::size_t>(i % 97), '.');
+    std::string line = "line ";
+    line.append(std::to_string(i)).append(static_cast<std::size_t>(i % 97), '.');
     if (i % 1000 == 7) line += " needle";
     if (i % 1000 == 7) expected.push_back(line);
     content += line + "\n";
   }
-  const std::string huge = std::string(3 << 20, 'h') + " needle";  // 3 MiB in one line
+  std::string huge(3 << 20, 'h');  // 3 MiB in one line
+  huge.append(" needle");
   content += huge + "\n";
   expected.push_back(huge);
   content += "after needle\n";

@@ -1,0 +1,188 @@
+// provenance-writer from the command line and as a PostToolUse hook.
+
+#include <algorithm>
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "provenance_record.h"
+#include "process.h"
+#include "temp_dir.h"
+
+using fleet::test::read_file;
+using fleet::test::run_process;
+using fleet::test::split_lines;
+using fleet::test::TempDir;
+
+namespace {
+
+constexpr const char* kL3 = "c0ffee00-0000-4000-8000-000000000001";
+constexpr const char* kWorker = "0d07e5d0-0000-4000-8000-000000000001";
+
+std::vector<fleet::ProvenanceRecord> records(const std::string& store) {
+  std::vector<fleet::ProvenanceRecord> out;
+  for (const auto& line : split_lines(read_file(store))) {
+    auto record = fleet::parse_provenance_line(line);
+    REQUIRE_MESSAGE(record, line);
+    out.push_back(*record);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("provenance-writer record: appends one complete record") {
+  TempDir tmp;
+  const auto r = run_process({FLEET_PROVENANCE_WRITER, "record", "--session-id", kWorker,
+                              "--caller-session-id", kL3, "--kitchen-id", "kitchen-1",
+                              "--dispatch-id", "d-1", "--recipe-name", "implement", "--step-name",
+                              "build", "--state-dir", tmp / "state", "--fsync"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.empty());
+  const std::string store = tmp / "state/session_provenance.jsonl";
+  const auto all = records(store);
+  REQUIRE(all.size() == 1);
+  CHECK(all[0].session_id == kWorker);
+  CHECK(all[0].caller_session_id == kL3);
+  CHECK(all[0].kitchen_id == "kitchen-1");
+  CHECK(all[0].dispatch_id == "d-1");
+  CHECK(all[0].recipe_name == "implement");
+  CHECK(all[0].step_name == "build");
+  CHECK(all[0].timestamp.size() == 32);
+  struct stat st {};
+  REQUIRE(::stat(store.c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0600);
+  REQUIRE(::stat((tmp / "state").c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0700);
+}
+
+TEST_CASE("provenance-writer record: the caller and kitchen come from the environment") {
+  TempDir tmp;
+  const auto r = run_process(
+      {FLEET_PROVENANCE_WRITER, "record", "--session-id", kWorker, "--recipe-name", "implement"},
+      {"", {{"CLAUDE_CODE_SESSION_ID", kL3}, {"FLEET_HOOKS_STATE_DIR", tmp.path()},
+            {"AUTOSKILLIT_CAMPAIGN_ID", "camp-3"}}, ""});
+  CHECK(r.exit_code == 0);
+  const auto all = records(tmp / "session_provenance.jsonl");
+  REQUIRE(all.size() == 1);
+  CHECK(all[0].caller_session_id == kL3);
+  CHECK(all[0].kitchen_id == "camp-3");
+}
+
+TEST_CASE("provenance-writer record: the AutoSkillit default location") {
+  TempDir project;
+  const auto r = run_process({FLEET_PROVENANCE_WRITER, "record", "--session-id", kWorker,
+                              "--caller-session-id", kL3},
+                             {"", {{"CLAUDE_PROJECT_DIR", project.path()},
+                                   {"AUTOSKILLIT_CAMPAIGN_ID", "camp-3"}}, ""});
+  CHECK(r.exit_code == 0);
+  CHECK(records(project / ".autoskillit/temp/camp-3/session_provenance.jsonl").size() == 1);
+}
+
+TEST_CASE("provenance-writer record: bad input exits 2 and writes nothing") {
+  TempDir tmp;
+  const std::string store = tmp / "session_provenance.jsonl";
+  fleet::test::write_file(store, "{\"session_id\":\"existing\",\"caller_session_id\":\"c\"}\n");
+  const std::string before = read_file(store);
+  const std::vector<std::vector<std::string>> bad = {
+      {"record", "--caller-session-id", kL3},                              // no session id
+      {"record", "--session-id", kWorker},                                 // no caller anywhere
+      {"record", "--session-id", "../../x", "--caller-session-id", kL3},   // path traversal
+      {"record", "--session-id", "a b", "--caller-session-id", kL3},       // space
+      {"record", "--session-id", kWorker, "--caller-session-id", "-x"},    // looks like a flag
+      {"record", "--session-id", kWorker, "--caller-session-id", kL3, "--kitchen-id", "k/1"},
+      {"record", "--session-id", kWorker, "--caller-session-id", kL3, "--step-name", "a\nb"},
+      {"record", "--session-id", kWorker, "--caller-session-id", kL3, "--bogus"},
+      {},
+      {"frobnicate"},
+  };
+  for (auto args : bad) {
+    args.insert(args.begin(), FLEET_PROVENANCE_WRITER);
+    if (args.size() > 1 && args[1] == "record") {
+      args.push_back("--state-dir");
+      args.push_back(tmp.path());
+    }
+    const auto r = run_process(args);
+    CHECK_MESSAGE(r.exit_code == 2, (args.size() > 1 ? args[1] + " " + r.err : r.err));
+    CHECK_FALSE(r.err.empty());
+  }
+  CHECK(read_file(store) == before);
+  const auto no_caller = run_process(
+      {FLEET_PROVENANCE_WRITER, "record", "--session-id", kWorker, "--state-dir", tmp.path()});
+  CHECK(no_caller.err.find("CLAUDE_CODE_SESSION_ID") != std::string::npos);
+}
+
+TEST_CASE("provenance-writer record: a store that is a symlink is refused with exit 1") {
+  TempDir tmp;
+  fleet::test::write_file(tmp / "elsewhere", "precious\n");
+  REQUIRE(::symlink((tmp / "elsewhere").c_str(), (tmp / "session_provenance.jsonl").c_str()) == 0);
+  const auto r = run_process({FLEET_PROVENANCE_WRITER, "record", "--session-id", kWorker,
+                              "--caller-session-id", kL3, "--state-dir", tmp.path()});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("symbolic link") != std::string::npos);
+  CHECK(read_file(tmp / "elsewhere") == "precious\n");
+}
+
+TEST_CASE("provenance-writer: --help and --version") {
+  const auto help = run_process({FLEET_PROVENANCE_WRITER, "--help"});
+  CHECK(help.exit_code == 0);
+  CHECK(help.out.find("record") != std::string::npos);
+  CHECK(help.out.find("hook") != std::string::npos);
+  const auto record_help = run_process({FLEET_PROVENANCE_WRITER, "record", "--help"});
+  CHECK(record_help.out.find("--caller-session-id") != std::string::npos);
+  const auto version = run_process({FLEET_PROVENANCE_WRITER, "--version"});
+  CHECK(version.exit_code == 0);
+  CHECK(version.out.find("provenance-writer 0.") == 0);
+}
+
+TEST_CASE("provenance-writer hook: records the dispatched session from an MCP response") {
+  TempDir tmp;
+  const std::string in =
+      R"({"session_id":")" + std::string(kL3) +
+      R"(","transcript_path":"/t","cwd":"/nonexistent","hook_event_name":"PostToolUse",)"
+      R"("tool_name":"mcp__kitchen__dispatch_food_truck",)"
+      R"("tool_input":{"recipe_name":"implement","step_name":"build","prompt":"go"},)"
+      R"("tool_response":[{"type":"text","text":"{\"session_id\":\")" + kWorker +
+      R"(\",\"dispatch_id\":\"d-7\",\"kitchen_id\":\"kitchen-1\"}"}],"duration_ms":12})";
+  const auto r = run_process({FLEET_PROVENANCE_WRITER, "hook", "--state-dir", tmp.path()},
+                             {in, {}, ""});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.empty());
+  CHECK(r.err.empty());
+  const auto all = records(tmp / "session_provenance.jsonl");
+  REQUIRE(all.size() == 1);
+  CHECK(all[0].session_id == kWorker);
+  CHECK(all[0].caller_session_id == kL3);
+  CHECK(all[0].dispatch_id == "d-7");
+  CHECK(all[0].kitchen_id == "kitchen-1");
+  CHECK(all[0].recipe_name == "implement");
+  CHECK(all[0].step_name == "build");
+}
+
+TEST_CASE("provenance-writer hook: never blocks - every problem is one stderr line and exit 0") {
+  TempDir tmp;
+  fleet::test::write_file(tmp / "target", "precious\n");
+  REQUIRE(::symlink((tmp / "target").c_str(), (tmp / "session_provenance.jsonl").c_str()) == 0);
+  const std::string no_id =
+      R"({"session_id":"c","hook_event_name":"PostToolUse","tool_name":"dispatch_food_truck",)"
+      R"("tool_input":{},"tool_response":"dispatch failed"})";
+  const std::string symlinked =
+      R"({"session_id":"c","hook_event_name":"PostToolUse","tool_name":"dispatch_food_truck",)"
+      R"("tool_input":{},"tool_response":{"session_id":"w-1"}})";
+  for (const std::string& in : {std::string(), std::string("garbage"), no_id, symlinked}) {
+    const auto r = run_process({FLEET_PROVENANCE_WRITER, "hook", "--state-dir", tmp.path()},
+                               {in, {}, ""});
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.empty());
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  }
+  CHECK(read_file(tmp / "target") == "precious\n");
+  // Other tools: nothing at all.
+  const auto other = run_process(
+      {FLEET_PROVENANCE_WRITER, "hook", "--state-dir", tmp / "other"},
+      {R"({"session_id":"c","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{},"tool_response":{"session_id":"w"}})",
+       {}, ""});
+  CHECK(other.exit_code == 0);
+  CHECK(other.err.empty());
+  CHECK(::access((tmp / "other").c_str(), F_OK) != 0);
+}
