@@ -45,7 +45,8 @@ bool ends_with_newline(int fd, off_t size, const std::string& path) {
 
 }  // namespace
 
-void append_jsonl(const std::string& path, std::string_view line, const AppendOptions& options) {
+void append_jsonl(const std::string& path, std::string_view line, const AppendOptions& options,
+                  const std::function<void(int fd)>& while_locked) {
   if (line.find('\n') != std::string_view::npos) {
     throw Error("refusing to append a record that contains a newline");
   }
@@ -72,6 +73,7 @@ void append_jsonl(const std::string& path, std::string_view line, const AppendOp
       }
       throw;
     }
+    if (while_locked) while_locked(fd.get());
     return;  // closing the descriptor releases the lock
   }
   throw Error(path + " kept being replaced while waiting for its lock; try again");

@@ -2,6 +2,7 @@
 // Appending one line to a JSON-lines file so that concurrent writers and crashed writers
 // never lose or tear a complete record (DESIGN.md, "Rules for every file the suite writes").
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,9 @@ struct AppendOptions {
 // crashed writer is terminated first; then one write() of the whole line. A failed write is
 // rolled back to the previous size so no partial line stays behind.
 // `line` must not contain '\n'. Throws Error on failure; the file is unchanged then.
-void append_jsonl(const std::string& path, std::string_view line, const AppendOptions& options);
+// `while_locked`, when given, runs after the write with the lock still held, on the
+// descriptor of the file written (for work that must see the file exactly as appended).
+void append_jsonl(const std::string& path, std::string_view line, const AppendOptions& options,
+                  const std::function<void(int fd)>& while_locked = {});
 
 }  // namespace fleet

@@ -2,8 +2,8 @@
 
 #include <cerrno>
 #include <cstring>
-#include <unistd.h>
 #include <memory>
+#include <unistd.h>
 
 #include "error.h"
 
@@ -11,6 +11,15 @@ namespace fleet {
 namespace {
 
 constexpr std::size_t kBlockSize = 1 << 20;
+constexpr std::size_t kLineChunk = 4096;
+
+std::size_t pread_some(int fd, char* buffer, std::size_t size, std::uint64_t offset) {
+  for (;;) {
+    const ssize_t n = ::pread(fd, buffer, size, static_cast<off_t>(offset));
+    if (n >= 0) return static_cast<std::size_t>(n);
+    if (errno != EINTR) throw_errno("cannot read the store");
+  }
+}
 
 // Visits the lines of `region` (which ends in '\n') that contain `needle`. Returns false
 // when `visit` asked to stop.
@@ -28,14 +37,16 @@ bool visit_region(const char* region, std::size_t size, std::uint64_t region_off
                                  needle.size());
       if (hit == nullptr) return true;
       const char* at = static_cast<const char*>(hit);
-      const void* newline_before =
-          ::memrchr(cursor, '\n', static_cast<std::size_t>(at - cursor));
-      line_start = newline_before == nullptr ? cursor : static_cast<const char*>(newline_before) + 1;
+      const void* newline_before = ::memrchr(cursor, '\n', static_cast<std::size_t>(at - cursor));
+      line_start =
+          newline_before == nullptr ? cursor : static_cast<const char*>(newline_before) + 1;
     }
-    const char* line_end =
-        static_cast<const char*>(std::memchr(line_start, '\n', static_cast<std::size_t>(end - line_start)));
+    const char* line_end = static_cast<const char*>(
+        std::memchr(line_start, '\n', static_cast<std::size_t>(end - line_start)));
     const std::string_view line(line_start, static_cast<std::size_t>(line_end - line_start));
-    if (!visit(line, region_offset + static_cast<std::uint64_t>(line_start - region))) return false;
+    if (!visit(line, region_offset + static_cast<std::uint64_t>(line_start - region))) {
+      return false;
+    }
     cursor = line_end + 1;
   }
   return true;
@@ -44,14 +55,15 @@ bool visit_region(const char* region, std::size_t size, std::uint64_t region_off
 }  // namespace
 
 LineScanStats scan_lines_containing(
-    int fd, std::string_view needle,
+    int fd, std::uint64_t start, std::string_view needle,
     const std::function<bool(std::string_view line, std::uint64_t offset)>& visit) {
   LineScanStats stats;
+  stats.end_offset = start;
   // Uninitialised storage: zeroing a block the reads overwrite anyway costs page faults.
   std::size_t capacity = kBlockSize;
   auto buffer = std::make_unique_for_overwrite<char[]>(capacity);
   std::size_t filled = 0;
-  std::uint64_t buffer_offset = 0;
+  std::uint64_t buffer_offset = start;
   for (;;) {
     if (filled == capacity) {  // a line longer than a block
       auto larger = std::make_unique_for_overwrite<char[]>(capacity * 2);
@@ -59,19 +71,16 @@ LineScanStats scan_lines_containing(
       buffer = std::move(larger);
       capacity *= 2;
     }
-    const ssize_t n = ::read(fd, buffer.get() + filled, capacity - filled);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      throw_errno("cannot read the store");
-    }
+    const std::size_t n =
+        pread_some(fd, buffer.get() + filled, capacity - filled, buffer_offset + filled);
     if (n == 0) break;
-    filled += static_cast<std::size_t>(n);
-    stats.bytes_read += static_cast<std::uint64_t>(n);
+    filled += n;
 
     const void* last_newline = ::memrchr(buffer.get(), '\n', filled);
     if (last_newline == nullptr) continue;
     const auto complete =
         static_cast<std::size_t>(static_cast<const char*>(last_newline) - buffer.get()) + 1;
+    stats.end_offset = buffer_offset + complete;
     if (!visit_region(buffer.get(), complete, buffer_offset, needle, visit)) return stats;
     std::memmove(buffer.get(), buffer.get() + complete, filled - complete);
     filled -= complete;
@@ -79,6 +88,26 @@ LineScanStats scan_lines_containing(
   }
   stats.incomplete_tail = filled > 0;
   return stats;
+}
+
+std::optional<std::string> read_line_at(int fd, std::uint64_t offset) {
+  // Read from the byte before `offset` to check that a line starts there.
+  const std::uint64_t from = offset == 0 ? 0 : offset - 1;
+  std::string text;
+  char chunk[kLineChunk];
+  for (;;) {
+    const std::size_t n = pread_some(fd, chunk, sizeof chunk, from + text.size());
+    if (n == 0) return std::nullopt;  // end of file before a '\n'
+    const std::size_t scanned = text.size();
+    text.append(chunk, n);
+    if (offset > 0 && scanned == 0 && text[0] != '\n') return std::nullopt;
+    const std::size_t search_from = (offset > 0 && scanned == 0) ? 1 : scanned;
+    const std::size_t newline = text.find('\n', search_from);
+    if (newline != std::string::npos) {
+      const std::size_t begin = offset > 0 ? 1 : 0;
+      return text.substr(begin, newline - begin);
+    }
+  }
 }
 
 }  // namespace fleet

@@ -98,8 +98,8 @@ std::string run_provenance_hook(const BoundedRead& input, const ProvenanceHookOp
     record->timestamp = utc_timestamp_now();
     const std::string store =
         provenance_store_path(resolve_state_dir(options.state_dir, hook.cwd()));
-    append_record(store, *record, options.append);
-    return "";
+    const std::string warning = append_record(store, *record, options.append);
+    return warning.empty() ? "" : prefix + "warning: " + warning;
   } catch (const std::exception& e) {
     return prefix + e.what() + "; nothing recorded";
   }

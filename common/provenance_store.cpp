@@ -2,14 +2,94 @@
 
 #include <cerrno>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unordered_set>
 
 #include "error.h"
 #include "files.h"
 #include "ids.h"
 #include "line_scan.h"
+#include "provenance_index.h"
 
 namespace fleet {
+namespace {
+
+// Collects, in store order, what the records offered to it say about one id.
+class SessionMatcher {
+ public:
+  explicit SessionMatcher(std::string_view id) : id_(id), may_be_prefix_(!is_uuid(id)) {}
+
+  // Returns false once the first record of exactly `id` is seen: nothing later matters.
+  bool offer(ProvenanceRecord&& record) {
+    if (record.session_id == id_) {
+      exact_ = std::move(record);
+      found_ = true;
+      return false;
+    }
+    if (may_be_prefix_ && std::string_view(record.session_id).starts_with(id_) &&
+        prefixed_ids_.insert(record.session_id).second) {
+      prefixed_.push_back(std::move(record));
+    }
+    return true;
+  }
+
+  void finish(StoreLookup& result) {
+    if (found_) {
+      result.status = StoreLookup::Status::found;
+      result.record = std::move(exact_);
+    } else if (prefixed_.size() == 1) {
+      result.status = StoreLookup::Status::found;
+      result.record = std::move(prefixed_.front());
+    } else if (prefixed_.size() > 1) {
+      result.status = StoreLookup::Status::ambiguous;
+      for (const auto& record : prefixed_) result.matches.push_back(record.session_id);
+    } else {
+      result.status = StoreLookup::Status::not_found;
+    }
+  }
+
+ private:
+  std::string_view id_;
+  bool may_be_prefix_;
+  bool found_ = false;
+  ProvenanceRecord exact_;
+  std::vector<ProvenanceRecord> prefixed_;  // first record of each session `id` prefixes
+  std::unordered_set<std::string> prefixed_ids_;
+};
+
+// Offers the lines the index points at. Returns false when the index disagrees with the
+// store (a line is not a record with the indexed key): the caller must scan instead.
+bool offer_indexed_lines(int fd, const std::vector<std::uint64_t>& offsets, std::string_view id,
+                         SessionMatcher& matcher, bool& done) {
+  const std::uint64_t mask = id.size() >= 8 ? ~std::uint64_t{0}
+                                            : (std::uint64_t{1} << (8 * id.size())) - 1;
+  for (const std::uint64_t offset : offsets) {
+    const auto line = read_line_at(fd, offset);
+    if (!line) return false;
+    auto record = parse_provenance_line(*line);
+    if (!record || (index_key(record->session_id) & mask) != (index_key(id) & mask)) return false;
+    if (!matcher.offer(std::move(*record))) {
+      done = true;
+      return true;
+    }
+  }
+  return true;
+}
+
+// Offers every record line at or after `start` that contains `id`.
+void scan_from(int fd, std::uint64_t start, std::string_view id, SessionMatcher& matcher,
+               StoreLookup& result) {
+  scan_lines_containing(fd, start, id, [&](std::string_view line, std::uint64_t) {
+    auto record = parse_provenance_line(line);
+    if (!record) {
+      ++result.skipped_lines;
+      return true;
+    }
+    return matcher.offer(std::move(*record));
+  });
+}
+
+}  // namespace
 
 StoreLookup lookup_session(const std::string& store_path, std::string_view id) {
   StoreLookup result;
@@ -18,51 +98,44 @@ StoreLookup lookup_session(const std::string& store_path, std::string_view id) {
     result.status = code == ENOENT ? StoreLookup::Status::missing : StoreLookup::Status::unreadable;
     return result;
   }
-
-  const bool may_be_prefix = !is_uuid(id);
-  std::vector<ProvenanceRecord> prefixed;  // first record of each session `id` prefixes
-  std::unordered_set<std::string> prefixed_ids;
-  bool found = false;
   try {
-    scan_lines_containing(fd.get(), id, [&](std::string_view line, std::uint64_t) {
-      auto record = parse_provenance_line(line);
-      if (!record) {
-        ++result.skipped_lines;
-        return true;
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0) throw_errno("cannot stat " + store_path);
+    const auto candidates =
+        index_candidates(store_path, fd.get(), static_cast<std::uint64_t>(st.st_size), id);
+    bool done = false;
+    if (candidates.usable) {
+      SessionMatcher matcher(id);
+      if (offer_indexed_lines(fd.get(), candidates.offsets, id, matcher, done)) {
+        if (!done) scan_from(fd.get(), candidates.covered_end, id, matcher, result);
+        matcher.finish(result);
+        return result;
       }
-      if (record->session_id == id) {
-        result.record = std::move(*record);
-        found = true;
-        return false;  // the first record is authoritative
-      }
-      if (may_be_prefix && std::string_view(record->session_id).starts_with(id)) {
-        if (prefixed_ids.insert(record->session_id).second) prefixed.push_back(std::move(*record));
-      }
-      return true;
-    });
+    }
+    SessionMatcher matcher(id);  // no usable index: every line that contains the id
+    scan_from(fd.get(), 0, id, matcher, result);
+    matcher.finish(result);
   } catch (const Error& e) {
+    result = StoreLookup{};
     result.status = StoreLookup::Status::unreadable;
     result.error = e.what();
-    return result;
-  }
-
-  if (found) {
-    result.status = StoreLookup::Status::found;
-  } else if (prefixed.size() == 1) {
-    result.status = StoreLookup::Status::found;
-    result.record = std::move(prefixed.front());
-  } else if (prefixed.size() > 1) {
-    result.status = StoreLookup::Status::ambiguous;
-    for (const auto& record : prefixed) result.matches.push_back(record.session_id);
   }
   return result;
 }
 
-void append_record(const std::string& store_path, const ProvenanceRecord& record,
-                   const AppendOptions& options) {
+std::string append_record(const std::string& store_path, const ProvenanceRecord& record,
+                          const AppendOptions& options) {
   const std::string problem = record_problem(record);
   if (!problem.empty()) throw Error(problem);
-  append_jsonl(store_path, to_json_line(record), options);
+  std::string warning;
+  append_jsonl(store_path, to_json_line(record), options, [&](int fd) {
+    try {
+      update_index(store_path, fd);
+    } catch (const Error& e) {
+      warning = std::string("the record is stored, but its index was not updated: ") + e.what();
+    }
+  });
+  return warning;
 }
 
 }  // namespace fleet

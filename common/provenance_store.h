@@ -28,12 +28,16 @@ struct StoreLookup {
 
 // Finds the first record whose session_id is `id`. When there is none and `id` is not a
 // UUID, a short id that prefixes exactly one recorded session resolves to that session's
-// first record; one that prefixes several is ambiguous. Only lines that contain `id` are
-// parsed.
+// first record; one that prefixes several is ambiguous. Only candidate lines are parsed:
+// those the index (provenance_index.h) points at plus lines containing `id` in the part of
+// the store the index does not cover, or every line containing `id` without a usable index.
 StoreLookup lookup_session(const std::string& store_path, std::string_view id);
 
-// Validates `record` (record_problem) and appends it under the store's lock. Throws Error.
-void append_record(const std::string& store_path, const ProvenanceRecord& record,
-                   const AppendOptions& options);
+// Validates `record` (record_problem) and appends it under the store's lock, then brings
+// the index up to date under the same lock. Throws Error when the record is invalid or the
+// append fails. Returns a warning ("" when none) when only the index could not be updated:
+// the record is stored and readers still find it.
+std::string append_record(const std::string& store_path, const ProvenanceRecord& record,
+                          const AppendOptions& options);
 
 }  // namespace fleet

@@ -90,8 +90,9 @@ int main(int argc, char** argv) {
   }
   record.timestamp = fleet::utc_timestamp_now();
   try {
-    fleet::append_record(fleet::provenance_store_path(fleet::resolve_state_dir(state_dir, "")),
-                         record, append);
+    const std::string warning = fleet::append_record(
+        fleet::provenance_store_path(fleet::resolve_state_dir(state_dir, "")), record, append);
+    if (!warning.empty()) std::fprintf(stderr, "provenance-writer: warning: %s\n", warning.c_str());
   } catch (const fleet::Error& e) {
     std::fprintf(stderr, "provenance-writer: %s; nothing written\n", e.what());
     return kExitWriteFailed;

@@ -25,7 +25,7 @@ Seen scan(const std::string& content, std::string_view needle, std::size_t stop_
   fleet::test::write_file(tmp / "f", content);
   UniqueFd fd(::open((tmp / "f").c_str(), O_RDONLY | O_CLOEXEC));
   Seen seen;
-  seen.stats = scan_lines_containing(fd.get(), needle, [&](std::string_view line, std::uint64_t at) {
+  seen.stats = scan_lines_containing(fd.get(), 0, needle, [&](std::string_view line, std::uint64_t at) {
     seen.lines.emplace_back(line);
     seen.offsets.push_back(at);
     return stop_after == 0 || seen.lines.size() < stop_after;
@@ -74,7 +74,7 @@ TEST_CASE("line_scan: lines across block boundaries and lines longer than a bloc
   expected.push_back("after needle");
   const Seen seen = scan(content, "needle");
   CHECK(seen.lines == expected);
-  CHECK(seen.stats.bytes_read == content.size());
+  CHECK(seen.stats.end_offset == content.size());
   CHECK(seen.offsets.back() == content.size() - std::string("after needle\n").size());
 }
 
@@ -82,4 +82,30 @@ TEST_CASE("line_scan: an empty file visits nothing") {
   const Seen seen = scan("", "x");
   CHECK(seen.lines.empty());
   CHECK_FALSE(seen.stats.incomplete_tail);
+}
+
+TEST_CASE("line_scan: scanning from an offset reports absolute offsets") {
+  TempDir tmp;
+  fleet::test::write_file(tmp / "f", "a1\nb2\na3\npartial");
+  UniqueFd fd(::open((tmp / "f").c_str(), O_RDONLY | O_CLOEXEC));
+  std::vector<std::uint64_t> offsets;
+  const auto stats = scan_lines_containing(fd.get(), 3, "", [&](std::string_view, std::uint64_t at) {
+    offsets.push_back(at);
+    return true;
+  });
+  CHECK(offsets == std::vector<std::uint64_t>{3, 6});
+  CHECK(stats.end_offset == 9);
+  CHECK(stats.incomplete_tail);
+}
+
+TEST_CASE("line_scan: read_line_at returns only whole lines that start at the offset") {
+  TempDir tmp;
+  std::string long_line(10000, 'L');
+  fleet::test::write_file(tmp / "f", "first\n" + long_line + "\nlast-no-newline");
+  UniqueFd fd(::open((tmp / "f").c_str(), O_RDONLY | O_CLOEXEC));
+  CHECK(read_line_at(fd.get(), 0).value() == "first");
+  CHECK(read_line_at(fd.get(), 6).value() == long_line);
+  CHECK_FALSE(read_line_at(fd.get(), 2));              // the middle of a line
+  CHECK_FALSE(read_line_at(fd.get(), 6 + 10001));      // no '\n' after it yet
+  CHECK_FALSE(read_line_at(fd.get(), 1 << 20));        // past the end
 }

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "provenance_index.h"
 #include "temp_dir.h"
 
 using namespace fleet;
@@ -96,10 +97,18 @@ TEST_CASE("provenance_store: torn - blank - non-JSON and non-object lines are sk
                         "{\"session_id\":\"" + kWorker + "\",\"recipe_na\n" +
                         "{\"session_id\": 12, \"x\": \"" + kWorker + "\"}\n");
   append_record(store, record(kWorker, kCaller), {});
-  auto found = lookup_session(store, kWorker);
-  REQUIRE(found.status == StoreLookup::Status::found);
-  CHECK(found.record.caller_session_id == kCaller);
-  CHECK(found.skipped_lines == 4);
+  SUBCASE("through the index the writer maintains") {
+    auto found = lookup_session(store, kWorker);
+    REQUIRE(found.status == StoreLookup::Status::found);
+    CHECK(found.record.caller_session_id == kCaller);
+  }
+  SUBCASE("by scanning - as in a store only AutoSkillit wrote") {
+    REQUIRE(::unlink(index_path(store).c_str()) == 0);
+    auto found = lookup_session(store, kWorker);
+    REQUIRE(found.status == StoreLookup::Status::found);
+    CHECK(found.record.caller_session_id == kCaller);
+    CHECK(found.skipped_lines == 4);
+  }
 }
 
 TEST_CASE("provenance_store: an incomplete last line is not a record") {
