@@ -1,13 +1,13 @@
 // bench-exectime: runs a command N times (stdin from a file, stdout and stderr discarded) and
 // prints the median and 90th percentile wall time in microseconds.
 
-#include <algorithm>
-#include <cstdio>
-#include <ctime>
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
 #include <vector>
 
 #include <CLI/CLI.hpp>

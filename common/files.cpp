@@ -1,10 +1,10 @@
 #include "files.h"
 
-#include <cerrno>
-#include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <cerrno>
+#include <cstring>
 
 #include "error.h"
 
@@ -15,7 +15,9 @@ UniqueFd& UniqueFd::operator=(UniqueFd&& other) noexcept {
   return *this;
 }
 
-UniqueFd::~UniqueFd() { reset(); }
+UniqueFd::~UniqueFd() {
+  reset();
+}
 
 int UniqueFd::release() {
   const int fd = fd_;
@@ -40,8 +42,9 @@ int try_open_regular_file(const std::string& path, int flags, mode_t mode, Uniqu
   if (!fd) {
     const int code = errno;
     if (code == ELOOP) {
-      return fail(code, path + " is a symbolic link; refusing to follow it (replace it with a "
-                               "regular file)");
+      return fail(code, path +
+                            " is a symbolic link; refusing to follow it (replace it with a "
+                            "regular file)");
     }
     if (code == ENXIO) return fail(code, path + " is not a regular file; refusing to use it");
     return fail(code, "cannot open " + path + ": " + std::strerror(code));
@@ -51,7 +54,8 @@ int try_open_regular_file(const std::string& path, int flags, mode_t mode, Uniqu
     const int code = errno;
     return fail(code, "cannot stat " + path + ": " + std::strerror(code));
   }
-  if (!S_ISREG(st.st_mode)) return fail(EINVAL, path + " is not a regular file; refusing to use it");
+  if (!S_ISREG(st.st_mode))
+    return fail(EINVAL, path + " is not a regular file; refusing to use it");
   if (::fcntl(fd.get(), F_SETFL, flags & O_APPEND) != 0) {  // clears O_NONBLOCK
     const int code = errno;
     return fail(code, "cannot configure " + path + ": " + std::strerror(code));

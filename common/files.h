@@ -2,9 +2,9 @@
 // File primitives every writer in the suite shares: an owned descriptor, safe opening
 // (O_NOFOLLOW, O_CLOEXEC, regular files only), whole writes and private directories.
 
+#include <sys/types.h>
 #include <string>
 #include <string_view>
-#include <sys/types.h>
 
 namespace fleet {
 

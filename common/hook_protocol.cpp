@@ -1,8 +1,8 @@
 #include "hook_protocol.h"
 
+#include <unistd.h>
 #include <cerrno>
 #include <cstring>
-#include <unistd.h>
 
 #include "json.h"
 
@@ -53,12 +53,24 @@ std::string_view HookInput::string_field(const char* key) const {
   return string_member(doc_, key).value_or(std::string_view());
 }
 
-std::string_view HookInput::hook_event_name() const { return string_field("hook_event_name"); }
-std::string_view HookInput::tool_name() const { return string_field("tool_name"); }
-std::string_view HookInput::session_id() const { return string_field("session_id"); }
-std::string_view HookInput::cwd() const { return string_field("cwd"); }
-const rapidjson::Value* HookInput::tool_input() const { return member(doc_, "tool_input"); }
-const rapidjson::Value* HookInput::tool_response() const { return member(doc_, "tool_response"); }
+std::string_view HookInput::hook_event_name() const {
+  return string_field("hook_event_name");
+}
+std::string_view HookInput::tool_name() const {
+  return string_field("tool_name");
+}
+std::string_view HookInput::session_id() const {
+  return string_field("session_id");
+}
+std::string_view HookInput::cwd() const {
+  return string_field("cwd");
+}
+const rapidjson::Value* HookInput::tool_input() const {
+  return member(doc_, "tool_input");
+}
+const rapidjson::Value* HookInput::tool_response() const {
+  return member(doc_, "tool_response");
+}
 
 std::string pre_tool_use_deny(std::string_view reason) {
   rapidjson::Document out(rapidjson::kObjectType);

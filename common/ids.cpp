@@ -62,7 +62,9 @@ std::string id_problem(std::string_view what, std::string_view id) {
   return "";
 }
 
-bool is_valid_id(std::string_view id) { return id_problem("id", id).empty(); }
+bool is_valid_id(std::string_view id) {
+  return id_problem("id", id).empty();
+}
 
 std::string label_problem(std::string_view what, std::string_view label) {
   const std::string name(what);
@@ -77,7 +79,9 @@ std::string label_problem(std::string_view what, std::string_view label) {
   return "";
 }
 
-bool is_valid_label(std::string_view label) { return label_problem("label", label).empty(); }
+bool is_valid_label(std::string_view label) {
+  return label_problem("label", label).empty();
+}
 
 bool is_uuid(std::string_view id) {
   if (id.size() != 36) return false;

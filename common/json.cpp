@@ -8,7 +8,7 @@ namespace fleet {
 
 bool parse_json(std::string_view text, rapidjson::Document& doc, std::string* error) {
   doc.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag>(text.data(),
-                                                                                   text.size());
+                                                                                    text.size());
   if (!doc.HasParseError()) return true;
   if (error != nullptr) {
     *error = std::string(rapidjson::GetParseError_En(doc.GetParseError())) + " at byte " +

@@ -1,10 +1,10 @@
 #include "jsonl_append.h"
 
-#include <cerrno>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <cerrno>
 
 #include "error.h"
 #include "files.h"

@@ -1,9 +1,9 @@
 #include "line_scan.h"
 
+#include <unistd.h>
 #include <cerrno>
 #include <cstring>
 #include <memory>
-#include <unistd.h>
 
 #include "error.h"
 
@@ -33,8 +33,8 @@ bool visit_region(const char* region, std::size_t size, std::uint64_t region_off
     if (needle.empty()) {
       line_start = cursor;
     } else {
-      const void* hit = ::memmem(cursor, static_cast<std::size_t>(end - cursor), needle.data(),
-                                 needle.size());
+      const void* hit =
+          ::memmem(cursor, static_cast<std::size_t>(end - cursor), needle.data(), needle.size());
       if (hit == nullptr) return true;
       const char* at = static_cast<const char*>(hit);
       const void* newline_before = ::memrchr(cursor, '\n', static_cast<std::size_t>(at - cursor));

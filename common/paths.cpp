@@ -1,7 +1,7 @@
 #include "paths.h"
 
-#include <cstdlib>
 #include <unistd.h>
+#include <cstdlib>
 
 #include "error.h"
 #include "ids.h"
@@ -18,7 +18,8 @@ std::string resolve_project_root(std::string_view hook_cwd) {
   if (!root.empty()) return root;
   if (!hook_cwd.empty()) return std::string(hook_cwd);
   char buffer[4096];
-  if (::getcwd(buffer, sizeof buffer) == nullptr) throw_errno("cannot determine the working directory");
+  if (::getcwd(buffer, sizeof buffer) == nullptr)
+    throw_errno("cannot determine the working directory");
   return buffer;
 }
 

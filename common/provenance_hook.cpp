@@ -68,8 +68,9 @@ std::optional<ProvenanceRecord> dispatched_record(const HookInput& hook,
   ProvenanceRecord record;
   record.session_id = sources.find({"dispatched_session_id", "session_id"});
   if (record.session_id.empty()) {
-    problem = "no dispatched session id (dispatched_session_id or session_id) in tool_response "
-              "or tool_input";
+    problem =
+        "no dispatched session id (dispatched_session_id or session_id) in tool_response "
+        "or tool_input";
     return std::nullopt;
   }
   record.caller_session_id = std::string(hook.session_id());
@@ -83,7 +84,8 @@ std::optional<ProvenanceRecord> dispatched_record(const HookInput& hook,
 
 std::string run_provenance_hook(const BoundedRead& input, const ProvenanceHookOptions& options) {
   const std::string prefix = "provenance-writer hook: ";
-  if (!input.error.empty()) return prefix + "cannot read stdin: " + input.error + "; nothing recorded";
+  if (!input.error.empty())
+    return prefix + "cannot read stdin: " + input.error + "; nothing recorded";
   if (input.truncated) return prefix + "hook input is too large; nothing recorded";
   try {
     const HookInput hook(input.text);

@@ -1,11 +1,11 @@
 #include "provenance_index.h"
 
-#include <cerrno>
-#include <cstring>
 #include <fcntl.h>
-#include <memory>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <cerrno>
+#include <cstring>
+#include <memory>
 
 #include "error.h"
 #include "files.h"
@@ -91,7 +91,9 @@ std::uint64_t index_key(std::string_view session_id) {
   return key;
 }
 
-std::string index_path(const std::string& store_path) { return store_path + ".idx"; }
+std::string index_path(const std::string& store_path) {
+  return store_path + ".idx";
+}
 
 void update_index(const std::string& store_path, int store_fd) {
   const std::string path = index_path(store_path);
@@ -108,9 +110,8 @@ void update_index(const std::string& store_path, int store_fd) {
   if (!rebuild && entries > 0) {
     Entry last{};
     const std::uint64_t at = sizeof(Header) + (entries - 1) * sizeof(Entry);
-    covered_end = read_exact(index.get(), &last, sizeof last, at)
-                      ? verified_line_end(store_fd, last)
-                      : 0;
+    covered_end =
+        read_exact(index.get(), &last, sizeof last, at) ? verified_line_end(store_fd, last) : 0;
     rebuild = covered_end == 0;
   }
   if (rebuild) {
@@ -121,7 +122,8 @@ void update_index(const std::string& store_path, int store_fd) {
     put_all(index.get(), &header, sizeof header, 0, path);
   }
   const std::uint64_t entries_end = sizeof(Header) + entries * sizeof(Entry);
-  if (size > entries_end && !rebuild && ::ftruncate(index.get(), static_cast<off_t>(entries_end)) != 0) {
+  if (size > entries_end && !rebuild &&
+      ::ftruncate(index.get(), static_cast<off_t>(entries_end)) != 0) {
     throw_errno("cannot truncate " + path);  // drop a torn entry
   }
 

@@ -31,7 +31,7 @@ std::string index_path(const std::string& store_path);
 void update_index(const std::string& store_path, int store_fd);
 
 struct IndexCandidates {
-  bool usable = false;                // false: the index cannot be used; scan the store
+  bool usable = false;                 // false: the index cannot be used; scan the store
   std::vector<std::uint64_t> offsets;  // lines whose key matches `id`, in store order
   std::uint64_t covered_end = 0;       // the index covers the store's bytes [0, covered_end)
 };

@@ -1,8 +1,8 @@
 #include "provenance_store.h"
 
-#include <cerrno>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <cerrno>
 #include <unordered_set>
 
 #include "error.h"
@@ -61,8 +61,8 @@ class SessionMatcher {
 // store (a line is not a record with the indexed key): the caller must scan instead.
 bool offer_indexed_lines(int fd, const std::vector<std::uint64_t>& offsets, std::string_view id,
                          SessionMatcher& matcher, bool& done) {
-  const std::uint64_t mask = id.size() >= 8 ? ~std::uint64_t{0}
-                                            : (std::uint64_t{1} << (8 * id.size())) - 1;
+  const std::uint64_t mask =
+      id.size() >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * id.size())) - 1;
   for (const std::uint64_t offset : offsets) {
     const auto line = read_line_at(fd, offset);
     if (!line) return false;

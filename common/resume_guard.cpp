@@ -13,7 +13,9 @@ namespace {
 constexpr std::size_t kMinSelfPrefix = 8;
 constexpr std::size_t kMaxNamedMatches = 5;
 
-GuardDecision silent() { return {}; }
+GuardDecision silent() {
+  return {};
+}
 
 GuardDecision deny(std::string reason) {
   return {GuardDecision::Kind::deny, std::move(reason), ""};
@@ -42,7 +44,9 @@ GuardDecision unverified(const std::string& id, const std::string& why,
   return {GuardDecision::Kind::advisory, message, message};
 }
 
-std::string or_none(const std::string& value) { return value.empty() ? "(none)" : value; }
+std::string or_none(const std::string& value) {
+  return value.empty() ? "(none)" : value;
+}
 
 std::string named_matches(const std::vector<std::string>& matches) {
   std::string names;
@@ -58,7 +62,8 @@ std::string named_matches(const std::vector<std::string>& matches) {
 
 bool is_self(std::string_view resume_id, std::string_view caller) {
   if (caller.empty()) return false;
-  return resume_id == caller || (resume_id.size() >= kMinSelfPrefix && caller.starts_with(resume_id));
+  return resume_id == caller ||
+         (resume_id.size() >= kMinSelfPrefix && caller.starts_with(resume_id));
 }
 
 GuardDecision self_resume(const std::string& id, std::string_view caller) {
@@ -78,8 +83,8 @@ GuardDecision decide_for_id(const std::string& id, std::string_view caller,
     store = provenance_store_path(resolve_state_dir(options.state_dir, hook_cwd));
     kitchen = resolve_kitchen_id(options.kitchen_id);
   } catch (const Error& e) {
-    return unverified(id, std::string("the provenance store could not be located (") + e.what() + ")",
-                      options);
+    return unverified(
+        id, std::string("the provenance store could not be located (") + e.what() + ")", options);
   }
 
   StoreLookup found = lookup_session(store, id);
@@ -148,9 +153,9 @@ GuardDecision decide_resume(const BoundedRead& input, const GuardOptions& option
   const rapidjson::Value* tool_input = hook.tool_input();
   if (tool_input == nullptr || tool_input->IsNull()) return silent();
   if (!tool_input->IsObject()) {
-    return unreadable_input(std::string("tool_input is a JSON ") + json_type_name(*tool_input) +
-                                ", not an object",
-                            options);
+    return unreadable_input(
+        std::string("tool_input is a JSON ") + json_type_name(*tool_input) + ", not an object",
+        options);
   }
   const rapidjson::Value* resume = member(*tool_input, "resume_session_id");
   if (resume == nullptr || resume->IsNull()) return silent();

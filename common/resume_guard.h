@@ -10,10 +10,10 @@
 namespace fleet {
 
 struct GuardOptions {
-  std::string state_dir;             // --state-dir ("" resolves as DESIGN.md says)
-  std::string kitchen_id;            // --kitchen-id ("" resolves from the environment)
-  std::vector<std::string> tools;    // --tool: more dispatch tool names
-  bool strict = false;               // deny when the store cannot vouch for the session
+  std::string state_dir;           // --state-dir ("" resolves as DESIGN.md says)
+  std::string kitchen_id;          // --kitchen-id ("" resolves from the environment)
+  std::vector<std::string> tools;  // --tool: more dispatch tool names
+  bool strict = false;             // deny when the store cannot vouch for the session
 };
 
 struct GuardDecision {

@@ -12,8 +12,8 @@ std::string utc_timestamp_now() {
   ::gmtime_r(&now.tv_sec, &parts);
   char text[96];  // room for any int the format could print
   std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%06ld+00:00",
-                parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday, parts.tm_hour,
-                parts.tm_min, parts.tm_sec, static_cast<long>(now.tv_nsec / 1000));
+                parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday, parts.tm_hour, parts.tm_min,
+                parts.tm_sec, static_cast<long>(now.tv_nsec / 1000));
   return text;
 }
 

@@ -1,8 +1,8 @@
 // provenance-writer: appends session ownership records to session_provenance.jsonl, from
 // the command line (record) or as a PostToolUse hook on the dispatch tool (hook).
 
-#include <cstdio>
 #include <unistd.h>
+#include <cstdio>
 
 #include <CLI/CLI.hpp>
 
@@ -52,7 +52,8 @@ int main(int argc, char** argv) {
 
   fleet::ProvenanceHookOptions hook_options;
   CLI::App* cmd_hook = app.add_subcommand(
-      "hook", "PostToolUse hook: record the session a dispatch tool call launched (always exits 0)");
+      "hook",
+      "PostToolUse hook: record the session a dispatch tool call launched (always exits 0)");
   cmd_hook->add_option("--state-dir", hook_options.state_dir, state_dir_help);
   cmd_hook->add_option("--kitchen-id", hook_options.kitchen_id,
                        "Kitchen when the call names none (default: $FLEET_HOOKS_KITCHEN_ID, "
@@ -74,7 +75,8 @@ int main(int argc, char** argv) {
     return 0;
   }
 
-  if (record.caller_session_id.empty()) record.caller_session_id = fleet::env_value("CLAUDE_CODE_SESSION_ID");
+  if (record.caller_session_id.empty())
+    record.caller_session_id = fleet::env_value("CLAUDE_CODE_SESSION_ID");
   if (record.caller_session_id.empty()) {
     std::fprintf(stderr,
                  "provenance-writer: no caller: pass --caller-session-id, or run it where "

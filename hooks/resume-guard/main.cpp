@@ -2,8 +2,8 @@
 // owned by the caller or its kitchen. Reads the hook input on stdin; always exits 0 and
 // decides only through what it prints (see README, "resume-guard").
 
-#include <cstdio>
 #include <unistd.h>
+#include <cstdio>
 
 #include <CLI/CLI.hpp>
 

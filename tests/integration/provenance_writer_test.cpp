@@ -1,12 +1,12 @@
 // provenance-writer from the command line and as a PostToolUse hook.
 
-#include <algorithm>
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <algorithm>
 
-#include "provenance_record.h"
 #include "process.h"
+#include "provenance_record.h"
 #include "temp_dir.h"
 
 using fleet::test::read_file;
@@ -60,8 +60,11 @@ TEST_CASE("provenance-writer record: the caller and kitchen come from the enviro
   TempDir tmp;
   const auto r = run_process(
       {FLEET_PROVENANCE_WRITER, "record", "--session-id", kWorker, "--recipe-name", "implement"},
-      {"", {{"CLAUDE_CODE_SESSION_ID", kL3}, {"FLEET_HOOKS_STATE_DIR", tmp.path()},
-            {"AUTOSKILLIT_CAMPAIGN_ID", "camp-3"}}, ""});
+      {"",
+       {{"CLAUDE_CODE_SESSION_ID", kL3},
+        {"FLEET_HOOKS_STATE_DIR", tmp.path()},
+        {"AUTOSKILLIT_CAMPAIGN_ID", "camp-3"}},
+       ""});
   CHECK(r.exit_code == 0);
   const auto all = records(tmp / "session_provenance.jsonl");
   REQUIRE(all.size() == 1);
@@ -71,10 +74,9 @@ TEST_CASE("provenance-writer record: the caller and kitchen come from the enviro
 
 TEST_CASE("provenance-writer record: the AutoSkillit default location") {
   TempDir project;
-  const auto r = run_process({FLEET_PROVENANCE_WRITER, "record", "--session-id", kWorker,
-                              "--caller-session-id", kL3},
-                             {"", {{"CLAUDE_PROJECT_DIR", project.path()},
-                                   {"AUTOSKILLIT_CAMPAIGN_ID", "camp-3"}}, ""});
+  const auto r = run_process(
+      {FLEET_PROVENANCE_WRITER, "record", "--session-id", kWorker, "--caller-session-id", kL3},
+      {"", {{"CLAUDE_PROJECT_DIR", project.path()}, {"AUTOSKILLIT_CAMPAIGN_ID", "camp-3"}}, ""});
   CHECK(r.exit_code == 0);
   CHECK(records(project / ".autoskillit/temp/camp-3/session_provenance.jsonl").size() == 1);
 }
@@ -85,11 +87,11 @@ TEST_CASE("provenance-writer record: bad input exits 2 and writes nothing") {
   fleet::test::write_file(store, "{\"session_id\":\"existing\",\"caller_session_id\":\"c\"}\n");
   const std::string before = read_file(store);
   const std::vector<std::vector<std::string>> bad = {
-      {"record", "--caller-session-id", kL3},                              // no session id
-      {"record", "--session-id", kWorker},                                 // no caller anywhere
-      {"record", "--session-id", "../../x", "--caller-session-id", kL3},   // path traversal
-      {"record", "--session-id", "a b", "--caller-session-id", kL3},       // space
-      {"record", "--session-id", kWorker, "--caller-session-id", "-x"},    // looks like a flag
+      {"record", "--caller-session-id", kL3},                             // no session id
+      {"record", "--session-id", kWorker},                                // no caller anywhere
+      {"record", "--session-id", "../../x", "--caller-session-id", kL3},  // path traversal
+      {"record", "--session-id", "a b", "--caller-session-id", kL3},      // space
+      {"record", "--session-id", kWorker, "--caller-session-id", "-x"},   // looks like a flag
       {"record", "--session-id", kWorker, "--caller-session-id", kL3, "--kitchen-id", "k/1"},
       {"record", "--session-id", kWorker, "--caller-session-id", kL3, "--step-name", "a\nb"},
       {"record", "--session-id", kWorker, "--caller-session-id", kL3, "--bogus"},
@@ -142,10 +144,10 @@ TEST_CASE("provenance-writer hook: records the dispatched session from an MCP re
       R"(","transcript_path":"/t","cwd":"/nonexistent","hook_event_name":"PostToolUse",)"
       R"("tool_name":"mcp__kitchen__dispatch_food_truck",)"
       R"("tool_input":{"recipe_name":"implement","step_name":"build","prompt":"go"},)"
-      R"("tool_response":[{"type":"text","text":"{\"session_id\":\")" + kWorker +
-      R"(\",\"dispatch_id\":\"d-7\",\"kitchen_id\":\"kitchen-1\"}"}],"duration_ms":12})";
-  const auto r = run_process({FLEET_PROVENANCE_WRITER, "hook", "--state-dir", tmp.path()},
-                             {in, {}, ""});
+      R"("tool_response":[{"type":"text","text":"{\"session_id\":\")" +
+      kWorker + R"(\",\"dispatch_id\":\"d-7\",\"kitchen_id\":\"kitchen-1\"}"}],"duration_ms":12})";
+  const auto r =
+      run_process({FLEET_PROVENANCE_WRITER, "hook", "--state-dir", tmp.path()}, {in, {}, ""});
   CHECK(r.exit_code == 0);
   CHECK(r.out.empty());
   CHECK(r.err.empty());
@@ -170,8 +172,8 @@ TEST_CASE("provenance-writer hook: never blocks - every problem is one stderr li
       R"({"session_id":"c","hook_event_name":"PostToolUse","tool_name":"dispatch_food_truck",)"
       R"("tool_input":{},"tool_response":{"session_id":"w-1"}})";
   for (const std::string& in : {std::string(), std::string("garbage"), no_id, symlinked}) {
-    const auto r = run_process({FLEET_PROVENANCE_WRITER, "hook", "--state-dir", tmp.path()},
-                               {in, {}, ""});
+    const auto r =
+        run_process({FLEET_PROVENANCE_WRITER, "hook", "--state-dir", tmp.path()}, {in, {}, ""});
     CHECK(r.exit_code == 0);
     CHECK(r.out.empty());
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
@@ -181,7 +183,8 @@ TEST_CASE("provenance-writer hook: never blocks - every problem is one stderr li
   const auto other = run_process(
       {FLEET_PROVENANCE_WRITER, "hook", "--state-dir", tmp / "other"},
       {R"({"session_id":"c","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{},"tool_response":{"session_id":"w"}})",
-       {}, ""});
+       {},
+       ""});
   CHECK(other.exit_code == 0);
   CHECK(other.err.empty());
   CHECK(::access((tmp / "other").c_str(), F_OK) != 0);

@@ -1,9 +1,9 @@
 // resume-guard as Claude Code runs it: hook input on stdin, decision on stdout, exit 0.
 
-#include <algorithm>
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <algorithm>
 
 #include "json.h"
 #include "process.h"
@@ -23,13 +23,15 @@ std::string input(const std::string& caller, const std::string& resume_json,
                   const std::string& event = "PreToolUse") {
   return R"({"session_id":")" + caller +
          R"(","transcript_path":"/tmp/t.jsonl","cwd":"/nonexistent","prompt_id":"p",)"
-         R"("permission_mode":"default","hook_event_name":")" + event +
-         R"(","tool_name":")" + tool +
+         R"("permission_mode":"default","hook_event_name":")" +
+         event + R"(","tool_name":")" + tool +
          R"(","tool_input":{"recipe_name":"implement","resume_session_id":)" + resume_json +
          R"(},"tool_use_id":"toolu_1","mcp_server":{"name":"kitchen","source":"config"}})";
 }
 
-std::string id(const char* value) { return std::string("\"") + value + "\""; }
+std::string id(const char* value) {
+  return std::string("\"") + value + "\"";
+}
 
 struct Guard {
   TempDir tmp;
@@ -68,7 +70,9 @@ std::string deny_reason(const RunResult& r) {
   return std::string(fleet::string_member(*specific, "permissionDecisionReason").value_or(""));
 }
 
-bool is_silent(const RunResult& r) { return r.exit_code == 0 && r.out.empty(); }
+bool is_silent(const RunResult& r) {
+  return r.exit_code == 0 && r.out.empty();
+}
 
 }  // namespace
 
@@ -166,7 +170,7 @@ TEST_CASE("resume-guard: rules 5 to 7 - orchestrators - owners - everyone else")
   g.record(record_line(kWorker, "l3-predecessor", "kitchen-1"));
   g.record(record_line(kWorker2, "l3-elsewhere", "kitchen-9"));
   CHECK(deny_reason(g.run(input(kL3, "\"l3-other\""))).find("orchestrator") != std::string::npos);
-  CHECK(is_silent(g.run(input(kL3, id(kWorker)))));            // same kitchen
+  CHECK(is_silent(g.run(input(kL3, id(kWorker)))));              // same kitchen
   CHECK(is_silent(g.run(input("l3-elsewhere", id(kWorker2)))));  // same caller
   const std::string reason = deny_reason(g.run(input(kL3, id(kWorker2))));
   CHECK(reason.find("l3-elsewhere") != std::string::npos);
@@ -187,26 +191,26 @@ TEST_CASE("resume-guard: AutoSkillit's environment and store") {
   TempDir project;
   const std::string state = project / ".autoskillit/temp/camp-1";
   fleet::test::run_process({"/bin/mkdir", "-p", state});
-  fleet::test::write_file(state + "/session_provenance.jsonl",
-                          fleet::test::read_file(std::string(FLEET_FIXTURES) +
-                                                 "/autoskillit_store.jsonl"));
+  fleet::test::write_file(
+      state + "/session_provenance.jsonl",
+      fleet::test::read_file(std::string(FLEET_FIXTURES) + "/autoskillit_store.jsonl"));
   const std::vector<std::pair<std::string, std::string>> env = {
       {"CLAUDE_PROJECT_DIR", project.path()}, {"AUTOSKILLIT_CAMPAIGN_ID", "camp-1"}};
   const auto run = [&](const std::string& caller, const std::string& resume) {
     return fleet::test::run_process({FLEET_RESUME_GUARD}, {input(caller, resume), env, ""});
   };
   // kitchen-1 owns the workers; the current kitchen is camp-1, so only the caller matches.
-  CHECK(is_silent(run("c0ffee00-0000-4000-8000-000000000001",
-                      "\"0d07e5d0-0000-4000-8000-000000000001\"")));
+  CHECK(is_silent(
+      run("c0ffee00-0000-4000-8000-000000000001", "\"0d07e5d0-0000-4000-8000-000000000001\"")));
   CHECK_FALSE(deny_reason(run("someone-else", "\"0d07e5d0-0000-4000-8000-000000000002\"")).empty());
   // The L3's own record has an empty recipe: never resumable as a worker.
   CHECK(deny_reason(run("someone-else", "\"c0ffee00-0000-4000-8000-000000000001\""))
             .find("orchestrator") != std::string::npos);
   // AUTOSKILLIT_STATE_DIR points elsewhere: the store there is missing.
   auto elsewhere = fleet::test::run_process(
-      {FLEET_RESUME_GUARD},
-      {input("someone-else", "\"0d07e5d0-0000-4000-8000-000000000002\""),
-       {{"AUTOSKILLIT_STATE_DIR", project / "empty"}}, ""});
+      {FLEET_RESUME_GUARD}, {input("someone-else", "\"0d07e5d0-0000-4000-8000-000000000002\""),
+                             {{"AUTOSKILLIT_STATE_DIR", project / "empty"}},
+                             ""});
   CHECK(elsewhere.out.find("does not exist") != std::string::npos);
 }
 
@@ -258,7 +262,8 @@ TEST_CASE("resume-guard: a damaged store still answers from its intact records")
   g.record("");
   g.record("not json " + std::string(kWorker));
   g.record("[\"" + std::string(kWorker) + "\"]");
-  g.record(R"({"session_id": ")" + std::string(kWorker) + R"(", "caller_sess)");  // torn, terminated
+  g.record(R"({"session_id": ")" + std::string(kWorker) +
+           R"(", "caller_sess)");  // torn, terminated
   g.record(record_line(kWorker, "l3-elsewhere", "kitchen-9"));
   fleet::test::write_file(g.store(), fleet::test::read_file(g.store()) +
                                          record_line(kWorker2, "l3-elsewhere", "kitchen-9"));

@@ -1,16 +1,16 @@
 // The provenance store under concurrent writers and writers killed with SIGKILL: no
 // complete record is lost or damaged, and later appends stay intact.
 
-#include <csignal>
 #include <doctest/doctest.h>
-#include <random>
-#include <set>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <csignal>
+#include <random>
+#include <set>
 
+#include "process.h"
 #include "provenance_record.h"
 #include "provenance_store.h"
-#include "process.h"
 #include "temp_dir.h"
 
 using fleet::test::read_file;
@@ -20,9 +20,9 @@ using fleet::test::TempDir;
 namespace {
 
 std::vector<std::string> writer_args(const std::string& state_dir, const std::string& session) {
-  return {FLEET_PROVENANCE_WRITER, "record",     "--session-id",  session,
-          "--caller-session-id",   "l3-caller",  "--kitchen-id",  "kitchen-1",
-          "--recipe-name",         "implement",  "--step-name",   "step with some text",
+  return {FLEET_PROVENANCE_WRITER, "record",    "--session-id", session,
+          "--caller-session-id",   "l3-caller", "--kitchen-id", "kitchen-1",
+          "--recipe-name",         "implement", "--step-name",  "step with some text",
           "--state-dir",           state_dir};
 }
 

@@ -17,7 +17,8 @@ int main(int argc, char** argv) {
     for (const char* prefix : {"CLAUDE_", "FLEET_HOOKS_", "AUTOSKILLIT_"}) {
       if (std::strncmp(*entry, prefix, std::strlen(prefix)) == 0) {
         const char* eq = std::strchr(*entry, '=');
-        names.emplace_back(*entry, eq ? static_cast<std::size_t>(eq - *entry) : std::strlen(*entry));
+        names.emplace_back(*entry,
+                           eq ? static_cast<std::size_t>(eq - *entry) : std::strlen(*entry));
       }
     }
   }

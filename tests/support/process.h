@@ -11,12 +11,12 @@ namespace fleet::test {
 struct RunOptions {
   std::string stdin_data;
   std::vector<std::pair<std::string, std::string>> env;  // set in the child
-  std::string cwd;                                        // "" keeps the current one
+  std::string cwd;                                       // "" keeps the current one
 };
 
 struct RunResult {
-  int exit_code = -1;    // -1 when killed by a signal
-  int term_signal = 0;   // the signal that killed it, 0 when it exited
+  int exit_code = -1;   // -1 when killed by a signal
+  int term_signal = 0;  // the signal that killed it, 0 when it exited
   std::string out;
   std::string err;
 };

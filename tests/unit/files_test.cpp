@@ -1,10 +1,10 @@
 #include "files.h"
 
-#include <cerrno>
 #include <doctest/doctest.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <cerrno>
 
 #include "error.h"
 #include "temp_dir.h"

@@ -1,9 +1,9 @@
 #include "hook_protocol.h"
 
 #include <doctest/doctest.h>
+#include <unistd.h>
 #include <csignal>
 #include <thread>
-#include <unistd.h>
 
 #include "json.h"
 

@@ -2,8 +2,8 @@
 
 #include <doctest/doctest.h>
 #include <fcntl.h>
-#include <string>
 #include <unistd.h>
+#include <string>
 #include <vector>
 
 #include "files.h"
@@ -25,11 +25,12 @@ Seen scan(const std::string& content, std::string_view needle, std::size_t stop_
   fleet::test::write_file(tmp / "f", content);
   UniqueFd fd(::open((tmp / "f").c_str(), O_RDONLY | O_CLOEXEC));
   Seen seen;
-  seen.stats = scan_lines_containing(fd.get(), 0, needle, [&](std::string_view line, std::uint64_t at) {
-    seen.lines.emplace_back(line);
-    seen.offsets.push_back(at);
-    return stop_after == 0 || seen.lines.size() < stop_after;
-  });
+  seen.stats =
+      scan_lines_containing(fd.get(), 0, needle, [&](std::string_view line, std::uint64_t at) {
+        seen.lines.emplace_back(line);
+        seen.offsets.push_back(at);
+        return stop_after == 0 || seen.lines.size() < stop_after;
+      });
   return seen;
 }
 
@@ -89,10 +90,11 @@ TEST_CASE("line_scan: scanning from an offset reports absolute offsets") {
   fleet::test::write_file(tmp / "f", "a1\nb2\na3\npartial");
   UniqueFd fd(::open((tmp / "f").c_str(), O_RDONLY | O_CLOEXEC));
   std::vector<std::uint64_t> offsets;
-  const auto stats = scan_lines_containing(fd.get(), 3, "", [&](std::string_view, std::uint64_t at) {
-    offsets.push_back(at);
-    return true;
-  });
+  const auto stats =
+      scan_lines_containing(fd.get(), 3, "", [&](std::string_view, std::uint64_t at) {
+        offsets.push_back(at);
+        return true;
+      });
   CHECK(offsets == std::vector<std::uint64_t>{3, 6});
   CHECK(stats.end_offset == 9);
   CHECK(stats.incomplete_tail);
@@ -105,7 +107,7 @@ TEST_CASE("line_scan: read_line_at returns only whole lines that start at the of
   UniqueFd fd(::open((tmp / "f").c_str(), O_RDONLY | O_CLOEXEC));
   CHECK(read_line_at(fd.get(), 0).value() == "first");
   CHECK(read_line_at(fd.get(), 6).value() == long_line);
-  CHECK_FALSE(read_line_at(fd.get(), 2));              // the middle of a line
-  CHECK_FALSE(read_line_at(fd.get(), 6 + 10001));      // no '\n' after it yet
-  CHECK_FALSE(read_line_at(fd.get(), 1 << 20));        // past the end
+  CHECK_FALSE(read_line_at(fd.get(), 2));          // the middle of a line
+  CHECK_FALSE(read_line_at(fd.get(), 6 + 10001));  // no '\n' after it yet
+  CHECK_FALSE(read_line_at(fd.get(), 1 << 20));    // past the end
 }

@@ -14,8 +14,8 @@ namespace {
 std::string post_tool_use(const std::string& tool_input, const std::string& tool_response,
                           const std::string& tool = "mcp__kitchen__dispatch_food_truck") {
   return R"({"session_id":"c0ffee00-0000-4000-8000-000000000001","hook_event_name":"PostToolUse",)"
-         R"("tool_name":")" + tool + R"(","tool_input":)" + tool_input +
-         R"(,"tool_response":)" + tool_response + "}";
+         R"("tool_name":")" +
+         tool + R"(","tool_input":)" + tool_input + R"(,"tool_response":)" + tool_response + "}";
 }
 
 std::optional<ProvenanceRecord> extract(const std::string& input, std::string& problem) {
@@ -29,8 +29,9 @@ std::optional<ProvenanceRecord> extract(const std::string& input, std::string& p
 TEST_CASE("provenance_hook: fields from MCP text blocks - then tool_input") {
   std::string problem;
   auto record = extract(
-      post_tool_use(R"({"recipe_name":"implement","step_name":"build","kitchen_id":"k-in"})",
-                    R"([{"type":"text","text":"{\"session_id\":\"w-1\",\"dispatch_id\":\"d-9\",\"kitchen_id\":\"k-out\"}"}])"),
+      post_tool_use(
+          R"({"recipe_name":"implement","step_name":"build","kitchen_id":"k-in"})",
+          R"([{"type":"text","text":"{\"session_id\":\"w-1\",\"dispatch_id\":\"d-9\",\"kitchen_id\":\"k-out\"}"}])"),
       problem);
   REQUIRE(record);
   CHECK(record->session_id == "w-1");
@@ -71,8 +72,8 @@ TEST_CASE("provenance_hook: run_provenance_hook writes the record and never thro
   options.state_dir = tmp.path();
   const std::string store = provenance_store_path(tmp.path());
 
-  CHECK(run_provenance_hook({post_tool_use("{}", R"({"session_id":"w-1","recipe_name":"r"})"), false, ""},
-                            options)
+  CHECK(run_provenance_hook(
+            {post_tool_use("{}", R"({"session_id":"w-1","recipe_name":"r"})"), false, ""}, options)
             .empty());
   auto found = lookup_session(store, "w-1");
   REQUIRE(found.status == StoreLookup::Status::found);
@@ -80,12 +81,14 @@ TEST_CASE("provenance_hook: run_provenance_hook writes the record and never thro
   CHECK_FALSE(found.record.timestamp.empty());
 
   // Other tools and events: nothing, silently.
-  CHECK(run_provenance_hook({post_tool_use("{}", R"({"session_id":"w-2"})", "Bash"), false, ""}, options)
+  CHECK(run_provenance_hook({post_tool_use("{}", R"({"session_id":"w-2"})", "Bash"), false, ""},
+                            options)
             .empty());
   CHECK(lookup_session(store, "w-2").status == StoreLookup::Status::not_found);
 
   // Problems: one log line each, nothing written.
-  CHECK(run_provenance_hook({"nope", false, ""}, options).find("not valid JSON") != std::string::npos);
+  CHECK(run_provenance_hook({"nope", false, ""}, options).find("not valid JSON") !=
+        std::string::npos);
   CHECK(run_provenance_hook({"{}", true, ""}, options).find("too large") != std::string::npos);
   CHECK(run_provenance_hook({post_tool_use("{}", "[]"), false, ""}, options)
             .find("nothing recorded") != std::string::npos);

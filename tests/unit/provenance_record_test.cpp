@@ -9,8 +9,13 @@ using namespace fleet;
 namespace {
 
 ProvenanceRecord sample() {
-  return {"0d07e5d0-0000-4000-8000-000000000001", "c0ffee00-0000-4000-8000-000000000001",
-          "kitchen-1", "d-1", "implement", "build", "2026-05-06T13:30:00.123456+00:00"};
+  return {"0d07e5d0-0000-4000-8000-000000000001",
+          "c0ffee00-0000-4000-8000-000000000001",
+          "kitchen-1",
+          "d-1",
+          "implement",
+          "build",
+          "2026-05-06T13:30:00.123456+00:00"};
 }
 
 }  // namespace

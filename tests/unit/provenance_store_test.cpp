@@ -69,9 +69,8 @@ TEST_CASE("provenance_store: short ids resolve when unique and are ambiguous oth
 
   auto ambiguous = lookup_session(store, "ab");
   REQUIRE(ambiguous.status == StoreLookup::Status::ambiguous);
-  CHECK(ambiguous.matches ==
-        std::vector<std::string>{"abc12345-0000-4000-8000-000000000001",
-                                 "abd99999-0000-4000-8000-000000000002"});
+  CHECK(ambiguous.matches == std::vector<std::string>{"abc12345-0000-4000-8000-000000000001",
+                                                      "abd99999-0000-4000-8000-000000000002"});
 
   // A full UUID never resolves by prefix.
   CHECK(lookup_session(store, "abc12345-0000-4000-8000-00000000000").status ==

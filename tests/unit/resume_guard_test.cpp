@@ -37,7 +37,9 @@ std::string pre_tool_use(const std::string& caller, const std::string& resume,
   return to_json(doc);
 }
 
-std::string quoted(const std::string& id) { return "\"" + id + "\""; }
+std::string quoted(const std::string& id) {
+  return "\"" + id + "\"";
+}
 
 struct Fixture {
   TempDir tmp;
@@ -193,8 +195,8 @@ TEST_CASE("resume_guard: unreadable hook input is silent with a log line - --str
     CHECK(d.kind == GuardDecision::Kind::silent);
     CHECK_FALSE(d.log.empty());
   }
-  CHECK(f.decide(R"({"tool_name":"dispatch_food_truck","tool_input":"resume"})").log.find(
-            "tool_input") != std::string::npos);
+  CHECK(f.decide(R"({"tool_name":"dispatch_food_truck","tool_input":"resume"})")
+            .log.find("tool_input") != std::string::npos);
   auto truncated = decide_resume(BoundedRead{"{", true, ""}, f.options);
   CHECK(truncated.log.find("MiB") != std::string::npos);
   f.options.strict = true;

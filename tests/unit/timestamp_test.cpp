@@ -1,7 +1,7 @@
 #include "timestamp.h"
 
-#include <cctype>
 #include <doctest/doctest.h>
+#include <cctype>
 #include <string>
 
 namespace {
