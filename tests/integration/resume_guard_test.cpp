@@ -248,12 +248,14 @@ TEST_CASE("resume-guard: fields of the wrong type") {
   Guard g;
   g.record(record_line(kWorker, kL3, "kitchen-1"));
   // A caller id that is not a string cannot own anything.
-  std::string numeric_caller = input(kL3, id(kWorker));
-  numeric_caller.replace(numeric_caller.find(std::string("\"") + kL3 + "\""), 38, "7");
+  const std::string numeric_caller =
+      R"({"session_id":7,"hook_event_name":"PreToolUse","tool_name":"dispatch_food_truck",)"
+      R"("tool_input":{"resume_session_id":")" + std::string(kWorker) + R"("}})";
   CHECK_FALSE(deny_reason(g.run(numeric_caller)).empty());
   // A tool_name that is not a string is not the dispatch tool.
-  std::string numeric_tool = input(kL3, id(kL3));
-  numeric_tool.replace(numeric_tool.find("\"mcp__kitchen__dispatch_food_truck\""), 35, "1");
+  const std::string numeric_tool =
+      R"({"session_id":"x","hook_event_name":"PreToolUse","tool_name":1,)"
+      R"("tool_input":{"resume_session_id":"x"}})";
   CHECK(is_silent(g.run(numeric_tool)));
 }
 
