@@ -1,6 +1,7 @@
 #include "files.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cerrno>
@@ -80,6 +81,60 @@ void write_all(int fd, std::string_view data, const std::string& what) {
       throw_errno("cannot write " + what);
     }
     data.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+std::string read_regular_file(const std::string& path, std::size_t max_bytes) {
+  UniqueFd fd = open_regular_file(path, O_RDONLY);
+  std::string content;
+  char buffer[8192];
+  for (;;) {
+    const ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw_errno("cannot read " + path);
+    if (n == 0) return content;
+    if (content.size() + static_cast<std::size_t>(n) > max_bytes) {
+      throw Error(path + " is larger than " + std::to_string(max_bytes) + " bytes");
+    }
+    content.append(buffer, static_cast<std::size_t>(n));
+  }
+}
+
+void replace_file_atomically(const std::string& path, std::string_view content) {
+  struct stat existing {};
+  if (::lstat(path.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode)) {
+    throw Error(path +
+                (S_ISLNK(existing.st_mode) ? " is a symbolic link" : " is not a regular file") +
+                "; refusing to replace it");
+  }
+  const std::string directory = parent_directory(path);
+  ensure_directory(directory);
+  std::string temporary = path + ".tmp.XXXXXX";
+  UniqueFd fd(::mkostemp(temporary.data(), O_CLOEXEC));
+  if (!fd) throw_errno("cannot create a temporary file beside " + path);
+  try {
+    if (::fchmod(fd.get(), 0600) != 0) throw_errno("cannot set the mode of " + temporary);
+    write_all(fd.get(), content, temporary);
+    if (::fsync(fd.get()) != 0) throw_errno("cannot sync " + temporary);
+    if (::rename(temporary.c_str(), path.c_str()) != 0) throw_errno("cannot replace " + path);
+  } catch (const Error&) {
+    ::unlink(temporary.c_str());
+    throw;
+  }
+  UniqueFd dir(::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (dir) ::fsync(dir.get());  // best effort: the rename is done either way
+}
+
+UniqueFd lock_file(const std::string& path) {
+  ensure_directory(parent_directory(path));
+  UniqueFd fd = open_regular_file(path, O_RDWR | O_CREAT, 0600);
+  lock_exclusive(fd.get(), path);
+  return fd;
+}
+
+void lock_exclusive(int fd, const std::string& what) {
+  while (::flock(fd, LOCK_EX) != 0) {
+    if (errno != EINTR) throw_errno("cannot lock " + what);
   }
 }
 

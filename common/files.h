@@ -42,6 +42,24 @@ int try_open_regular_file(const std::string& path, int flags, mode_t mode, Uniqu
 // Writes all of `data`, looping on short writes and EINTR. Throws Error on failure.
 void write_all(int fd, std::string_view data, const std::string& what);
 
+// The whole content of the regular file at `path` (O_NOFOLLOW), at most `max_bytes`; a
+// larger file is an error. Throws Error; Error::code() is ENOENT when it does not exist.
+std::string read_regular_file(const std::string& path, std::size_t max_bytes);
+
+// Replaces the file at `path` with `content` so that a reader sees the old or the new file,
+// never a mix, even across a crash: a 0600 temporary file in the same directory, fsync,
+// rename over `path`, fsync of the directory. Refuses when `path` is a symlink or not a
+// regular file. Throws Error.
+void replace_file_atomically(const std::string& path, std::string_view content);
+
+// flock(LOCK_EX) on `fd`, retrying on EINTR. Throws Error naming `what`.
+void lock_exclusive(int fd, const std::string& what);
+
+// Opens (creating, 0600) the lock file at `path` and takes flock(LOCK_EX) on it, waiting as
+// long as another process holds it. The lock is released when the descriptor is closed.
+// Throws Error.
+UniqueFd lock_file(const std::string& path);
+
 // mkdir -p: every directory it creates gets mode 0700. Throws Error on failure.
 void ensure_directory(const std::string& path);
 

@@ -1,5 +1,9 @@
 #include "ids.h"
 
+#include <sys/random.h>
+
+#include "error.h"
+
 namespace fleet {
 namespace {
 
@@ -90,6 +94,27 @@ bool is_uuid(std::string_view id) {
     if (dash_position ? id[i] != '-' : !is_hex(id[i])) return false;
   }
   return true;
+}
+
+std::string new_uuid_v4() {
+  unsigned char bytes[16];
+  std::size_t got = 0;
+  while (got < sizeof bytes) {
+    const ssize_t n = ::getrandom(bytes + got, sizeof bytes - got, 0);
+    if (n < 0) throw_errno("cannot generate a session id");
+    got += static_cast<std::size_t>(n);
+  }
+  bytes[6] = static_cast<unsigned char>((bytes[6] & 0x0f) | 0x40);  // version 4
+  bytes[8] = static_cast<unsigned char>((bytes[8] & 0x3f) | 0x80);  // RFC 4122 variant
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(36);
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) out += '-';
+    out += kHex[bytes[i] >> 4];
+    out += kHex[bytes[i] & 0x0f];
+  }
+  return out;
 }
 
 }  // namespace fleet

@@ -24,4 +24,7 @@ std::string label_problem(std::string_view what, std::string_view label);
 // 8-4-4-4-12 hexadecimal, as Claude Code session ids are.
 bool is_uuid(std::string_view id);
 
+// A new random (version 4) UUID in lower case, from getrandom(2).
+std::string new_uuid_v4();
+
 }  // namespace fleet

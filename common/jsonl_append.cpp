@@ -1,7 +1,6 @@
 #include "jsonl_append.h"
 
 #include <fcntl.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cerrno>
@@ -13,12 +12,6 @@ namespace fleet {
 namespace {
 
 constexpr int kMaxReopenAttempts = 16;
-
-void lock_exclusive(int fd, const std::string& path) {
-  while (::flock(fd, LOCK_EX) != 0) {
-    if (errno != EINTR) throw_errno("cannot lock " + path);
-  }
-}
 
 // True when `fd` is still the file that `path` names.
 bool still_at_path(int fd, const std::string& path) {

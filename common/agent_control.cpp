@@ -1,0 +1,116 @@
+#include "agent_control.h"
+
+#include "error.h"
+#include "json.h"
+
+namespace fleet {
+
+AgentStop stop_recorded_agent(const LaunchRegistry& registry, std::chrono::milliseconds grace) {
+  AgentStop result;
+  const RegistryRead read = registry.read();
+  switch (read.status) {
+    case RegistryRead::Status::missing:
+      result.message = "no agent is recorded";
+      return result;
+    case RegistryRead::Status::corrupt:
+      result.outcome = AgentStop::Outcome::corrupt;
+      result.message =
+          "the launch record is unreadable and was discarded without signalling "
+          "anything (" +
+          read.problem + ")";
+      registry.remove();
+      return result;
+    case RegistryRead::Status::ok:
+      break;
+  }
+  const LaunchRecord& record = read.record;
+  result.pid = record.process.pid;
+  const std::string who = "agent pid " + std::to_string(record.process.pid);
+  switch (check_process(record.process)) {
+    case Liveness::reused:
+      result.outcome = AgentStop::Outcome::pid_reused;
+      result.message = who +
+                       " is gone and the pid now names another process (other start "
+                       "time or boot); nothing was signalled";
+      registry.remove();
+      return result;
+    case Liveness::gone: {
+      // The leader is gone, so its pid cannot have been reused as a group id while members
+      // are left: whatever is still in the group is the agent's own.
+      const StopResult left = stop_process_group(record.pgid, grace);
+      result.outcome = left.gone ? AgentStop::Outcome::not_running : AgentStop::Outcome::failed;
+      result.message = who + " had already exited" +
+                       (left.was_alive ? "; its left-over processes were stopped" : "");
+      if (left.gone) registry.remove();
+      return result;
+    }
+    case Liveness::same:
+      break;
+  }
+  const StopResult stop = stop_process_group(record.pgid, grace);
+  result.killed = stop.killed;
+  if (!stop.gone) {
+    result.outcome = AgentStop::Outcome::failed;
+    result.message = who + " (group " + std::to_string(record.pgid) +
+                     ") is still alive after SIGKILL; it may not be ours to signal";
+    return result;
+  }
+  result.outcome = AgentStop::Outcome::stopped;
+  result.message = who + " was stopped" +
+                   (stop.killed ? " with SIGKILL after the grace period" : " with SIGTERM");
+  registry.remove();
+  return result;
+}
+
+const char* outcome_name(AgentStop::Outcome outcome) {
+  switch (outcome) {
+    case AgentStop::Outcome::no_record:
+      return "no_record";
+    case AgentStop::Outcome::stopped:
+      return "stopped";
+    case AgentStop::Outcome::not_running:
+      return "not_running";
+    case AgentStop::Outcome::pid_reused:
+      return "pid_reused";
+    case AgentStop::Outcome::corrupt:
+      return "corrupt";
+    case AgentStop::Outcome::failed:
+      break;
+  }
+  return "failed";
+}
+
+std::string member_status_json(const LaunchRegistry& registry, const std::string& member,
+                               bool& alive) {
+  alive = false;
+  rapidjson::Document doc(rapidjson::kObjectType);
+  auto& alloc = doc.GetAllocator();
+  doc.AddMember("member", json_string(member, alloc), alloc);
+  const RegistryRead read = registry.read();
+  const char* state = "no_record";
+  rapidjson::Value record(rapidjson::kNullType);
+  if (read.status == RegistryRead::Status::corrupt) {
+    state = "corrupt";
+    doc.AddMember("problem", json_string(read.problem, alloc), alloc);
+  } else if (read.status == RegistryRead::Status::ok) {
+    switch (check_process(read.record.process)) {
+      case Liveness::same:
+        state = "alive";
+        alive = true;
+        break;
+      case Liveness::gone:
+        state = "exited";
+        break;
+      case Liveness::reused:
+        state = "pid_reused";
+        break;
+    }
+    rapidjson::Document parsed;
+    if (parse_json(launch_record_json(read.record), parsed)) record.CopyFrom(parsed, alloc);
+  }
+  doc.AddMember("state", rapidjson::StringRef(state), alloc);
+  doc.AddMember("record", record, alloc);
+  return to_json(doc) + "\n";
+}
+
+}  // namespace fleet

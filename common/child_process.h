@@ -1,0 +1,39 @@
+#pragma once
+// Starting the agent as a held child: forked into its own process group with its stdout and
+// stderr on pipes, waiting until the parent has announced and recorded its pid, then exec'd
+// (the pid stays the same across exec). Exec failures come back to the parent as an errno.
+
+#include <sys/types.h>
+#include <csignal>
+#include <string>
+#include <vector>
+
+#include "files.h"
+
+namespace fleet {
+
+struct HeldChild {
+  pid_t pid = 0;        // also its process group id
+  UniqueFd out;         // read end of the child's stdout
+  UniqueFd err;         // read end of the child's stderr
+  UniqueFd release;     // write a byte to let it exec; close without writing to abort it
+  UniqueFd exec_error;  // reads the child's exec errno, or end of file when exec succeeded
+};
+
+// Forks the held child. `argv` is searched on PATH like execvp; `env` ("NAME=value") is its
+// whole environment; `child_mask` is the signal mask it gets back before exec (signal
+// dispositions that are ignored here are reset to their defaults). Throws Error.
+HeldChild spawn_held(const std::vector<std::string>& argv, const std::vector<std::string>& env,
+                     const sigset_t& child_mask);
+
+// Lets the child exec. Returns 0 once the exec succeeded, or the errno of the failed exec.
+int release_child(HeldChild& child);
+
+// The exit status a failed exec maps to: 127 when the command does not exist, 126 otherwise.
+int exec_failure_exit_code(int error);
+
+// "NAME=value" for every variable of this process, with `overrides` ("NAME=value") replacing
+// or adding entries.
+std::vector<std::string> environment_with(const std::vector<std::string>& overrides);
+
+}  // namespace fleet

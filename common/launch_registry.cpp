@@ -1,0 +1,141 @@
+#include "launch_registry.h"
+
+#include <unistd.h>
+#include <cerrno>
+
+#include <rapidjson/document.h>
+
+#include "error.h"
+#include "ids.h"
+#include "json.h"
+
+namespace fleet {
+namespace {
+
+constexpr std::size_t kMaxRecordBytes = 1 << 20;
+
+bool read_uint(const rapidjson::Value& doc, const char* key, std::uint64_t& out) {
+  const rapidjson::Value* value = member(doc, key);
+  if (value == nullptr || !value->IsUint64()) return false;
+  out = value->GetUint64();
+  return true;
+}
+
+}  // namespace
+
+std::string launch_record_json(const LaunchRecord& record) {
+  rapidjson::Document doc(rapidjson::kObjectType);
+  auto& alloc = doc.GetAllocator();
+  doc.AddMember("member", json_string(record.member, alloc), alloc);
+  doc.AddMember("pid", static_cast<std::int64_t>(record.process.pid), alloc);
+  doc.AddMember("pgid", static_cast<std::int64_t>(record.pgid), alloc);
+  doc.AddMember("starttime_ticks", record.process.starttime_ticks, alloc);
+  doc.AddMember("boot_id", json_string(record.process.boot_id, alloc), alloc);
+  doc.AddMember("session_id", json_string(record.session_id, alloc), alloc);
+  doc.AddMember("started_at", json_string(record.started_at, alloc), alloc);
+  rapidjson::Value command(rapidjson::kArrayType);
+  for (const auto& part : record.command) command.PushBack(json_string(part, alloc), alloc);
+  doc.AddMember("command", command, alloc);
+  return to_json(doc) + "\n";
+}
+
+std::optional<LaunchRecord> parse_launch_record(std::string_view text, std::string& problem) {
+  rapidjson::Document doc;
+  std::string error;
+  if (!parse_json(text, doc, &error)) {
+    problem = "not valid JSON (" + error + ")";
+    return std::nullopt;
+  }
+  if (!doc.IsObject()) {
+    problem = "not a JSON object";
+    return std::nullopt;
+  }
+  LaunchRecord record;
+  std::uint64_t pid = 0, pgid = 0;
+  if (!read_uint(doc, "pid", pid) || !read_uint(doc, "pgid", pgid) ||
+      !read_uint(doc, "starttime_ticks", record.process.starttime_ticks)) {
+    problem = "pid, pgid or starttime_ticks is missing or not a non-negative integer";
+    return std::nullopt;
+  }
+  const auto text_field = [&](const char* key, std::string& out) {
+    const auto value = string_member(doc, key);
+    if (!value) return false;
+    out = std::string(*value);
+    return true;
+  };
+  if (!text_field("member", record.member) || !text_field("boot_id", record.process.boot_id) ||
+      !text_field("session_id", record.session_id) ||
+      !text_field("started_at", record.started_at)) {
+    problem = "member, boot_id, session_id or started_at is missing or not a string";
+    return std::nullopt;
+  }
+  const rapidjson::Value* command = member(doc, "command");
+  if (command == nullptr || !command->IsArray()) {
+    problem = "command is missing or not an array";
+    return std::nullopt;
+  }
+  for (const auto& part : command->GetArray()) {
+    if (!part.IsString()) {
+      problem = "command holds a value that is not a string";
+      return std::nullopt;
+    }
+    record.command.emplace_back(part.GetString(), part.GetStringLength());
+  }
+  if (pid <= 1 || pid > 0x3fffffff || pgid != pid) {
+    problem = "pid " + std::to_string(pid) + " / pgid " + std::to_string(pgid) +
+              " cannot be an agent (it leads its own process group)";
+    return std::nullopt;
+  }
+  if (record.process.boot_id.empty()) {
+    problem = "boot_id is empty";
+    return std::nullopt;
+  }
+  record.process.pid = static_cast<pid_t>(pid);
+  record.pgid = static_cast<pid_t>(pgid);
+  return record;
+}
+
+LaunchRegistry::LaunchRegistry(const std::string& state_dir, const std::string& member) {
+  const std::string problem = id_problem("member name", member);
+  if (!problem.empty()) throw Error(problem);
+  record_path_ = state_dir + "/launch/" + member + ".json";
+  lock_path_ = state_dir + "/launch/" + member + ".lock";
+}
+
+UniqueFd LaunchRegistry::lock() const {
+  return lock_file(lock_path_);
+}
+
+RegistryRead LaunchRegistry::read() const {
+  RegistryRead result;
+  std::string text;
+  try {
+    text = read_regular_file(record_path_, kMaxRecordBytes);
+  } catch (const Error& e) {
+    if (e.code() == ENOENT) return result;
+    result.status = RegistryRead::Status::corrupt;
+    result.problem = e.what();
+    return result;
+  }
+  auto record = parse_launch_record(text, result.problem);
+  if (!record) {
+    result.status = RegistryRead::Status::corrupt;
+    result.problem = record_path_ + ": " + result.problem;
+    return result;
+  }
+  result.status = RegistryRead::Status::ok;
+  result.record = std::move(*record);
+  return result;
+}
+
+void LaunchRegistry::write(const LaunchRecord& record) const {
+  replace_file_atomically(record_path_, launch_record_json(record));
+}
+
+void LaunchRegistry::remove() const {
+  if (::unlink(record_path_.c_str()) != 0 && errno != ENOENT) {
+    throw_errno("cannot remove " + record_path_);
+  }
+}
+
+}  // namespace fleet

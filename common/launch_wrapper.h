@@ -1,0 +1,45 @@
+#pragma once
+// launch-wrapper's launch: announce and record the agent's pid before it runs, stop the
+// member's previous agent, supervise the agent (output, signals, left-over children) and
+// retry only when its failure calls for it (DESIGN.md, "Process rules for launch-wrapper").
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace fleet {
+
+struct LaunchOptions {
+  std::vector<std::string> command;  // after "--"
+  std::string member;                // --member: "" keeps no registry record
+  std::string state_dir;             // --state-dir
+  std::string announce_prefix = "FLEET_PID:";
+  std::chrono::milliseconds grace{5000};
+  bool leave_children = false;
+  int retries = 0;
+  double backoff_seconds = 1.0;
+  std::size_t tail_bytes = 64 * 1024;  // kept of stdout and of stderr for classification
+  bool quiet = false;                  // no summary line
+  // Provenance at launch.
+  bool record_provenance = false;
+  bool assign_session_id = false;
+  bool fsync = false;
+  std::string session_id;
+  std::string caller_session_id;
+  std::string kitchen_id;
+  std::string dispatch_id;
+  std::string recipe_name;
+  std::string step_name;
+};
+
+// Exit statuses of the wrapper itself (as timeout(1)).
+inline constexpr int kExitWrapperFailure = 125;
+inline constexpr int kExitNotExecutable = 126;
+inline constexpr int kExitNotFound = 127;
+
+// Runs the launch. Returns the exit status: the agent's, 128+signal when a signal ended it,
+// 126/127 when it could not be executed, 125 when the wrapper itself failed (with a message
+// on stderr). Throws Error for invalid options, before anything is started.
+int run_launch(const LaunchOptions& options);
+
+}  // namespace fleet

@@ -1,0 +1,109 @@
+// launch-wrapper: the wrapper a dispatcher puts around every agent launch
+// (launch-wrapper [options] -- claude -p …), plus `stop` and `status` for a member's agent.
+
+#include <chrono>
+#include <cstdio>
+
+#include <CLI/CLI.hpp>
+
+#include "agent_control.h"
+#include "error.h"
+#include "launch_registry.h"
+#include "launch_wrapper.h"
+#include "paths.h"
+#include "version.h"
+
+namespace {
+
+std::chrono::milliseconds to_ms(double seconds) {
+  return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "Runs an agent command in its own process group: announces FLEET_PID:<pid> as the first "
+      "line of stdout, records the pid for the member, stops the member's previous agent after "
+      "verifying it, forwards signals, and retries only when the failure calls for it.\n"
+      "Usage: launch-wrapper [OPTIONS] -- COMMAND [ARGS...]",
+      "launch-wrapper"};
+  app.set_version_flag("--version", std::string("launch-wrapper ") + fleet::kVersion);
+  fleet::LaunchOptions options;
+  double grace_seconds = 5;
+  const std::string state_dir_help =
+      "State directory (default: $FLEET_HOOKS_STATE_DIR, $AUTOSKILLIT_STATE_DIR, or "
+      "<project>/.autoskillit/temp[/<campaign>])";
+  app.add_option("--member", options.member,
+                 "Fleet member name: keeps launch/<member>.json and stops the member's previous "
+                 "agent first");
+  app.add_option("--state-dir", options.state_dir, state_dir_help);
+  app.add_option("--announce-prefix", options.announce_prefix,
+                 "Prefix of the first stdout line (default FLEET_PID:)");
+  app.add_option("--grace", grace_seconds,
+                 "Seconds between TERM and KILL when stopping a process group (default 5)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_flag("--leave-children", options.leave_children,
+               "Do not stop processes left in the agent's group after it exits");
+  app.add_option("--retries", options.retries,
+                 "Retries after a stale-session or retryable failure (default 0)")
+      ->check(CLI::Range(0, 100));
+  app.add_option("--backoff", options.backoff_seconds,
+                 "Base seconds of the exponential backoff between retryable attempts (default 1)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_flag("--quiet", options.quiet, "No JSON summary line on stderr at the end");
+  app.add_flag("--record-provenance", options.record_provenance,
+               "Append the launched session's ownership record before the agent runs");
+  app.add_flag("--assign-session-id", options.assign_session_id,
+               "Generate a UUIDv4 and add --session-id <uuid> to the command");
+  app.add_option("--session-id", options.session_id,
+                 "The launched session's id (default: the command's --session-id)");
+  app.add_option("--caller-session-id", options.caller_session_id,
+                 "The launching session (default: $CLAUDE_CODE_SESSION_ID)");
+  app.add_option("--kitchen-id", options.kitchen_id,
+                 "Kitchen (default: $FLEET_HOOKS_KITCHEN_ID, $AUTOSKILLIT_CAMPAIGN_ID)");
+  app.add_option("--dispatch-id", options.dispatch_id, "Dispatch id for the record");
+  app.add_option("--recipe-name", options.recipe_name, "Recipe for the record");
+  app.add_option("--step-name", options.step_name, "Step for the record");
+  app.add_flag("--fsync", options.fsync, "fdatasync the provenance store after the append");
+  app.add_option("command", options.command, "The agent command, after --");
+
+  std::string member;
+  std::string state_dir;
+  CLI::App* stop = app.add_subcommand("stop", "Stop the member's recorded agent (verified first)");
+  stop->add_option("--member", member, "Fleet member name")->required();
+  stop->add_option("--state-dir", state_dir, state_dir_help);
+  stop->add_option("--grace", grace_seconds, "Seconds between TERM and KILL (default 5)")
+      ->check(CLI::NonNegativeNumber);
+  CLI::App* status = app.add_subcommand(
+      "status", "Print the member's record and whether it is alive (exit 0 alive, 1 not)");
+  status->add_option("--member", member, "Fleet member name")->required();
+  status->add_option("--state-dir", state_dir, state_dir_help);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : fleet::kExitWrapperFailure;
+  }
+
+  try {
+    if (stop->parsed() || status->parsed()) {
+      const fleet::LaunchRegistry registry(fleet::resolve_state_dir(state_dir, ""), member);
+      const fleet::UniqueFd lock = registry.lock();
+      if (status->parsed()) {
+        bool alive = false;
+        const std::string json = fleet::member_status_json(registry, member, alive);
+        std::fwrite(json.data(), 1, json.size(), stdout);
+        return alive ? 0 : 1;
+      }
+      const fleet::AgentStop result = fleet::stop_recorded_agent(registry, to_ms(grace_seconds));
+      std::printf("%s: %s\n", fleet::outcome_name(result.outcome), result.message.c_str());
+      return result.outcome == fleet::AgentStop::Outcome::failed ? 1 : 0;
+    }
+    options.grace = to_ms(grace_seconds);
+    return fleet::run_launch(options);
+  } catch (const fleet::Error& e) {
+    std::fprintf(stderr, "launch-wrapper: %s\n", e.what());
+    return fleet::kExitWrapperFailure;
+  }
+}
