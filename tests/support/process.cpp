@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <stdexcept>
@@ -119,6 +120,96 @@ RunResult run_process(const std::vector<std::string>& argv, const RunOptions& op
   }
   return result;
 }
+
+BackgroundProcess::BackgroundProcess(const std::vector<std::string>& argv,
+                                     const RunOptions& options) {
+  int in[2], out[2], err[2];
+  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) {
+    throw std::runtime_error("pipe failed");
+  }
+  auto env = child_environment(options.env);
+  pid_ = ::fork();
+  if (pid_ < 0) throw std::runtime_error("fork failed");
+  if (pid_ == 0) {
+    ::dup2(in[0], 0);
+    ::dup2(out[1], 1);
+    ::dup2(err[1], 2);
+    exec_child(argv, env, options.cwd);
+  }
+  ::close(in[0]);
+  ::close(out[1]);
+  ::close(err[1]);
+  ::close(in[1]);  // stdin: end of file at once
+  out_ = out[0];
+  err_ = err[0];
+}
+
+BackgroundProcess::~BackgroundProcess() {
+  if (!exited_ && pid_ > 0) {
+    ::kill(pid_, SIGKILL);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+  }
+  if (out_ >= 0) ::close(out_);
+  if (err_ >= 0) ::close(err_);
+}
+
+void BackgroundProcess::pump(int timeout_ms) {
+  struct pollfd fds[2] = {{out_, POLLIN, 0}, {err_, POLLIN, 0}};
+  if (::poll(fds, 2, timeout_ms) <= 0) return;
+  char buffer[65536];
+  for (int i = 0; i < 2; ++i) {
+    if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+    const ssize_t n = ::read(fds[i].fd, buffer, sizeof buffer);
+    if (n > 0) {
+      (i == 0 ? result_.out : result_.err).append(buffer, static_cast<std::size_t>(n));
+    } else if (n == 0) {
+      ::close(fds[i].fd);
+      (i == 0 ? out_ : err_) = -1;
+    }
+  }
+}
+
+bool BackgroundProcess::wait_for_output(const std::string& text, int timeout_ms) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (result_.out.find(text) == std::string::npos) {
+    if (std::chrono::steady_clock::now() >= deadline || (out_ < 0 && err_ < 0)) return false;
+    pump(50);
+  }
+  return true;
+}
+
+bool BackgroundProcess::wait(int timeout_ms) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (!exited_) {
+    if (out_ >= 0 || err_ >= 0) pump(20);
+    int status = 0;
+    if (out_ < 0 && err_ < 0) {
+      // Both streams closed: the exit is imminent (or the process closed them itself).
+      const pid_t r = ::waitpid(pid_, &status, WNOHANG);
+      if (r == 0) {
+        if (std::chrono::steady_clock::now() >= deadline) return false;
+        ::usleep(5000);
+        continue;
+      }
+    } else {
+      const pid_t r = ::waitpid(pid_, &status, WNOHANG);
+      if (r == 0) {
+        if (std::chrono::steady_clock::now() >= deadline) return false;
+        continue;
+      }
+    }
+    exited_ = true;
+    if (WIFEXITED(status)) result_.exit_code = WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) result_.term_signal = WTERMSIG(status);
+  }
+  // Collect what is still buffered (a left-behind descendant may hold the pipes open).
+  const auto drain_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  while ((out_ >= 0 || err_ >= 0) && std::chrono::steady_clock::now() < drain_deadline) pump(100);
+  return true;
+}
+
+void BackgroundProcess::signal(int sig) const { ::kill(pid_, sig); }
 
 int spawn_detached(const std::vector<std::string>& argv,
                    const std::vector<std::pair<std::string, std::string>>& env) {

@@ -25,6 +25,32 @@ struct RunResult {
 // the suite reads (CLAUDE_*, FLEET_HOOKS_*, AUTOSKILLIT_*), plus `options.env`.
 RunResult run_process(const std::vector<std::string>& argv, const RunOptions& options = {});
 
+// A process running in the background whose stdout and stderr are collected as it runs.
+class BackgroundProcess {
+ public:
+  explicit BackgroundProcess(const std::vector<std::string>& argv, const RunOptions& options = {});
+  ~BackgroundProcess();  // kills it (SIGKILL) if still running
+  BackgroundProcess(const BackgroundProcess&) = delete;
+  BackgroundProcess& operator=(const BackgroundProcess&) = delete;
+
+  int pid() const { return pid_; }
+  // Reads output until stdout contains `text` or `timeout_ms` passes; true when it does.
+  bool wait_for_output(const std::string& text, int timeout_ms = 20000);
+  // Waits for the process to exit (collecting output); false on timeout.
+  bool wait(int timeout_ms = 30000);
+  void signal(int sig) const;
+  const RunResult& result() const { return result_; }
+
+ private:
+  void pump(int timeout_ms);
+
+  int pid_ = -1;
+  int out_ = -1;
+  int err_ = -1;
+  bool exited_ = false;
+  RunResult result_;
+};
+
 // Starts argv in the background with stdin/stdout/stderr on /dev/null; returns its pid.
 int spawn_detached(const std::vector<std::string>& argv,
                    const std::vector<std::pair<std::string, std::string>>& env = {});

@@ -1,5 +1,6 @@
 #include "temp_dir.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -41,6 +42,15 @@ std::vector<std::string> split_lines(const std::string& text) {
     lines.push_back(text.substr(start, nl - start));
   }
   return lines;
+}
+
+std::vector<std::string> run_ls(const std::string& directory) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(directory)) {
+    names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 ScopedEnv::ScopedEnv(const char* name, const char* value) : name_(name) {

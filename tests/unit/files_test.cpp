@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cerrno>
@@ -81,4 +82,45 @@ TEST_CASE("files: UniqueFd closes what it owns") {
     CHECK(moved.get() == raw);
   }
   CHECK(::fcntl(raw, F_GETFD) == -1);
+}
+
+TEST_CASE("files: replace_file_atomically writes a private file and refuses symlinks") {
+  TempDir tmp;
+  const std::string path = tmp / "dir/state.json";
+  replace_file_atomically(path, "one");
+  CHECK(read_regular_file(path, 100) == "one");
+  replace_file_atomically(path, "two");
+  CHECK(read_regular_file(path, 100) == "two");
+  struct stat st {};
+  REQUIRE(::stat(path.c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0600);
+  fleet::test::write_file(tmp / "target", "keep");
+  REQUIRE(::symlink((tmp / "target").c_str(), (tmp / "link").c_str()) == 0);
+  CHECK_THROWS_AS(replace_file_atomically(tmp / "link", "x"), Error);
+  CHECK(fleet::test::read_file(tmp / "target") == "keep");
+  // No temporary file is left behind.
+  CHECK(fleet::test::run_ls(tmp / "dir") == std::vector<std::string>{"state.json"});
+}
+
+TEST_CASE("files: read_regular_file limits and errors") {
+  TempDir tmp;
+  fleet::test::write_file(tmp / "big", std::string(100, 'x'));
+  CHECK_THROWS_AS(read_regular_file(tmp / "big", 99), Error);
+  CHECK(read_regular_file(tmp / "big", 100).size() == 100);
+  try {
+    read_regular_file(tmp / "missing", 10);
+    FAIL("read a missing file");
+  } catch (const Error& e) {
+    CHECK(e.code() == ENOENT);
+  }
+}
+
+TEST_CASE("files: lock_file excludes a second holder until the first closes") {
+  TempDir tmp;
+  const std::string path = tmp / "locks/m.lock";
+  UniqueFd held = lock_file(path);
+  UniqueFd probe(::open(path.c_str(), O_RDWR | O_CLOEXEC));
+  CHECK(::flock(probe.get(), LOCK_EX | LOCK_NB) != 0);
+  held.reset();
+  CHECK(::flock(probe.get(), LOCK_EX | LOCK_NB) == 0);
 }

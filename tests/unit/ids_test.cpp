@@ -50,3 +50,13 @@ TEST_CASE("ids: UUIDs") {
   CHECK_FALSE(is_uuid("0d07e5d0x1b2c-4d5e-8f90-123456789abc"));
   CHECK_FALSE(is_uuid("0d07e5g0-1b2c-4d5e-8f90-123456789abc"));
 }
+
+TEST_CASE("ids: new UUIDv4s are valid - versioned and distinct") {
+  const std::string a = new_uuid_v4();
+  const std::string b = new_uuid_v4();
+  CHECK(is_uuid(a));
+  CHECK(a != b);
+  CHECK(a[14] == '4');
+  CHECK(std::string("89ab").find(a[19]) != std::string::npos);
+  CHECK(is_valid_id(a));
+}

@@ -1,0 +1,62 @@
+#include "output_relay.h"
+
+#include <csignal>
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+using namespace fleet;
+
+namespace {
+
+struct Pipe {
+  int read_end = -1, write_end = -1;
+  Pipe() {
+    int fds[2];
+    REQUIRE(::pipe2(fds, O_CLOEXEC) == 0);
+    read_end = fds[0];
+    write_end = fds[1];
+  }
+};
+
+std::string read_available(int fd) {
+  ::fcntl(fd, F_SETFL, O_NONBLOCK);
+  std::string out;
+  char buffer[65536];
+  ssize_t n;
+  while ((n = ::read(fd, buffer, sizeof buffer)) > 0) out.append(buffer, static_cast<std::size_t>(n));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("output_relay: bytes pass through unchanged and the tail is bounded") {
+  Pipe source, destination;
+  OutputRelay relay(UniqueFd(source.read_end), destination.write_end, 8);
+  const std::string data("binary\0data\xff\n tail!", 21);
+  REQUIRE(::write(source.write_end, data.data(), data.size()) == static_cast<ssize_t>(data.size()));
+  relay.drain();
+  CHECK(read_available(destination.read_end) == data);
+  CHECK(relay.tail() == data.substr(data.size() - 8));
+  CHECK(relay.open());
+  ::close(source.write_end);
+  relay.drain();
+  CHECK_FALSE(relay.open());
+  CHECK(relay.fd() == -1);
+  ::close(destination.read_end);
+  ::close(destination.write_end);
+}
+
+TEST_CASE("output_relay: a reader that went away closes the stream") {
+  ::signal(SIGPIPE, SIG_IGN);
+  Pipe source, destination;
+  OutputRelay relay(UniqueFd(source.read_end), destination.write_end, 1024);
+  ::close(destination.read_end);
+  REQUIRE(::write(source.write_end, "x", 1) == 1);
+  relay.drain();
+  CHECK_FALSE(relay.open());
+  // The writer now sees EPIPE, as it would writing to the gone reader directly.
+  CHECK(::write(source.write_end, "y", 1) == -1);
+  ::close(source.write_end);
+  ::close(destination.write_end);
+}
