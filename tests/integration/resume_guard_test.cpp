@@ -250,7 +250,8 @@ TEST_CASE("resume-guard: fields of the wrong type") {
   // A caller id that is not a string cannot own anything.
   const std::string numeric_caller =
       R"({"session_id":7,"hook_event_name":"PreToolUse","tool_name":"dispatch_food_truck",)"
-      R"("tool_input":{"resume_session_id":")" + std::string(kWorker) + R"("}})";
+      R"("tool_input":{"resume_session_id":")" +
+      std::string(kWorker) + R"("}})";
   CHECK_FALSE(deny_reason(g.run(numeric_caller)).empty());
   // A tool_name that is not a string is not the dispatch tool.
   const std::string numeric_tool =

@@ -209,7 +209,9 @@ bool BackgroundProcess::wait(int timeout_ms) {
   return true;
 }
 
-void BackgroundProcess::signal(int sig) const { ::kill(pid_, sig); }
+void BackgroundProcess::signal(int sig) const {
+  ::kill(pid_, sig);
+}
 
 int spawn_detached(const std::vector<std::string>& argv,
                    const std::vector<std::pair<std::string, std::string>>& env) {

@@ -23,7 +23,7 @@ class TempDir {
 std::string read_file(const std::string& path);
 void write_file(const std::string& path, const std::string& content);
 std::vector<std::string> split_lines(const std::string& text);  // '\n'-terminated lines only
-std::vector<std::string> run_ls(const std::string& directory);   // sorted entry names
+std::vector<std::string> run_ls(const std::string& directory);  // sorted entry names
 
 // An environment variable set for the lifetime of the object (restored afterwards).
 class ScopedEnv {

@@ -1,9 +1,9 @@
 #include "agent_control.h"
 
-#include <csignal>
 #include <doctest/doctest.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <csignal>
 
 #include "json.h"
 #include "temp_dir.h"

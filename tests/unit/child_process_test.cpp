@@ -1,9 +1,9 @@
 #include "child_process.h"
 
-#include <algorithm>
 #include <doctest/doctest.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <algorithm>
 
 #include "temp_dir.h"
 
@@ -15,7 +15,8 @@ std::string read_all(int fd) {
   std::string out;
   char buffer[4096];
   ssize_t n;
-  while ((n = ::read(fd, buffer, sizeof buffer)) > 0) out.append(buffer, static_cast<std::size_t>(n));
+  while ((n = ::read(fd, buffer, sizeof buffer)) > 0)
+    out.append(buffer, static_cast<std::size_t>(n));
   return out;
 }
 
@@ -46,8 +47,8 @@ TEST_CASE("child_process: the held child keeps its pid across exec and leads its
 TEST_CASE("child_process: the child does not run before it is released") {
   fleet::test::TempDir tmp;
   const std::string marker = tmp / "ran";
-  HeldChild child = spawn_held({"/bin/sh", "-c", "touch " + marker}, environment_with({}),
-                               empty_mask());
+  HeldChild child =
+      spawn_held({"/bin/sh", "-c", "touch " + marker}, environment_with({}), empty_mask());
   ::usleep(100000);
   CHECK(::access(marker.c_str(), F_OK) != 0);
   child.release.reset();  // abort: it exits without running the command
@@ -77,7 +78,6 @@ TEST_CASE("child_process: environment and PATH search") {
   wait_status(child.pid);
   const auto env = environment_with({"PATH=/x", "NEW_ONE=1"});
   CHECK(std::count(env.begin(), env.end(), "PATH=/x") == 1);
-  CHECK(std::count_if(env.begin(), env.end(), [](const std::string& e) {
-          return e.starts_with("PATH=");
-        }) == 1);
+  CHECK(std::count_if(env.begin(), env.end(),
+                      [](const std::string& e) { return e.starts_with("PATH="); }) == 1);
 }

@@ -22,8 +22,8 @@ TEST_CASE("error_class: retryable API failures") {
 
 TEST_CASE("error_class: everything else is fatal") {
   for (const std::string text :
-       {"", "Error: invalid API key", "processed 500 files", "error code 5000",
-        "api error 4290", "SyntaxError: unexpected token"}) {
+       {"", "Error: invalid API key", "processed 500 files", "error code 5000", "api error 4290",
+        "SyntaxError: unexpected token"}) {
     CHECK_MESSAGE(classify_failure(text) == ErrorClass::fatal, text);
   }
   CHECK(std::string(error_class_name(ErrorClass::retryable)) == "retryable");

@@ -15,8 +15,8 @@ using fleet::test::write_file;
 namespace {
 
 LaunchRecord sample() {
-  return {"member-1", {4242, 123456, "boot-1"}, 4242, "s-1", "2026-11-22T00:00:00.000000+00:00",
-          {"claude", "-p", "say \"hi\"\n"}};
+  return {"member-1", {4242, 123456, "boot-1"},           4242,
+          "s-1",      "2026-11-22T00:00:00.000000+00:00", {"claude", "-p", "say \"hi\"\n"}};
 }
 
 }  // namespace

@@ -1,9 +1,9 @@
 #include "output_relay.h"
 
-#include <csignal>
 #include <doctest/doctest.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <csignal>
 
 using namespace fleet;
 
@@ -24,7 +24,8 @@ std::string read_available(int fd) {
   std::string out;
   char buffer[65536];
   ssize_t n;
-  while ((n = ::read(fd, buffer, sizeof buffer)) > 0) out.append(buffer, static_cast<std::size_t>(n));
+  while ((n = ::read(fd, buffer, sizeof buffer)) > 0)
+    out.append(buffer, static_cast<std::size_t>(n));
   return out;
 }
 

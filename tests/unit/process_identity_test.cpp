@@ -1,10 +1,10 @@
 #include "process_identity.h"
 
-#include <csignal>
 #include <doctest/doctest.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <csignal>
 
 using namespace fleet;
 
