@@ -1,13 +1,15 @@
-// bench-exectime: runs a command N times (stdin from a file, stdout and stderr discarded) and
-// prints the median and 90th percentile wall time in microseconds.
+// bench-exectime: runs a command N times (stdin from a file, stderr discarded) and prints the
+// median and 90th percentile wall time in microseconds, the largest peak RSS, and with
+// --first-output the median time until the first byte on stdout.
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -22,50 +24,73 @@ double now_us() {
   return static_cast<double>(ts.tv_sec) * 1e6 + static_cast<double>(ts.tv_nsec) / 1e3;
 }
 
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values.empty() ? 0 : values[values.size() / 2];
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"Times repeated runs of a command", "bench-exectime"};
   int runs = 200;
   std::string stdin_path = "/dev/null";
+  bool first_output = false;
   std::vector<std::string> command;
   app.add_option("--runs", runs, "Number of timed runs")->check(CLI::PositiveNumber);
   app.add_option("--stdin", stdin_path, "File fed to each run's stdin");
-  app.add_option("command", command, "The command to time")->required();
+  app.add_flag("--first-output", first_output, "Also time the first byte on stdout");
+  app.add_option("command", command, "The command to time (after --)")->required();
   CLI11_PARSE(app, argc, argv);
 
   std::vector<char*> args;
   for (auto& part : command) args.push_back(part.data());
   args.push_back(nullptr);
 
-  std::vector<double> times;
+  std::vector<double> times, first_bytes;
+  long max_rss_kb = 0;
   for (int i = 0; i < runs + 5; ++i) {
     const int in = open(stdin_path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (in < 0) {
-      std::perror("bench-exectime: stdin");
+    int out[2];
+    if (in < 0 || pipe2(out, O_CLOEXEC) != 0) {
+      std::perror("bench-exectime");
       return 1;
     }
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, in, 0);
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, out[1], 1);
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
     pid_t pid = 0;
     const double start = now_us();
     const int rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+    close(out[1]);
+    double first = -1;
+    char buffer[65536];
+    ssize_t n;
+    while ((n = read(out[0], buffer, sizeof buffer)) > 0) {
+      if (first < 0) first = now_us() - start;
+    }
     int status = 0;
-    if (rc == 0) waitpid(pid, &status, 0);
+    struct rusage usage {};
+    if (rc == 0) wait4(pid, &status, 0, &usage);
     const double elapsed = now_us() - start;
     posix_spawn_file_actions_destroy(&actions);
     close(in);
+    close(out[0]);
     if (rc != 0) {
       std::fprintf(stderr, "bench-exectime: cannot run %s\n", args[0]);
       return 1;
     }
-    if (i >= 5) times.push_back(elapsed);  // the first runs warm the caches
+    if (i < 5) continue;  // the first runs warm the caches
+    times.push_back(elapsed);
+    if (first >= 0) first_bytes.push_back(first);
+    max_rss_kb = std::max(max_rss_kb, usage.ru_maxrss);
   }
   std::sort(times.begin(), times.end());
-  std::printf("median_us=%.0f p90_us=%.0f runs=%d\n", times[times.size() / 2],
-              times[times.size() * 9 / 10], runs);
+  std::printf("median_us=%.0f p90_us=%.0f runs=%d max_rss_kb=%ld", median(times),
+              times[times.size() * 9 / 10], runs, max_rss_kb);
+  if (first_output) std::printf(" first_output_us=%.0f", median(first_bytes));
+  std::printf("\n");
   return 0;
 }

@@ -28,7 +28,8 @@ void make_pipe(UniqueFd& read_end, UniqueFd& write_end) {
 
 // In the child, between fork and exec: only async-signal-safe calls.
 [[noreturn]] void run_child(char* const* argv, char* const* envp, int out, int err, int release,
-                            int exec_error, const sigset_t& mask, const HeldChild& parent_ends) {
+                            int exec_error, const sigset_t& mask, bool keep_sigpipe_ignored,
+                            const HeldChild& parent_ends) {
   // The parent's ends: the release pipe must see end of file if the parent dies.
   ::close(parent_ends.out.get());
   ::close(parent_ends.err.get());
@@ -36,12 +37,7 @@ void make_pipe(UniqueFd& read_end, UniqueFd& write_end) {
   ::close(parent_ends.exec_error.get());
   ::setpgid(0, 0);
   if (::dup2(out, STDOUT_FILENO) < 0 || ::dup2(err, STDERR_FILENO) < 0) ::_exit(125);
-  for (int sig = 1; sig < NSIG; ++sig) {
-    struct sigaction current {};
-    if (::sigaction(sig, nullptr, &current) == 0 && current.sa_handler == SIG_IGN) {
-      ::signal(sig, SIG_DFL);
-    }
-  }
+  if (!keep_sigpipe_ignored) ::signal(SIGPIPE, SIG_DFL);
   ::sigprocmask(SIG_SETMASK, &mask, nullptr);
   char go = 0;
   ssize_t n;
@@ -58,7 +54,7 @@ void make_pipe(UniqueFd& read_end, UniqueFd& write_end) {
 }  // namespace
 
 HeldChild spawn_held(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                     const sigset_t& child_mask) {
+                     const sigset_t& child_mask, bool keep_sigpipe_ignored) {
   if (argv.empty()) throw Error("no command to run");
   HeldChild child;
   UniqueFd out_write, err_write, release_read, error_write;
@@ -76,7 +72,7 @@ HeldChild spawn_held(const std::vector<std::string>& argv, const std::vector<std
   if (pid < 0) throw_errno("cannot fork");
   if (pid == 0) {
     run_child(c_args.data(), c_env.data(), out_write.get(), err_write.get(), release_read.get(),
-              error_write.get(), child_mask, child);
+              error_write.get(), child_mask, keep_sigpipe_ignored, child);
   }
   ::setpgid(pid, pid);  // also here, so the group exists before either side goes on
   child.pid = pid;

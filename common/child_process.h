@@ -21,10 +21,11 @@ struct HeldChild {
 };
 
 // Forks the held child. `argv` is searched on PATH like execvp; `env` ("NAME=value") is its
-// whole environment; `child_mask` is the signal mask it gets back before exec (signal
-// dispositions that are ignored here are reset to their defaults). Throws Error.
+// whole environment; `child_mask` is the signal mask it gets back before exec, and SIGPIPE
+// goes back to its default unless `keep_sigpipe_ignored` (the wrapper ignores SIGPIPE for
+// itself; every other disposition passes through unchanged). Throws Error.
 HeldChild spawn_held(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                     const sigset_t& child_mask);
+                     const sigset_t& child_mask, bool keep_sigpipe_ignored = false);
 
 // Lets the child exec. Returns 0 once the exec succeeded, or the errno of the failed exec.
 int release_child(HeldChild& child);

@@ -159,17 +159,19 @@ class Launcher {
         throw Error("the previous agent of member " + options_.member + " could not be stopped");
       }
     }
-    HeldChild child = spawn_held(command, environment_with({}), router_.original_mask());
+    HeldChild child = spawn_held(command, environment_with({}), router_.original_mask(),
+                                 router_.sigpipe_was_ignored());
     attempt.pid = child.pid;
-    const auto identity = identify_process(child.pid);
-    if (!identity) throw Error("the agent process vanished before it was released");
 
-    const std::string announce = options_.announce_prefix + std::to_string(child.pid) + "\n";
-    write_all(STDOUT_FILENO, announce, "stdout");
+    // Recorded first, so whoever reads the announce line can rely on the record.
     if (registry_) {
+      const auto identity = identify_process(child.pid);
+      if (!identity) throw Error("the agent process vanished before it was released");
       registry_->write(
           {options_.member, *identity, child.pid, session_id_, utc_timestamp_now(), command});
     }
+    const std::string announce = options_.announce_prefix + std::to_string(child.pid) + "\n";
+    write_all(STDOUT_FILENO, announce, "stdout");
     if (options_.record_provenance && resume_id_.empty() && !provenance_written_ &&
         !session_id_.empty()) {
       const std::string warning = append_record(provenance_store_path(state_dir_),

@@ -27,6 +27,9 @@ class SignalRouter {
   // The mask a child should get back before exec (the one in force before this object).
   const sigset_t& original_mask() const { return original_mask_; }
 
+  // Whether SIGPIPE was ignored before this object (a child should inherit that).
+  bool sigpipe_was_ignored() const { return original_sigpipe_.sa_handler == SIG_IGN; }
+
   // The next pending signal, 0 when none is pending.
   int next();
 
