@@ -80,7 +80,7 @@ fi
 
 cmake --install build/release --prefix "$prefix" --strip >/dev/null
 echo "install.sh: installed into $prefix/bin:"
-for binary in resume-guard provenance-writer; do
+for binary in resume-guard provenance-writer launch-wrapper; do
   echo "  $prefix/bin/$binary ($("$prefix/bin/$binary" --version))"
 done
 case ":$PATH:" in

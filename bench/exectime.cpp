@@ -2,14 +2,14 @@
 // median and 90th percentile wall time in microseconds, the largest peak RSS, and with
 // --first-output the median time until the first byte on stdout.
 
-#include <algorithm>
-#include <cstdio>
-#include <ctime>
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
 #include <vector>
 
 #include <CLI/CLI.hpp>

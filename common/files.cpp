@@ -100,7 +100,8 @@ std::string read_regular_file(const std::string& path, std::size_t max_bytes) {
   }
 }
 
-void replace_file_atomically(const std::string& path, std::string_view content) {
+void replace_file_atomically(const std::string& path, std::string_view content,
+                             Durability durability) {
   struct stat existing {};
   if (::lstat(path.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode)) {
     throw Error(path +
@@ -115,12 +116,15 @@ void replace_file_atomically(const std::string& path, std::string_view content) 
   try {
     if (::fchmod(fd.get(), 0600) != 0) throw_errno("cannot set the mode of " + temporary);
     write_all(fd.get(), content, temporary);
-    if (::fsync(fd.get()) != 0) throw_errno("cannot sync " + temporary);
+    if (durability == Durability::survives_crash && ::fsync(fd.get()) != 0) {
+      throw_errno("cannot sync " + temporary);
+    }
     if (::rename(temporary.c_str(), path.c_str()) != 0) throw_errno("cannot replace " + path);
   } catch (const Error&) {
     ::unlink(temporary.c_str());
     throw;
   }
+  if (durability == Durability::process_lifetime) return;
   UniqueFd dir(::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (dir) ::fsync(dir.get());  // best effort: the rename is done either way
 }

@@ -46,11 +46,17 @@ void write_all(int fd, std::string_view data, const std::string& what);
 // larger file is an error. Throws Error; Error::code() is ENOENT when it does not exist.
 std::string read_regular_file(const std::string& path, std::size_t max_bytes);
 
+enum class Durability {
+  survives_crash,   // fsync the file before the rename and the directory after it
+  process_lifetime  // no fsync: for state that means nothing after a reboot (pids)
+};
+
 // Replaces the file at `path` with `content` so that a reader sees the old or the new file,
-// never a mix, even across a crash: a 0600 temporary file in the same directory, fsync,
-// rename over `path`, fsync of the directory. Refuses when `path` is a symlink or not a
+// never a mix: a 0600 temporary file in the same directory renamed over `path` (with
+// `survives_crash`, also across a power loss). Refuses when `path` is a symlink or not a
 // regular file. Throws Error.
-void replace_file_atomically(const std::string& path, std::string_view content);
+void replace_file_atomically(const std::string& path, std::string_view content,
+                             Durability durability = Durability::survives_crash);
 
 // flock(LOCK_EX) on `fd`, retrying on EINTR. Throws Error naming `what`.
 void lock_exclusive(int fd, const std::string& what);

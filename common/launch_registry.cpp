@@ -129,7 +129,9 @@ RegistryRead LaunchRegistry::read() const {
 }
 
 void LaunchRegistry::write(const LaunchRecord& record) const {
-  replace_file_atomically(record_path_, launch_record_json(record));
+  // A record names processes of this boot only (boot_id): after a crash it is stale anyway,
+  // so it is not worth an fsync on every launch.
+  replace_file_atomically(record_path_, launch_record_json(record), Durability::process_lifetime);
 }
 
 void LaunchRegistry::remove() const {

@@ -207,7 +207,6 @@ class Launcher {
       if (sig != SIGCHLD) ::kill(-child.pid, sig);
     }
     supervise(child, attempt);
-    forget(child.pid);
     return attempt;
   }
 
@@ -246,7 +245,7 @@ class Launcher {
     attempt.exit_code = exit_code_of(status);
     attempt.output_tail = out.tail() + "\n" + err.tail();
     attempt.kill_reason = attempt.forwarded_signal != 0 ? "signal" : "natural_exit";
-    attempt.superseded = superseded(child.pid);
+    attempt.superseded = forget(child.pid);
     if (attempt.superseded) attempt.kill_reason = "superseded";
   }
 
@@ -261,22 +260,16 @@ class Launcher {
     }
   }
 
-  // True when the member's record names another agent now (a later launch replaced ours).
-  bool superseded(pid_t pid) const {
+  // Removes the member's record when it still names `pid`. Returns true when it does not:
+  // only another launch of the member or `launch-wrapper stop` removes or replaces the
+  // record of a live agent, so ours was superseded (and stopped by them).
+  bool forget(pid_t pid) const {
     if (!registry_) return false;
     UniqueFd lock = registry_->lock();
     const RegistryRead read = registry_->read();
-    return read.status == RegistryRead::Status::ok && read.record.process.pid != pid;
-  }
-
-  // Removes the member's record when it still names `pid`.
-  void forget(pid_t pid) const {
-    if (!registry_) return;
-    UniqueFd lock = registry_->lock();
-    const RegistryRead read = registry_->read();
-    if (read.status == RegistryRead::Status::ok && read.record.process.pid == pid) {
-      registry_->remove();
-    }
+    if (read.status != RegistryRead::Status::ok || read.record.process.pid != pid) return true;
+    registry_->remove();
+    return false;
   }
 
   // Sleeps `seconds`, reaping children; returns a terminating signal that cut it short.

@@ -34,7 +34,8 @@ std::string read_available(int fd) {
 TEST_CASE("output_relay: bytes pass through unchanged and the tail is bounded") {
   Pipe source, destination;
   OutputRelay relay(UniqueFd(source.read_end), destination.write_end, 8);
-  const std::string data("binary\0data\xff\n tail!", 21);
+  static constexpr char kBytes[] = "binary\0data\xff\n tail!";
+  const std::string data(kBytes, sizeof kBytes - 1);
   REQUIRE(::write(source.write_end, data.data(), data.size()) == static_cast<ssize_t>(data.size()));
   relay.drain();
   CHECK(read_available(destination.read_end) == data);
