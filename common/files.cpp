@@ -84,20 +84,36 @@ void write_all(int fd, std::string_view data, const std::string& what) {
   }
 }
 
-std::string read_regular_file(const std::string& path, std::size_t max_bytes) {
-  UniqueFd fd = open_regular_file(path, O_RDONLY);
-  std::string content;
+int try_read_regular_file(const std::string& path, std::size_t max_bytes, std::string& content,
+                          std::string& error) {
+  UniqueFd fd;
+  if (const int code = try_open_regular_file(path, O_RDONLY, 0, fd, error); code != 0) return code;
+  content.clear();
   char buffer[8192];
   for (;;) {
     const ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw_errno("cannot read " + path);
-    if (n == 0) return content;
+    if (n < 0) {
+      const int code = errno;
+      error = "cannot read " + path + ": " + std::strerror(code);
+      return code;
+    }
+    if (n == 0) return 0;
     if (content.size() + static_cast<std::size_t>(n) > max_bytes) {
-      throw Error(path + " is larger than " + std::to_string(max_bytes) + " bytes");
+      error = path + " is larger than " + std::to_string(max_bytes) + " bytes";
+      return EFBIG;
     }
     content.append(buffer, static_cast<std::size_t>(n));
   }
+}
+
+std::string read_regular_file(const std::string& path, std::size_t max_bytes) {
+  std::string content;
+  std::string error;
+  if (const int code = try_read_regular_file(path, max_bytes, content, error); code != 0) {
+    throw Error(error, code);
+  }
+  return content;
 }
 
 void replace_file_atomically(const std::string& path, std::string_view content,

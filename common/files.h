@@ -46,6 +46,12 @@ void write_all(int fd, std::string_view data, const std::string& what);
 // larger file is an error. Throws Error; Error::code() is ENOENT when it does not exist.
 std::string read_regular_file(const std::string& path, std::size_t max_bytes);
 
+// The same without exceptions: returns 0 with `content` set, or the errno (EFBIG when too
+// large) with `error` set. The first exception a static binary raises costs milliseconds,
+// so expected outcomes such as a missing file are not reported by throwing.
+int try_read_regular_file(const std::string& path, std::size_t max_bytes, std::string& content,
+                          std::string& error);
+
 enum class Durability {
   survives_crash,   // fsync the file before the rename and the directory after it
   process_lifetime  // no fsync: for state that means nothing after a reboot (pids)

@@ -109,12 +109,9 @@ UniqueFd LaunchRegistry::lock() const {
 RegistryRead LaunchRegistry::read() const {
   RegistryRead result;
   std::string text;
-  try {
-    text = read_regular_file(record_path_, kMaxRecordBytes);
-  } catch (const Error& e) {
-    if (e.code() == ENOENT) return result;
+  if (const int code = try_read_regular_file(record_path_, kMaxRecordBytes, text, result.problem)) {
+    if (code == ENOENT) return result;
     result.status = RegistryRead::Status::corrupt;
-    result.problem = e.what();
     return result;
   }
   auto record = parse_launch_record(text, result.problem);
