@@ -38,38 +38,40 @@ bool ends_with_newline(int fd, off_t size, const std::string& path) {
 
 }  // namespace
 
+UniqueFd open_locked_jsonl(const std::string& path, bool create) {
+  for (int attempt = 0; attempt < kMaxReopenAttempts; ++attempt) {
+    UniqueFd fd = open_regular_file(path, O_RDWR | O_APPEND | (create ? O_CREAT : 0), 0600);
+    lock_exclusive(fd.get(), path);
+    if (still_at_path(fd.get(), path)) return fd;  // else replaced while we waited: reopen
+  }
+  throw Error(path + " kept being replaced while waiting for its lock; try again");
+}
+
 void append_jsonl(const std::string& path, std::string_view line, const AppendOptions& options,
                   const std::function<void(int fd)>& while_locked) {
   if (line.find('\n') != std::string_view::npos) {
     throw Error("refusing to append a record that contains a newline");
   }
   ensure_directory(parent_directory(path));
-  for (int attempt = 0; attempt < kMaxReopenAttempts; ++attempt) {
-    UniqueFd fd = open_regular_file(path, O_RDWR | O_APPEND | O_CREAT, 0600);
-    lock_exclusive(fd.get(), path);
-    if (!still_at_path(fd.get(), path)) continue;  // replaced while we waited: reopen
-
-    struct stat st {};
-    if (::fstat(fd.get(), &st) != 0) throw_errno("cannot stat " + path);
-    std::string buffer;
-    buffer.reserve(line.size() + 2);
-    if (!ends_with_newline(fd.get(), st.st_size, path)) buffer += '\n';
-    buffer.append(line);
-    buffer += '\n';
-    try {
-      write_all(fd.get(), buffer, path);
-      if (options.fsync && ::fdatasync(fd.get()) != 0) throw_errno("cannot sync " + path);
-    } catch (const Error&) {
-      // We still hold the lock: nobody appended after us, so cutting back is safe.
-      if (::ftruncate(fd.get(), st.st_size) != 0) {
-        // Nothing more to do: the next writer terminates the torn tail.
-      }
-      throw;
+  UniqueFd fd = open_locked_jsonl(path, true);
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) throw_errno("cannot stat " + path);
+  std::string buffer;
+  buffer.reserve(line.size() + 2);
+  if (!ends_with_newline(fd.get(), st.st_size, path)) buffer += '\n';
+  buffer.append(line);
+  buffer += '\n';
+  try {
+    write_all(fd.get(), buffer, path);
+    if (options.fsync && ::fdatasync(fd.get()) != 0) throw_errno("cannot sync " + path);
+  } catch (const Error&) {
+    // We still hold the lock: nobody appended after us, so cutting back is safe.
+    if (::ftruncate(fd.get(), st.st_size) != 0) {
+      // Nothing more to do: the next writer terminates the torn tail.
     }
-    if (while_locked) while_locked(fd.get());
-    return;  // closing the descriptor releases the lock
+    throw;
   }
-  throw Error(path + " kept being replaced while waiting for its lock; try again");
-}
+  if (while_locked) while_locked(fd.get());
+}  // closing the descriptor releases the lock
 
 }  // namespace fleet

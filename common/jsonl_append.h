@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "files.h"
+
 namespace fleet {
 
 struct AppendOptions {
@@ -22,5 +24,11 @@ struct AppendOptions {
 // descriptor of the file written (for work that must see the file exactly as appended).
 void append_jsonl(const std::string& path, std::string_view line, const AppendOptions& options,
                   const std::function<void(int fd)>& while_locked = {});
+
+// Opens the JSON-lines file at `path` read-write (creating it 0600 when `create`) and takes
+// its flock(LOCK_EX), reopening until the locked descriptor is still the file at `path`.
+// This is the store's lock: appends and compactions hold it. Throws Error (ENOENT when the
+// file does not exist and `create` is false).
+UniqueFd open_locked_jsonl(const std::string& path, bool create);
 
 }  // namespace fleet

@@ -24,12 +24,17 @@ std::string resolve_project_root(std::string_view hook_cwd) {
 }
 
 std::string resolve_state_dir(const std::string& flag, std::string_view hook_cwd) {
+  if (!flag.empty()) return flag;  // no need to look for the project
+  return state_dir_for_project(flag, resolve_project_root(hook_cwd));
+}
+
+std::string state_dir_for_project(const std::string& flag, const std::string& project_root) {
   if (!flag.empty()) return flag;
   for (const char* name : {"FLEET_HOOKS_STATE_DIR", "AUTOSKILLIT_STATE_DIR"}) {
     std::string dir = env_value(name);
     if (!dir.empty()) return dir;
   }
-  std::string dir = resolve_project_root(hook_cwd) + "/.autoskillit/temp";
+  std::string dir = project_root + "/.autoskillit/temp";
   const std::string campaign = env_value("AUTOSKILLIT_CAMPAIGN_ID");
   if (!campaign.empty()) {
     const std::string problem = id_problem("AUTOSKILLIT_CAMPAIGN_ID", campaign);

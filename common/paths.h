@@ -14,9 +14,13 @@ std::string env_value(const char* name);
 std::string resolve_project_root(std::string_view hook_cwd);
 
 // First that applies: `flag`; FLEET_HOOKS_STATE_DIR; AUTOSKILLIT_STATE_DIR;
-// <project>/.autoskillit/temp[/<AUTOSKILLIT_CAMPAIGN_ID>]. Throws Error when the campaign id
-// is not a valid id (it becomes a directory name).
+// <project>/.autoskillit/temp[/<AUTOSKILLIT_CAMPAIGN_ID>] with the project from
+// resolve_project_root(hook_cwd). Throws Error when the campaign id is not a valid id (it
+// becomes a directory name).
 std::string resolve_state_dir(const std::string& flag, std::string_view hook_cwd);
+
+// The same for a known project root.
+std::string state_dir_for_project(const std::string& flag, const std::string& project_root);
 
 // First non-empty of: `flag`, FLEET_HOOKS_KITCHEN_ID, AUTOSKILLIT_CAMPAIGN_ID; else "".
 std::string resolve_kitchen_id(const std::string& flag);

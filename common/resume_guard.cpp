@@ -135,6 +135,19 @@ std::string GuardDecision::output() const {
   return "";
 }
 
+GuardDecision decide_resume_for(const std::string& caller, const std::string& resume_id,
+                                const GuardOptions& options) {
+  rapidjson::Document input(rapidjson::kObjectType);
+  auto& alloc = input.GetAllocator();
+  input.AddMember("session_id", json_string(caller, alloc), alloc);
+  input.AddMember("hook_event_name", "PreToolUse", alloc);
+  input.AddMember("tool_name", json_string(kDispatchToolName, alloc), alloc);
+  rapidjson::Value tool_input(rapidjson::kObjectType);
+  tool_input.AddMember("resume_session_id", json_string(resume_id, alloc), alloc);
+  input.AddMember("tool_input", tool_input, alloc);
+  return decide_resume(BoundedRead{to_json(input), false, ""}, options);
+}
+
 GuardDecision decide_resume(const BoundedRead& input, const GuardOptions& options) {
   if (!input.error.empty()) return unreadable_input("cannot read stdin: " + input.error, options);
   if (input.truncated) {

@@ -33,4 +33,9 @@ struct GuardDecision {
 // Decides on one hook invocation whose stdin was read into `input`.
 GuardDecision decide_resume(const BoundedRead& input, const GuardOptions& options);
 
+// The decision for `caller` dispatching with resume_session_id `resume_id` (what
+// `fleet-hooks query` reports).
+GuardDecision decide_resume_for(const std::string& caller, const std::string& resume_id,
+                                const GuardOptions& options);
+
 }  // namespace fleet

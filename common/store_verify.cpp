@@ -1,0 +1,146 @@
+#include "store_verify.h"
+
+#include <fcntl.h>
+#include <cerrno>
+#include <unordered_set>
+
+#include <rapidjson/document.h>
+
+#include "error.h"
+#include "files.h"
+#include "ids.h"
+#include "json.h"
+#include "line_scan.h"
+
+namespace fleet {
+namespace {
+
+constexpr const char* kRequiredFields[] = {"session_id",  "caller_session_id", "kitchen_id",
+                                           "dispatch_id", "recipe_name",       "step_name",
+                                           "timestamp"};
+
+// The problem of one complete line, or nullopt when it is a valid record.
+std::optional<StoreProblem> line_problem(std::string_view line, std::string& session_id) {
+  if (line.find_first_not_of(" \t\r") == std::string_view::npos) {
+    return StoreProblem{0, "blank", "blank line", false};
+  }
+  rapidjson::Document doc;
+  std::string error;
+  if (!parse_json(line, doc, &error)) return StoreProblem{0, "not-json", error, true};
+  if (!doc.IsObject()) {
+    return StoreProblem{0, "not-object", std::string("a JSON ") + json_type_name(doc), true};
+  }
+  for (const char* field : kRequiredFields) {
+    const rapidjson::Value* value = member(doc, field);
+    if (value == nullptr) return StoreProblem{0, "missing-field", field, true};
+    if (!value->IsString()) {
+      return StoreProblem{0, "wrong-type",
+                          std::string(field) + " is a JSON " + json_type_name(*value), true};
+    }
+  }
+  session_id = std::string(string_member(doc, "session_id").value());
+  std::string problem = id_problem("session_id", session_id);
+  for (const char* field : {"caller_session_id", "kitchen_id", "dispatch_id"}) {
+    const std::string value(string_member(doc, field).value());
+    if (problem.empty() && !value.empty()) problem = id_problem(field, value);
+  }
+  if (!problem.empty()) return StoreProblem{0, "invalid-id", problem, true};
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool StoreVerification::has_errors() const {
+  for (const auto& problem : problems) {
+    if (problem.error) return true;
+  }
+  for (const auto& [kind, count] : counts) {
+    if (kind != "blank" && kind != "torn-tail" && count > 0) return true;
+  }
+  return false;
+}
+
+StoreVerification verify_store(const std::string& store_path, std::size_t max_listed) {
+  StoreVerification result;
+  UniqueFd fd;
+  std::string error;
+  if (const int code = try_open_regular_file(store_path, O_RDONLY, 0, fd, error)) {
+    if (code == ENOENT) return result;
+    throw Error(error, code);
+  }
+  result.exists = true;
+  std::unordered_set<std::string> sessions;
+  const auto note = [&](StoreProblem problem) {
+    ++result.counts[problem.kind];
+    if (result.problems.size() < max_listed) result.problems.push_back(std::move(problem));
+  };
+  const LineScanStats stats =
+      scan_lines_containing(fd.get(), 0, "", [&](std::string_view line, std::uint64_t) {
+        ++result.lines;
+        std::string session_id;
+        if (auto problem = line_problem(line, session_id)) {
+          problem->line = result.lines;
+          note(std::move(*problem));
+        } else {
+          ++result.records;
+          if (!sessions.insert(session_id).second) ++result.duplicates;
+        }
+        return true;
+      });
+  if (stats.incomplete_tail) {
+    ++result.lines;
+    note({result.lines, "torn-tail", "the last line has no newline (a writer was interrupted)",
+          false});
+  }
+  result.sessions = sessions.size();
+  return result;
+}
+
+std::string verification_text(const StoreVerification& result, const std::string& store_path) {
+  if (!result.exists) return store_path + ": no store yet (nothing to verify)\n";
+  std::string text = store_path + ": " + std::to_string(result.lines) + " lines, " +
+                     std::to_string(result.records) + " valid records of " +
+                     std::to_string(result.sessions) + " sessions, " +
+                     std::to_string(result.duplicates) + " later duplicates (ignored by readers)\n";
+  for (const auto& [kind, count] : result.counts) {
+    text += "  " + kind + ": " + std::to_string(count) + "\n";
+  }
+  for (const auto& problem : result.problems) {
+    text += std::string(problem.error ? "error" : "warning") + " line " +
+            std::to_string(problem.line) + ": " + problem.kind + ": " + problem.detail + "\n";
+  }
+  text +=
+      result.has_errors() ? "damaged: run fleet-hooks compact to drop the damaged lines\n" : "ok\n";
+  return text;
+}
+
+std::string verification_json(const StoreVerification& result, const std::string& store_path) {
+  rapidjson::Document doc(rapidjson::kObjectType);
+  auto& alloc = doc.GetAllocator();
+  doc.AddMember("store", json_string(store_path, alloc), alloc);
+  doc.AddMember("exists", result.exists, alloc);
+  doc.AddMember("lines", result.lines, alloc);
+  doc.AddMember("records", result.records, alloc);
+  doc.AddMember("sessions", result.sessions, alloc);
+  doc.AddMember("duplicates", result.duplicates, alloc);
+  rapidjson::Value counts(rapidjson::kObjectType);
+  for (const auto& [kind, count] : result.counts) {
+    counts.AddMember(json_string(kind, alloc), rapidjson::Value(static_cast<std::uint64_t>(count)),
+                     alloc);
+  }
+  doc.AddMember("counts", counts, alloc);
+  rapidjson::Value problems(rapidjson::kArrayType);
+  for (const auto& problem : result.problems) {
+    rapidjson::Value item(rapidjson::kObjectType);
+    item.AddMember("line", problem.line, alloc);
+    item.AddMember("kind", json_string(problem.kind, alloc), alloc);
+    item.AddMember("severity", rapidjson::StringRef(problem.error ? "error" : "warning"), alloc);
+    item.AddMember("detail", json_string(problem.detail, alloc), alloc);
+    problems.PushBack(item, alloc);
+  }
+  doc.AddMember("problems", problems, alloc);
+  doc.AddMember("ok", !result.has_errors(), alloc);
+  return to_json(doc) + "\n";
+}
+
+}  // namespace fleet

@@ -1,0 +1,39 @@
+#pragma once
+// `fleet-hooks verify`: every line of the provenance store checked against the format of
+// DESIGN.md ("Data on disk").
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace fleet {
+
+struct StoreProblem {
+  std::uint64_t line = 0;  // 1-based
+  std::string kind;        // e.g. "not-json", "missing-field", "invalid-id", "torn-tail"
+  std::string detail;
+  bool error = true;  // false: a warning
+};
+
+struct StoreVerification {
+  bool exists = false;
+  std::uint64_t lines = 0;
+  std::uint64_t records = 0;     // lines that are complete, valid records
+  std::uint64_t sessions = 0;    // distinct session ids among them
+  std::uint64_t duplicates = 0;  // later records of a recorded session (allowed; first wins)
+  std::map<std::string, std::uint64_t> counts;  // problems per kind
+  std::vector<StoreProblem> problems;           // the first ones, in file order
+  bool has_errors() const;
+};
+
+// Checks each line: a JSON object; session_id, caller_session_id, kitchen_id, dispatch_id,
+// recipe_name, step_name and timestamp present and strings; session_id a valid id, the other
+// ids valid when not empty. A blank line or a torn last line (no '\n') is a warning; any
+// other damaged line is an error. Throws Error when the store cannot be read.
+StoreVerification verify_store(const std::string& store_path, std::size_t max_listed = 20);
+
+std::string verification_text(const StoreVerification& result, const std::string& store_path);
+std::string verification_json(const StoreVerification& result, const std::string& store_path);
+
+}  // namespace fleet

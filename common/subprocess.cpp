@@ -1,0 +1,97 @@
+#include "subprocess.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cerrno>
+#include <csignal>
+
+#include "error.h"
+#include "files.h"
+
+namespace fleet {
+
+CommandResult run_shell_command(const std::string& command, const std::string& input,
+                                const std::vector<std::string>& env,
+                                std::chrono::milliseconds timeout) {
+  int in[2], out[2], err[2];
+  if (::pipe2(in, O_CLOEXEC) != 0) throw_errno("cannot create a pipe");
+  UniqueFd in_read(in[0]), in_write(in[1]);
+  if (::pipe2(out, O_CLOEXEC) != 0) throw_errno("cannot create a pipe");
+  UniqueFd out_read(out[0]), out_write(out[1]);
+  if (::pipe2(err, O_CLOEXEC) != 0) throw_errno("cannot create a pipe");
+  UniqueFd err_read(err[0]), err_write(err[1]);
+
+  std::vector<std::string> args = {"/bin/sh", "-c", command};
+  std::vector<std::string> vars = env;
+  std::vector<char*> argv, envp;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  for (auto& v : vars) envp.push_back(v.data());
+  envp.push_back(nullptr);
+
+  const pid_t pid = ::fork();
+  if (pid < 0) throw_errno("cannot fork");
+  if (pid == 0) {
+    ::setpgid(0, 0);
+    ::dup2(in_read.get(), STDIN_FILENO);
+    ::dup2(out_write.get(), STDOUT_FILENO);
+    ::dup2(err_write.get(), STDERR_FILENO);
+    ::signal(SIGPIPE, SIG_DFL);
+    ::execve(argv[0], argv.data(), envp.data());
+    ::_exit(127);
+  }
+  ::setpgid(pid, pid);
+  in_read.reset();
+  out_write.reset();
+  err_write.reset();
+
+  struct sigaction ignore {
+  }, previous{};
+  ignore.sa_handler = SIG_IGN;
+  ::sigaction(SIGPIPE, &ignore, &previous);
+  ::fcntl(in_write.get(), F_SETFL, O_NONBLOCK);
+  if (input.empty()) in_write.reset();
+
+  CommandResult result;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  std::size_t written = 0;
+  char buffer[65536];
+  while (out_read || err_read) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      result.timed_out = true;
+      ::kill(-pid, SIGKILL);
+      break;
+    }
+    struct pollfd fds[3] = {
+        {out_read.get(), POLLIN, 0}, {err_read.get(), POLLIN, 0}, {in_write.get(), POLLOUT, 0}};
+    if (::poll(fds, 3, static_cast<int>(left.count())) < 0 && errno != EINTR) break;
+    if (in_write && fds[2].revents != 0) {
+      const ssize_t n = ::write(in_write.get(), input.data() + written, input.size() - written);
+      if (n > 0) written += static_cast<std::size_t>(n);
+      if ((n < 0 && errno != EAGAIN) || written == input.size()) in_write.reset();
+    }
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].revents == 0) continue;
+      UniqueFd& fd = i == 0 ? out_read : err_read;
+      const ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
+      if (n > 0) {
+        (i == 0 ? result.out : result.err).append(buffer, static_cast<std::size_t>(n));
+      } else if (n == 0 || errno != EINTR) {
+        fd.reset();
+      }
+    }
+  }
+  in_write.reset();
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  ::sigaction(SIGPIPE, &previous, nullptr);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return result;
+}
+
+}  // namespace fleet

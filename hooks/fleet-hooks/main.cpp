@@ -1,0 +1,247 @@
+// fleet-hooks: wire the suite into Claude Code settings, check the wiring in CI, and look
+// after the provenance store (verify, query, compact, replay policy cases).
+
+#include <unistd.h>
+#include <cstdio>
+
+#include <CLI/CLI.hpp>
+
+#include "error.h"
+#include "hook_wiring.h"
+#include "paths.h"
+#include "policy_check.h"
+#include "policy_replay.h"
+#include "provenance_store.h"
+#include "resume_guard.h"
+#include "settings_file.h"
+#include "store_compact.h"
+#include "store_query.h"
+#include "store_verify.h"
+#include "version.h"
+
+namespace {
+
+constexpr int kExitFindings = 1;
+constexpr int kExitUsage = 2;
+
+void print(const std::string& text) {
+  std::fwrite(text.data(), 1, text.size(), stdout);
+}
+
+// The directory this executable is in: where install.sh put the suite's binaries.
+std::string own_directory() {
+  char buffer[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", buffer, sizeof buffer - 1);
+  if (n <= 0) throw fleet::Error("cannot find where fleet-hooks is installed; pass --bin-dir");
+  return fleet::parent_directory(std::string(buffer, static_cast<std::size_t>(n)));
+}
+
+std::string absolute(const std::string& path) {
+  if (path.empty() || path.front() == '/') return path;
+  char buffer[4096];
+  if (::getcwd(buffer, sizeof buffer) == nullptr)
+    throw fleet::Error("cannot read the working directory");
+  return std::string(buffer) + "/" + path;
+}
+
+fleet::SettingsScope parse_scope(const std::string& scope) {
+  if (scope == "local") return fleet::SettingsScope::local;
+  if (scope == "user") return fleet::SettingsScope::user;
+  return fleet::SettingsScope::project;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "Wires fleet-hooks into Claude Code settings, checks the wiring, and maintains the "
+      "provenance store.",
+      "fleet-hooks"};
+  app.set_version_flag("--version", std::string("fleet-hooks ") + fleet::kVersion);
+  app.require_subcommand(1);
+
+  std::string project = ".";
+  std::string scope = "project";
+  std::string bin_dir;
+  std::string state_dir;
+  bool dry_run = false;
+  bool json = false;
+  const std::string state_dir_help =
+      "State directory (default: $FLEET_HOOKS_STATE_DIR, $AUTOSKILLIT_STATE_DIR, or "
+      "<project>/.autoskillit/temp[/<campaign>])";
+
+  CLI::App* install = app.add_subcommand(
+      "install",
+      "Add resume-guard (PreToolUse) and provenance-writer (PostToolUse) to a settings file");
+  install->add_option("--project", project, "Project directory (default: .)");
+  install->add_option("--scope", scope, "project, local (settings.local.json) or user (~/.claude)")
+      ->check(CLI::IsMember({"project", "local", "user"}));
+  install->add_option("--bin-dir", bin_dir,
+                      "Directory of the suite's binaries (default: where fleet-hooks is)");
+  install->add_flag("--dry-run", dry_run, "Print the resulting file; write nothing");
+
+  CLI::App* uninstall = app.add_subcommand("uninstall", "Remove exactly the suite's hook entries");
+  uninstall->add_option("--project", project, "Project directory (default: .)");
+  uninstall->add_option("--scope", scope, "project, local or user")
+      ->check(CLI::IsMember({"project", "local", "user"}));
+  uninstall->add_flag("--dry-run", dry_run, "Print the resulting file; write nothing");
+
+  CLI::App* check = app.add_subcommand(
+      "check", "CI policy check of the effective hook configuration (exit 1 on any error)");
+  check->add_option("--project", project, "Project directory (default: .)");
+  check->add_option("--state-dir", state_dir, state_dir_help);
+  check->add_flag("--json", json, "Findings as a JSON array");
+
+  CLI::App* verify = app.add_subcommand("verify", "Check every line of the provenance store");
+  verify->add_option("--state-dir", state_dir, state_dir_help);
+  verify->add_flag("--json", json, "Report as JSON");
+
+  std::string session, caller, kitchen, as_caller, kitchen_id;
+  CLI::App* query = app.add_subcommand("query", "Show the records of a session, caller or kitchen");
+  auto* by_session =
+      query->add_option("--session", session, "Records of this session, and the guard's verdict");
+  auto* by_caller =
+      query->add_option("--caller", caller, "Records of sessions this session launched");
+  auto* by_kitchen = query->add_option("--kitchen", kitchen, "Records of this kitchen");
+  by_session->excludes(by_caller)->excludes(by_kitchen);
+  by_caller->excludes(by_kitchen);
+  query->add_option(
+      "--as-caller", as_caller,
+      "With --session: the caller to judge a resume for (default: $CLAUDE_CODE_SESSION_ID)");
+  query->add_option("--kitchen-id", kitchen_id, "With --session: the current kitchen");
+  query->add_option("--state-dir", state_dir, state_dir_help);
+  query->add_flag("--json", json, "Records as JSON lines");
+
+  CLI::App* compact = app.add_subcommand(
+      "compact",
+      "Rewrite the store without damaged lines and later duplicates (safe with writers)");
+  compact->add_option("--state-dir", state_dir, state_dir_help);
+
+  std::string cases;
+  CLI::App* replay =
+      app.add_subcommand("replay", "Run ownership policy cases through the guard's logic");
+  replay->add_option("cases", cases, "JSON-lines file of cases")->required();
+  replay->add_option("--state-dir", state_dir, state_dir_help);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : kExitUsage;
+  }
+
+  try {
+    project = absolute(project);
+    if (install->parsed() || uninstall->parsed()) {
+      const std::string path = fleet::settings_path(parse_scope(scope), project);
+      rapidjson::Document settings;
+      fleet::load_settings(path, settings);
+      std::string summary;
+      if (install->parsed()) {
+        const std::string bins = absolute(bin_dir.empty() ? own_directory() : bin_dir);
+        for (const char* binary : {"resume-guard", "provenance-writer"}) {
+          if (::access((bins + "/" + binary).c_str(), X_OK) != 0) {
+            throw fleet::Error(bins + "/" + binary +
+                               " is missing or not executable; pass --bin-dir");
+          }
+        }
+        fleet::install_suite_hooks(settings, bins);
+        summary =
+            "installed resume-guard (PreToolUse) and provenance-writer hook (PostToolUse) from " +
+            bins + " into " + path;
+      } else {
+        const int removed = fleet::uninstall_suite_hooks(settings);
+        summary = "removed " + std::to_string(removed) + " fleet-hooks entries from " + path;
+      }
+      const std::string text = fleet::settings_text(settings);
+      if (dry_run) {
+        print(text);
+        return 0;
+      }
+      std::string current;
+      std::string ignored;
+      if (fleet::try_read_regular_file(path, 64 << 20, current, ignored) == 0 && current == text) {
+        print("unchanged: " + path + "\n");
+        return 0;
+      }
+      fleet::write_settings(path, text);
+      print(summary + "\n");
+      return 0;
+    }
+    if (check->parsed()) {
+      fleet::CheckOptions options;
+      options.project_dir = project;
+      options.state_dir = state_dir;
+      const std::string home = fleet::env_value("HOME");
+      if (!home.empty()) options.user_settings = home + "/.claude/settings.json";
+      const auto findings = fleet::check_wiring(options);
+      if (json) {
+        print(fleet::findings_json(findings));
+      } else {
+        print(fleet::findings_text(findings));
+        if (!fleet::has_errors(findings)) {
+          print(
+              "ok: resume-guard guards dispatch_food_truck and mcp__*__dispatch_food_truck, and "
+              "denied a forged self-resume\n");
+        }
+      }
+      return fleet::has_errors(findings) ? kExitFindings : 0;
+    }
+
+    const std::string store = fleet::provenance_store_path(
+        fleet::state_dir_for_project(state_dir, fleet::resolve_project_root("")));
+    if (verify->parsed()) {
+      const auto result = fleet::verify_store(store);
+      print(json ? fleet::verification_json(result, store)
+                 : fleet::verification_text(result, store));
+      return result.has_errors() ? kExitFindings : 0;
+    }
+    if (compact->parsed()) {
+      const auto report = fleet::compact_store(store);
+      if (!report.existed) {
+        print(store + ": no store yet; nothing to compact\n");
+      } else {
+        print(store + ": kept " + std::to_string(report.kept) + " records, dropped " +
+              std::to_string(report.dropped_damaged) + " damaged lines and " +
+              std::to_string(report.dropped_duplicates) + " later duplicates\n");
+      }
+      return 0;
+    }
+    if (replay->parsed()) {
+      fleet::GuardOptions options;
+      options.state_dir = state_dir.empty() ? fleet::parent_directory(store) : state_dir;
+      const auto results = fleet::replay_cases(cases, options);
+      print(fleet::replay_table(results));
+      for (const auto& r : results) {
+        if (!r.passed) return kExitFindings;
+      }
+      return 0;
+    }
+    // query
+    fleet::RecordField field = fleet::RecordField::session_id;
+    std::string value = session;
+    if (!caller.empty()) field = fleet::RecordField::caller_session_id, value = caller;
+    if (!kitchen.empty()) field = fleet::RecordField::kitchen_id, value = kitchen;
+    if (value.empty()) {
+      std::fprintf(stderr, "fleet-hooks query: pass --session, --caller or --kitchen\n");
+      return kExitUsage;
+    }
+    const auto records = fleet::find_records(store, field, value);
+    print(fleet::records_text(records));
+    if (field == fleet::RecordField::session_id) {
+      if (as_caller.empty()) as_caller = fleet::env_value("CLAUDE_CODE_SESSION_ID");
+      fleet::GuardOptions options;
+      options.state_dir = fleet::parent_directory(store);
+      options.kitchen_id = kitchen_id;
+      const auto decision = fleet::decide_resume_for(as_caller, session, options);
+      const char* verdict = decision.kind == fleet::GuardDecision::Kind::deny       ? "deny"
+                            : decision.kind == fleet::GuardDecision::Kind::advisory ? "advisory"
+                                                                                    : "allowed";
+      print(std::string("verdict for caller '") + as_caller + "': " + verdict +
+            (decision.message.empty() ? "" : ": " + decision.message) + "\n");
+    }
+    return records.empty() ? kExitFindings : 0;
+  } catch (const fleet::Error& e) {
+    std::fprintf(stderr, "fleet-hooks: %s\n", e.what());
+    return kExitFindings;
+  }
+}
