@@ -22,11 +22,18 @@ bool is_suite_variable(const char* entry) {
   return false;
 }
 
+bool is_overridden(const char* entry, const std::vector<std::pair<std::string, std::string>>& extra) {
+  for (const auto& [name, value] : extra) {
+    if (std::strncmp(entry, name.c_str(), name.size()) == 0 && entry[name.size()] == '=') return true;
+  }
+  return false;
+}
+
 std::vector<std::string> child_environment(
     const std::vector<std::pair<std::string, std::string>>& extra) {
   std::vector<std::string> env;
   for (char** entry = environ; *entry != nullptr; ++entry) {
-    if (!is_suite_variable(*entry)) env.emplace_back(*entry);
+    if (!is_suite_variable(*entry) && !is_overridden(*entry, extra)) env.emplace_back(*entry);
   }
   for (const auto& [name, value] : extra) env.push_back(name + "=" + value);
   return env;

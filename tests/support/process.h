@@ -22,7 +22,8 @@ struct RunResult {
 };
 
 // Runs argv[0] with argv. The child's environment is this process's minus every variable
-// the suite reads (CLAUDE_*, FLEET_HOOKS_*, AUTOSKILLIT_*), plus `options.env`.
+// the suite reads (CLAUDE_*, FLEET_HOOKS_*, AUTOSKILLIT_*), with `options.env` set (replacing
+// variables of the same name).
 RunResult run_process(const std::vector<std::string>& argv, const RunOptions& options = {});
 
 // A process running in the background whose stdout and stderr are collected as it runs.
