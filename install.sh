@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # fleet-hooks installer and test runner. See README.md.
 #   ./install.sh [--prefix DIR]   install build dependencies, build, install the binaries
+#   ./install.sh --project DIR    ... then wire the hooks into DIR and check the wiring
 #   ./install.sh --test           install build dependencies, build, run the whole test suite
 set -euo pipefail
 
@@ -8,15 +9,18 @@ cd "$(dirname "$0")"
 
 prefix="${HOME:-/root}/.local"
 mode=install
+project=""
 
 usage() {
   cat <<'USAGE'
-Usage: ./install.sh [--prefix DIR]
+Usage: ./install.sh [--prefix DIR] [--project DIR]
        ./install.sh --test
 
   (no option)    Install missing build dependencies (apt-get), build the static release
                  binaries and install them into DIR/bin (default: $HOME/.local).
   --prefix DIR   Where to install (binaries go to DIR/bin).
+  --project DIR  After installing, wire the hooks into DIR/.claude/settings.json
+                 (fleet-hooks install) and verify the wiring (fleet-hooks check).
   --test         Install missing build dependencies, build, and run the whole test suite:
                  unit and integration tests on the release build, then again under
                  AddressSanitizer + UndefinedBehaviorSanitizer.
@@ -32,6 +36,12 @@ while [ $# -gt 0 ]; do
       shift 2
       ;;
     --prefix=*) prefix="${1#--prefix=}"; shift ;;
+    --project)
+      [ $# -ge 2 ] || { echo "install.sh: --project needs a directory" >&2; exit 2; }
+      project="$2"
+      shift 2
+      ;;
+    --project=*) project="${1#--project=}"; shift ;;
     --test) mode=test; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "install.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
@@ -80,10 +90,16 @@ fi
 
 cmake --install build/release --prefix "$prefix" --strip >/dev/null
 echo "install.sh: installed into $prefix/bin:"
-for binary in resume-guard provenance-writer launch-wrapper; do
+for binary in resume-guard provenance-writer launch-wrapper fleet-hooks; do
   echo "  $prefix/bin/$binary ($("$prefix/bin/$binary" --version))"
 done
 case ":$PATH:" in
   *":$prefix/bin:"*) ;;
   *) echo "install.sh: note: $prefix/bin is not on your PATH" ;;
 esac
+
+if [ -n "$project" ]; then
+  [ -d "$project" ] || { echo "install.sh: project directory $project does not exist" >&2; exit 2; }
+  "$prefix/bin/fleet-hooks" install --project "$project" --bin-dir "$prefix/bin"
+  "$prefix/bin/fleet-hooks" check --project "$project"
+fi

@@ -1,12 +1,12 @@
 // fleet-hooks as a person and a CI job run it: install/uninstall, check, verify, query,
 // compact (racing writers) and replay.
 
-#include <algorithm>
 #include <doctest/doctest.h>
-#include <set>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <algorithm>
+#include <set>
 
 #include "json.h"
 #include "process.h"
@@ -195,10 +195,11 @@ TEST_CASE("fleet-hooks check: each rule fails when broken") {
   Project p;
   const auto settings_with = [&](const std::string& matcher, const std::string& command,
                                  const std::string& timeout) {
-    p.write_settings(R"({"hooks":{"PreToolUse":[{"matcher":")" + matcher +
-                     R"(","hooks":[{"type":"command","command":")" + command + "\"" + timeout +
-                     R"(}]}],"PostToolUse":[{"matcher":"^(mcp__.*__)?dispatch_food_truck$","hooks":[{"type":"command","command":")" +
-                     p.bin + R"(/provenance-writer hook","timeout":10}]}]}})");
+    p.write_settings(
+        R"({"hooks":{"PreToolUse":[{"matcher":")" + matcher +
+        R"(","hooks":[{"type":"command","command":")" + command + "\"" + timeout +
+        R"(}]}],"PostToolUse":[{"matcher":"^(mcp__.*__)?dispatch_food_truck$","hooks":[{"type":"command","command":")" +
+        p.bin + R"(/provenance-writer hook","timeout":10}]}]}})");
     return p.run({"check", "--project", p.dir});
   };
   const std::string guard = p.bin + "/resume-guard";
@@ -272,8 +273,9 @@ TEST_CASE("fleet-hooks check: the provenance store's safety and a missing writer
   ::rmdir(p.store().c_str());
 
   // Without the PostToolUse writer: a warning, still exit 0.
-  p.write_settings(R"({"hooks":{"PreToolUse":[{"matcher":"^(mcp__.*__)?dispatch_food_truck$","hooks":[{"type":"command","command":")" +
-                   p.bin + R"(/resume-guard","timeout":10}]}]}})");
+  p.write_settings(
+      R"({"hooks":{"PreToolUse":[{"matcher":"^(mcp__.*__)?dispatch_food_truck$","hooks":[{"type":"command","command":")" +
+      p.bin + R"(/resume-guard","timeout":10}]}]}})");
   r = p.run({"check", "--project", p.dir});
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("warning writer-missing") != std::string::npos);
@@ -296,7 +298,9 @@ TEST_CASE("fleet-hooks verify: healthy - torn tail - damaged") {
   r = p.run({"verify", "--state-dir", state});
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("warning line 3: torn-tail") != std::string::npos);
-  write_file(store, read_file(store) + "\n" + to_json_line(fleet::ProvenanceRecord{"w-3", "l3", "", "", "", "", "t"}) + "\n");
+  write_file(store, read_file(store) + "\n" +
+                        to_json_line(fleet::ProvenanceRecord{"w-3", "l3", "", "", "", "", "t"}) +
+                        "\n");
   r = p.run({"verify", "--state-dir", state, "--json"});
   CHECK(r.exit_code == 1);
   rapidjson::Document doc;
@@ -309,9 +313,11 @@ TEST_CASE("fleet-hooks verify: healthy - torn tail - damaged") {
 TEST_CASE("fleet-hooks query: records and the guard's verdict") {
   Project p;
   const std::string state = p.tmp / "state";
-  const auto record = [&](const std::string& session, const std::string& caller, const std::string& kitchen) {
-    REQUIRE(run_process({FLEET_PROVENANCE_WRITER, "record", "--session-id", session, "--caller-session-id",
-                         caller, "--kitchen-id", kitchen, "--recipe-name", "implement", "--state-dir", state})
+  const auto record = [&](const std::string& session, const std::string& caller,
+                          const std::string& kitchen) {
+    REQUIRE(run_process({FLEET_PROVENANCE_WRITER, "record", "--session-id", session,
+                         "--caller-session-id", caller, "--kitchen-id", kitchen, "--recipe-name",
+                         "implement", "--state-dir", state})
                 .exit_code == 0);
   };
   record("w-1", "l3-a", "k1");
@@ -335,8 +341,8 @@ TEST_CASE("fleet-hooks compact: racing 16 writers loses nothing") {
   const std::string state = p.tmp / "state";
   const std::string store = state + "/session_provenance.jsonl";
   // Damage and duplicates for the compactions to remove.
-  REQUIRE(run_process({FLEET_PROVENANCE_WRITER, "record", "--session-id", "seed", "--caller-session-id",
-                       "l3", "--state-dir", state})
+  REQUIRE(run_process({FLEET_PROVENANCE_WRITER, "record", "--session-id", "seed",
+                       "--caller-session-id", "l3", "--state-dir", state})
               .exit_code == 0);
   write_file(store, read_file(store) + "damaged line\n" + read_file(store));
 
@@ -349,10 +355,10 @@ TEST_CASE("fleet-hooks compact: racing 16 writers loses nothing") {
     if (child == 0) {
       int failures = 0;
       for (int i = 0; i < kRecordsEach; ++i) {
-        const pid_t pid = fleet::test::spawn_detached(
-            {FLEET_PROVENANCE_WRITER, "record", "--session-id",
-             "c-" + std::to_string(w) + "-" + std::to_string(i), "--caller-session-id", "l3",
-             "--state-dir", state});
+        const pid_t pid =
+            fleet::test::spawn_detached({FLEET_PROVENANCE_WRITER, "record", "--session-id",
+                                         "c-" + std::to_string(w) + "-" + std::to_string(i),
+                                         "--caller-session-id", "l3", "--state-dir", state});
         int status = 0;
         ::waitpid(pid, &status, 0);
         failures += (WIFEXITED(status) && WEXITSTATUS(status) == 0) ? 0 : 1;
@@ -388,23 +394,24 @@ TEST_CASE("fleet-hooks compact: racing 16 writers loses nothing") {
 TEST_CASE("fleet-hooks replay: passing and failing policy files") {
   Project p;
   const std::string state = p.tmp / "state";
-  REQUIRE(run_process({FLEET_PROVENANCE_WRITER, "record", "--session-id", "w-1", "--caller-session-id", "l3-a",
-                       "--kitchen-id", "k1", "--recipe-name", "implement", "--state-dir", state})
+  REQUIRE(run_process({FLEET_PROVENANCE_WRITER, "record", "--session-id", "w-1",
+                       "--caller-session-id", "l3-a", "--kitchen-id", "k1", "--recipe-name",
+                       "implement", "--state-dir", state})
               .exit_code == 0);
   const auto input = [](const std::string& caller, const std::string& resume) {
     return R"({"session_id":")" + caller +
            R"(","hook_event_name":"PreToolUse","tool_name":"mcp__kitchen__dispatch_food_truck","tool_input":{"resume_session_id":")" +
            resume + R"("}})";
   };
-  write_file(p.tmp / "pass.jsonl",
-             R"({"name":"owner","input":)" + input("l3-a", "w-1") + R"(,"expect":"silent"})" + "\n" +
-                 R"({"name":"self","input":)" + input("l3-a", "l3-a") +
-                 R"(,"expect":"deny","reason_contains":"own id"})" + "\n");
+  write_file(p.tmp / "pass.jsonl", R"({"name":"owner","input":)" + input("l3-a", "w-1") +
+                                       R"(,"expect":"silent"})" + "\n" +
+                                       R"({"name":"self","input":)" + input("l3-a", "l3-a") +
+                                       R"(,"expect":"deny","reason_contains":"own id"})" + "\n");
   RunResult r = p.run({"replay", p.tmp / "pass.jsonl", "--state-dir", state});
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("replay: 2 of 2 cases passed, 0 failed") != std::string::npos);
-  write_file(p.tmp / "fail.jsonl",
-             R"({"name":"stranger allowed?","input":)" + input("l3-x", "w-1") + R"(,"expect":"silent"})" + "\n");
+  write_file(p.tmp / "fail.jsonl", R"({"name":"stranger allowed?","input":)" +
+                                       input("l3-x", "w-1") + R"(,"expect":"silent"})" + "\n");
   r = p.run({"replay", p.tmp / "fail.jsonl", "--state-dir", state});
   CHECK(r.exit_code == 1);
   CHECK(r.out.find("FAIL") != std::string::npos);
@@ -414,7 +421,8 @@ TEST_CASE("fleet-hooks replay: passing and failing policy files") {
 TEST_CASE("fleet-hooks: --help - --version - usage errors") {
   CHECK(run_process({kFleetHooks, "--version"}).out.find("fleet-hooks 0.") == 0);
   const RunResult help = run_process({kFleetHooks, "--help"});
-  for (const char* sub : {"install", "uninstall", "check", "verify", "query", "compact", "replay"}) {
+  for (const char* sub :
+       {"install", "uninstall", "check", "verify", "query", "compact", "replay"}) {
     CHECK(help.out.find(sub) != std::string::npos);
   }
   CHECK(run_process({kFleetHooks}).exit_code == 2);

@@ -163,7 +163,8 @@ TEST_CASE("launch-wrapper: a new launch stops the member's previous agent and it
   CHECK(std::string(summary(first.result().err)["kill_reason"].GetString()) == "superseded");
 }
 
-TEST_CASE("launch-wrapper: the record survives a wrapper crash and the next launch stops the orphan") {
+TEST_CASE(
+    "launch-wrapper: the record survives a wrapper crash and the next launch stops the orphan") {
   TempDir tmp;
   BackgroundProcess crashed(wrapper({"--member", "m", "--state-dir", tmp.path()},
                                     {"/bin/sh", "-c", "echo started; exec sleep 300"}));
@@ -175,8 +176,8 @@ TEST_CASE("launch-wrapper: the record survives a wrapper crash and the next laun
   CHECK(alive(orphan));  // the agent outlived its wrapper
   CHECK(::access((tmp / "launch/m.json").c_str(), F_OK) == 0);
 
-  const RunResult next = run_process(
-      wrapper({"--quiet", "--member", "m", "--state-dir", tmp.path()}, {"/bin/true"}));
+  const RunResult next =
+      run_process(wrapper({"--quiet", "--member", "m", "--state-dir", tmp.path()}, {"/bin/true"}));
   CHECK(next.exit_code == 0);
   CHECK(next.err.find("agent pid " + std::to_string(orphan) + " was stopped") != std::string::npos);
   CHECK(wait_dead(orphan));

@@ -22,9 +22,11 @@ bool is_suite_variable(const char* entry) {
   return false;
 }
 
-bool is_overridden(const char* entry, const std::vector<std::pair<std::string, std::string>>& extra) {
+bool is_overridden(const char* entry,
+                   const std::vector<std::pair<std::string, std::string>>& extra) {
   for (const auto& [name, value] : extra) {
-    if (std::strncmp(entry, name.c_str(), name.size()) == 0 && entry[name.size()] == '=') return true;
+    if (std::strncmp(entry, name.c_str(), name.size()) == 0 && entry[name.size()] == '=')
+      return true;
   }
   return false;
 }

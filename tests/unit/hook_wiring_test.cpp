@@ -47,7 +47,8 @@ TEST_CASE("hook_wiring: install into an empty document and again - identical") {
   CHECK(installed(once) == once);
 }
 
-TEST_CASE("hook_wiring: other hooks and keys keep their place - the suite's entry is updated in place") {
+TEST_CASE(
+    "hook_wiring: other hooks and keys keep their place - the suite's entry is updated in place") {
   const std::string before = R"({
     "model": "opus",
     "hooks": {

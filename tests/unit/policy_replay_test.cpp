@@ -22,20 +22,21 @@ std::string hook(const std::string& caller, const std::string& resume) {
 
 TEST_CASE("policy_replay: passing and failing cases") {
   TempDir tmp;
-  append_record(provenance_store_path(tmp.path()), {"w-1", "l3-a", "k1", "", "implement", "", "t"}, {});
-  write_file(tmp / "cases.jsonl",
-             R"({"name":"owner resumes","input":)" + hook("l3-a", "w-1") + R"(,"expect":"silent"})" + "\n" +
-                 R"({"name":"stranger","input":)" + hook("l3-x", "w-1") +
-                 R"(,"expect":"deny","reason_contains":"dispatched by l3-a"})" + "\n\n" +
-                 R"({"name":"same kitchen","input":)" + hook("l3-x", "w-1") +
-                 R"(,"expect":"pass","kitchen_id":"k1"})" + "\n" +
-                 R"({"name":"unknown strict","input":)" + hook("l3-x", "w-9") +
-                 R"(,"expect":"deny","strict":true})" + "\n" +
-                 R"({"name":"wrong expectation","input":)" + hook("l3-a", "w-1") + R"(,"expect":"deny"})" +
-                 "\n" + R"({"name":"reason mismatch","input":)" + hook("l3-x", "w-1") +
-                 R"(,"expect":"deny","reason_contains":"no such words"})" + "\n" +
-                 R"({"input":"x","expect":"deny"})" + "\n" + "not json\n" +
-                 R"({"input":{},"expect":"maybe"})" + "\n");
+  append_record(provenance_store_path(tmp.path()), {"w-1", "l3-a", "k1", "", "implement", "", "t"},
+                {});
+  write_file(
+      tmp / "cases.jsonl",
+      R"({"name":"owner resumes","input":)" + hook("l3-a", "w-1") + R"(,"expect":"silent"})" +
+          "\n" + R"({"name":"stranger","input":)" + hook("l3-x", "w-1") +
+          R"(,"expect":"deny","reason_contains":"dispatched by l3-a"})" + "\n\n" +
+          R"({"name":"same kitchen","input":)" + hook("l3-x", "w-1") +
+          R"(,"expect":"pass","kitchen_id":"k1"})" + "\n" + R"({"name":"unknown strict","input":)" +
+          hook("l3-x", "w-9") + R"(,"expect":"deny","strict":true})" + "\n" +
+          R"({"name":"wrong expectation","input":)" + hook("l3-a", "w-1") + R"(,"expect":"deny"})" +
+          "\n" + R"({"name":"reason mismatch","input":)" + hook("l3-x", "w-1") +
+          R"(,"expect":"deny","reason_contains":"no such words"})" + "\n" +
+          R"({"input":"x","expect":"deny"})" + "\n" + "not json\n" +
+          R"({"input":{},"expect":"maybe"})" + "\n");
   GuardOptions options;
   options.state_dir = tmp.path();
   const auto results = replay_cases(tmp / "cases.jsonl", options);

@@ -22,10 +22,12 @@ ProvenanceRecord record(const std::string& session, const std::string& kitchen) 
 
 }  // namespace
 
-TEST_CASE("store_compact: damaged lines and later duplicates go - first records stay byte for byte") {
+TEST_CASE(
+    "store_compact: damaged lines and later duplicates go - first records stay byte for byte") {
   TempDir tmp;
   const std::string store = tmp / "s.jsonl";
-  const std::string autoskillit = read_file(std::string(FLEET_FIXTURES) + "/autoskillit_store.jsonl");
+  const std::string autoskillit =
+      read_file(std::string(FLEET_FIXTURES) + "/autoskillit_store.jsonl");
   write_file(store, autoskillit + "garbage\n\n");
   append_record(store, record("0d07e5d0-0000-4000-8000-000000000001", "k-later"), {});
   append_record(store, record("w-2", "k2"), {});

@@ -13,7 +13,8 @@ using fleet::test::write_file;
 namespace {
 
 ProvenanceRecord record(const std::string& session) {
-  return {session, "caller-1", "k1", "d-1", "implement", "build", "2026-11-22T00:00:00.000000+00:00"};
+  return {
+      session, "caller-1", "k1", "d-1", "implement", "build", "2026-11-22T00:00:00.000000+00:00"};
 }
 
 }  // namespace
@@ -25,7 +26,8 @@ TEST_CASE("store_verify: a healthy store") {
   append_record(store, record("a-1"), {});
   append_record(store, record("a-2"), {});
   append_record(store, record("a-1"), {});
-  write_file(store, read_file(store) + read_file(std::string(FLEET_FIXTURES) + "/autoskillit_store.jsonl"));
+  write_file(store, read_file(store) +
+                        read_file(std::string(FLEET_FIXTURES) + "/autoskillit_store.jsonl"));
   const auto result = verify_store(store);
   CHECK(result.exists);
   CHECK(result.lines == 6);
@@ -40,12 +42,13 @@ TEST_CASE("store_verify: each kind of damage is counted - the torn tail is a war
   TempDir tmp;
   const std::string store = tmp / "s.jsonl";
   append_record(store, record("a-1"), {});
-  write_file(store, read_file(store) + "\n" + "not json\n" + "[1]\n" +
-                        R"({"session_id":"a-2"})" + "\n" +
-                        R"({"session_id":"a-3","caller_session_id":5,"kitchen_id":"","dispatch_id":"","recipe_name":"","step_name":"","timestamp":""})" +
-                        "\n" +
-                        R"({"session_id":"../x","caller_session_id":"","kitchen_id":"","dispatch_id":"","recipe_name":"","step_name":"","timestamp":""})" +
-                        "\n");
+  write_file(
+      store,
+      read_file(store) + "\n" + "not json\n" + "[1]\n" + R"({"session_id":"a-2"})" + "\n" +
+          R"({"session_id":"a-3","caller_session_id":5,"kitchen_id":"","dispatch_id":"","recipe_name":"","step_name":"","timestamp":""})" +
+          "\n" +
+          R"({"session_id":"../x","caller_session_id":"","kitchen_id":"","dispatch_id":"","recipe_name":"","step_name":"","timestamp":""})" +
+          "\n");
   auto result = verify_store(store);
   CHECK(result.counts["blank"] == 1);
   CHECK(result.counts["not-json"] == 1);
