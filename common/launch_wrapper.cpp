@@ -1,16 +1,17 @@
 #include "launch_wrapper.h"
 
-#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <optional>
 
 #include <rapidjson/document.h>
 
 #include "agent_control.h"
+#include "agent_supervisor.h"
 #include "child_process.h"
 #include "command_line.h"
 #include "error.h"
@@ -18,11 +19,12 @@
 #include "ids.h"
 #include "json.h"
 #include "launch_registry.h"
-#include "output_relay.h"
 #include "paths.h"
 #include "provenance_store.h"
+#include "session_state.h"
 #include "signal_router.h"
 #include "timestamp.h"
+#include "transcript_watch.h"
 
 namespace fleet {
 namespace {
@@ -42,13 +44,22 @@ void log_line(const std::string& line) {
   (void)!::write(STDERR_FILENO, text.data(), text.size());
 }
 
+std::string current_directory() {
+  char buffer[4096];
+  if (::getcwd(buffer, sizeof buffer) == nullptr) throw_errno("cannot read the working directory");
+  return buffer;
+}
+
 // What one start of the agent came to.
 struct Attempt {
   pid_t pid = 0;
   int exit_code = 0;
-  int forwarded_signal = 0;  // the last terminating signal passed on to the agent
-  bool superseded = false;   // another launch of the member replaced this agent
-  std::string kill_reason;   // natural_exit, signal, superseded, exec_failed, aborted
+  bool ended_by_signal = false;  // a stop signal to the wrapper ended it (no retry)
+  bool superseded = false;       // another launch of the member replaced this agent
+  bool completion_seen = false;
+  bool drain_timed_out = false;
+  std::string kill_reason;  // natural_exit, completed_then_stopped, signal, drain_timeout,
+                            // superseded, exec_failed
   std::string output_tail;
 };
 
@@ -63,9 +74,8 @@ class Launcher {
       const Attempt attempt = start(command);
       attempts_.push_back(attempt);
       const int code = attempt.exit_code;
-      if (code == 0 || attempt.forwarded_signal != 0 || attempt.superseded ||
-          attempt.kill_reason == "exec_failed" || attempt.kill_reason == "aborted" ||
-          number > options_.retries) {
+      if (code == 0 || attempt.ended_by_signal || attempt.superseded ||
+          attempt.kill_reason == "exec_failed" || number > options_.retries) {
         return finish(code);
       }
       const ErrorClass failure = classify_failure(attempt.output_tail);
@@ -98,7 +108,7 @@ class Launcher {
   void prepare() {
     if (options_.command.empty()) throw Error("no command given after --");
     command_ = options_.command;
-    if (!options_.member.empty() || options_.record_provenance) {
+    if (!options_.member.empty() || options_.record_provenance || !options_.session_key.empty()) {
       state_dir_ = resolve_state_dir(options_.state_dir, "");
     }
     if (!options_.member.empty()) registry_.emplace(state_dir_, options_.member);
@@ -106,6 +116,7 @@ class Launcher {
     session_id_ = options_.session_id;
     if (session_id_.empty()) session_id_ = option_value(command_, "--session-id").value_or("");
     if (session_id_.empty()) session_id_ = resume_id_;
+    if (!options_.session_key.empty()) apply_session_state();
     if (options_.assign_session_id && session_id_.empty()) assign_session_id(command_);
     if (options_.record_provenance) {
       caller_ = options_.caller_session_id.empty() ? env_value("CLAUDE_CODE_SESSION_ID")
@@ -115,7 +126,7 @@ class Launcher {
             "--record-provenance needs the caller: pass --caller-session-id, or run "
             "where CLAUDE_CODE_SESSION_ID is set");
       }
-      if (resume_id_.empty() && session_id_.empty()) {
+      if (session_id_.empty()) {
         throw Error(
             "--record-provenance needs the session id: pass --session-id or "
             "--assign-session-id");
@@ -123,6 +134,69 @@ class Launcher {
       const std::string problem = record_problem(provenance_record());
       if (!problem.empty()) throw Error(problem);
     }
+    if (!options_.completion_marker.empty() && options_.session_log.empty() &&
+        session_id_.empty()) {
+      throw Error(
+          "--completion-marker needs the transcript: pass --session-log, --session-id or "
+          "--assign-session-id");
+    }
+    if (!session_id_.empty() && !is_valid_id(session_id_))
+      throw Error(id_problem("session id", session_id_));
+  }
+
+  // --session-key: resume a session whose last run was cut short, unless it is stuck.
+  void apply_session_state() {
+    sessions_.emplace(state_dir_, options_.session_key);
+    UniqueFd lock = sessions_->lock();
+    const std::optional<SessionState> recorded = sessions_->read();
+    const LaunchPlan plan = plan_launch(recorded);
+    SessionState state = recorded.value_or(SessionState{});
+    state.session_key = options_.session_key;
+    switch (plan.kind) {
+      case LaunchPlan::Kind::resume: {
+        const std::string note = resume_note(plan.resume_reason, plan.resume_id);
+        command_ = without_option(without_resume(command_), "--session-id");
+        if (!options_.resume_note_arg.empty())
+          command_ = with_option(command_, options_.resume_note_arg, note);
+        command_ = with_option(command_, "--resume", plan.resume_id);
+        resume_id_ = session_id_ = plan.resume_id;
+        environment_ = {"FLEET_RESUME_REASON=" + plan.resume_reason, "FLEET_RESUME_NOTE=" + note};
+        log_line("session " + options_.session_key + " resumes " + plan.resume_id + " (" +
+                 plan.resume_reason + ")");
+        break;
+      }
+      case LaunchPlan::Kind::fresh_after_suspension:
+        log_line("session " + options_.session_key + " is suspended after " +
+                 std::to_string(state.restart_failure_count) +
+                 " interrupted restarts; starting a fresh session instead of resuming " +
+                 state.session_id);
+        command_ = without_resume(command_);
+        resume_id_.clear();
+        assign_session_id(command_);
+        state = SessionState{};
+        state.session_key = options_.session_key;
+        break;
+      case LaunchPlan::Kind::fresh:
+        break;
+    }
+    if (plan.kind != LaunchPlan::Kind::resume) {
+      if (options_.assign_session_id && session_id_.empty()) assign_session_id(command_);
+      state.session_id = session_id_;
+      state.state = "active";
+      state.resume_reason.clear();
+    }
+    sessions_->write(state);
+  }
+
+  void update_session(const std::function<void(SessionState&)>& change) {
+    if (!sessions_) return;
+    UniqueFd lock = sessions_->lock();
+    SessionState state = sessions_->read().value_or(SessionState{});
+    state.session_key = options_.session_key;
+    if (state.session_id.empty()) state.session_id = session_id_;
+    change(state);
+    sessions_->write(state);
+    final_state_ = state.state;
   }
 
   static bool resumes(const std::vector<std::string>& command) {
@@ -145,6 +219,17 @@ class Launcher {
             utc_timestamp_now()};
   }
 
+  std::unique_ptr<TranscriptWatch> make_watch() const {
+    if (options_.completion_marker.empty()) return nullptr;
+    const std::string path = options_.session_log.empty()
+                                 ? transcript_path(session_id_, current_directory())
+                                 : options_.session_log;
+    return std::make_unique<TranscriptWatch>(
+        path,
+        MarkerRule{options_.completion_marker, options_.record_type, options_.marker_anywhere},
+        options_.poll_interval, options_.use_inotify);
+  }
+
   // Starts the agent once and supervises it until it has exited.
   Attempt start(const std::vector<std::string>& command) {
     Attempt attempt;
@@ -159,10 +244,9 @@ class Launcher {
         throw Error("the previous agent of member " + options_.member + " could not be stopped");
       }
     }
-    HeldChild child = spawn_held(command, environment_with({}), router_.original_mask(),
+    HeldChild child = spawn_held(command, environment_with(environment_), router_.original_mask(),
                                  router_.sigpipe_was_ignored());
     attempt.pid = child.pid;
-
     // Recorded first, so whoever reads the announce line can rely on the record.
     if (registry_) {
       const auto identity = identify_process(child.pid);
@@ -170,8 +254,6 @@ class Launcher {
       registry_->write(
           {options_.member, *identity, child.pid, session_id_, utc_timestamp_now(), command});
     }
-    const std::string announce = options_.announce_prefix + std::to_string(child.pid) + "\n";
-    write_all(STDOUT_FILENO, announce, "stdout");
     if (options_.record_provenance && resume_id_.empty() && !provenance_written_ &&
         !session_id_.empty()) {
       const std::string warning = append_record(provenance_store_path(state_dir_),
@@ -179,6 +261,11 @@ class Launcher {
       if (!warning.empty()) log_line("warning: " + warning);
       provenance_written_ = true;
     }
+    // The resume boundary: what the transcript holds before the agent can write to it.
+    std::unique_ptr<TranscriptWatch> watch = make_watch();
+    if (watch) watch->mark_boundary();
+    const std::string announce = options_.announce_prefix + std::to_string(child.pid) + "\n";
+    write_all(STDOUT_FILENO, announce, "stdout");
     member_lock.reset();
 
     // A request to stop that arrived while we prepared: do not start the agent at all.
@@ -190,11 +277,10 @@ class Launcher {
       wait_for(child.pid);
       forget(child.pid);
       attempt.exit_code = 128 + sig;
-      attempt.forwarded_signal = sig;
+      attempt.ended_by_signal = true;
       attempt.kill_reason = "signal";
       return attempt;
     }
-
     if (const int error = release_child(child); error != 0) {
       log_line("cannot run '" + command.front() + "': " + std::strerror(error));
       wait_for(child.pid);
@@ -206,52 +292,38 @@ class Launcher {
     for (int sig : pending) {
       if (sig != SIGCHLD) ::kill(-child.pid, sig);
     }
-    supervise(child, attempt);
-    return attempt;
-  }
 
-  void supervise(HeldChild& child, Attempt& attempt) {
-    OutputRelay out(std::move(child.out), STDOUT_FILENO, options_.tail_bytes);
-    OutputRelay err(std::move(child.err), STDERR_FILENO, options_.tail_bytes);
-    int status = 0;
-    bool exited = false;
-    while (!exited) {
-      struct pollfd fds[3] = {
-          {router_.fd(), POLLIN, 0}, {out.fd(), POLLIN, 0}, {err.fd(), POLLIN, 0}};
-      if (::poll(fds, 3, -1) < 0 && errno != EINTR) throw_errno("poll failed");
-      if (fds[1].revents != 0) out.pump();
-      if (fds[2].revents != 0) err.pump();
-      if (fds[0].revents == 0) continue;
-      for (int sig; (sig = router_.next()) != 0;) {
-        if (sig == SIGCHLD) {
-          exited = reap_children(child.pid, status) || exited;
-        } else {
-          ::kill(-child.pid, sig);
-          if (is_terminating(sig)) attempt.forwarded_signal = sig;
-        }
-      }
-    }
-    out.drain();
-    err.drain();
-    if (!options_.leave_children) {
-      const StopResult left =
-          stop_process_group(child.pid, options_.grace, std::chrono::seconds(5), &reap_any);
-      if (left.was_alive) log_line("stopped the agent's left-over processes");
-      out.drain();
-      err.drain();
-    }
-    out.close();
-    err.close();
-    attempt.exit_code = exit_code_of(status);
-    attempt.output_tail = out.tail() + "\n" + err.tail();
-    attempt.kill_reason = attempt.forwarded_signal != 0 ? "signal" : "natural_exit";
+    SupervisorOptions supervision;
+    supervision.grace = options_.grace;
+    supervision.drain = options_.drain;
+    supervision.leave_children = options_.leave_children;
+    supervision.tail_bytes = options_.tail_bytes;
+    supervision.watch = watch.get();
+    supervision.drain_on_stop_signals = sessions_.has_value();
+    supervision.on_drain_timeout = [this](int sig) {
+      const std::string reason = sig == SIGUSR1 ? "restart_timeout" : "shutdown_timeout";
+      log_line("the agent did not finish within the drain; session " + options_.session_key +
+               " is marked for resume (" + reason + ")");
+      update_session([&](SessionState& state) {
+        mark_drain_timeout(state, reason, options_.max_restarts, utc_timestamp_now());
+      });
+    };
+    const AgentExit exit = supervise_agent(child, router_, supervision);
+    attempt.exit_code = exit_code_of(exit.status);
+    attempt.output_tail = exit.output_tail;
+    attempt.completion_seen = exit.completion_seen;
+    attempt.drain_timed_out = exit.drain_timed_out;
+    attempt.ended_by_signal = exit.forwarded_signal != 0 || exit.drain_signal != 0;
+    attempt.kill_reason = exit.stopped_after_completion ? "completed_then_stopped"
+                          : exit.drain_timed_out        ? "drain_timeout"
+                          : exit.forwarded_signal != 0  ? "signal"
+                                                        : "natural_exit";
+    if (exit.completion_seen) attempt.exit_code = 0;
+    if (exit.drain_timed_out) attempt.exit_code = 128 + exit.drain_signal;
     attempt.superseded = forget(child.pid);
     if (attempt.superseded) attempt.kill_reason = "superseded";
-  }
-
-  static void reap_any() {
-    int ignored = 0;
-    reap_children(-1, ignored);
+    if (attempt.exit_code == 0) update_session(mark_success);
+    return attempt;
   }
 
   void wait_for(pid_t pid) {
@@ -281,23 +353,31 @@ class Launcher {
           deadline - std::chrono::steady_clock::now());
       if (left.count() <= 0) return 0;
       const int sig = router_.wait(static_cast<int>(left.count()));
-      if (sig == SIGCHLD) reap_any();
+      if (sig == SIGCHLD) {
+        int ignored = 0;
+        reap_children(-1, ignored);
+      }
       if (is_terminating(sig)) return sig;
     }
   }
 
   int finish(int exit_code) {
-    if (options_.quiet) return exit_code;
     rapidjson::Document doc(rapidjson::kObjectType);
     auto& alloc = doc.GetAllocator();
     doc.AddMember("event", "launch-wrapper.summary", alloc);
     if (!options_.member.empty())
       doc.AddMember("member", json_string(options_.member, alloc), alloc);
     doc.AddMember("session_id", json_string(session_id_, alloc), alloc);
+    if (sessions_) {
+      doc.AddMember("session_key", json_string(options_.session_key, alloc), alloc);
+      if (!final_state_.empty())
+        doc.AddMember("session_state", json_string(final_state_, alloc), alloc);
+    }
     doc.AddMember("attempts", static_cast<unsigned>(attempts_.size()), alloc);
     doc.AddMember("exit_code", exit_code, alloc);
     const Attempt& last = attempts_.back();
     doc.AddMember("kill_reason", json_string(last.kill_reason, alloc), alloc);
+    doc.AddMember("completion_seen", last.completion_seen, alloc);
     rapidjson::Value pids(rapidjson::kArrayType);
     for (const Attempt& a : attempts_) {
       if (a.pid != 0) pids.PushBack(static_cast<std::int64_t>(a.pid), alloc);
@@ -307,15 +387,25 @@ class Launcher {
     for (const std::string& c : classes_) classes.PushBack(json_string(c, alloc), alloc);
     doc.AddMember("failure_classes", classes, alloc);
     const std::string line = to_json(doc) + "\n";
-    (void)!::write(STDERR_FILENO, line.data(), line.size());
+    if (!options_.quiet) (void)!::write(STDERR_FILENO, line.data(), line.size());
+    if (!options_.summary_file.empty()) {
+      try {
+        replace_file_atomically(options_.summary_file, line, Durability::process_lifetime);
+      } catch (const Error& e) {
+        log_line(std::string("cannot write the summary file: ") + e.what());
+      }
+    }
     return exit_code;
   }
 
   const LaunchOptions& options_;
   SignalRouter router_;
   std::vector<std::string> command_;
+  std::vector<std::string> environment_;  // added to the agent's environment
   std::string state_dir_;
   std::optional<LaunchRegistry> registry_;
+  std::optional<SessionStore> sessions_;
+  std::string final_state_;
   std::string session_id_;
   std::string resume_id_;
   std::string caller_;

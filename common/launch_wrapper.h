@@ -30,6 +30,19 @@ struct LaunchOptions {
   std::string dispatch_id;
   std::string recipe_name;
   std::string step_name;
+  // Completion watch.
+  std::string completion_marker;  // "" disables the watch
+  std::string session_log;        // transcript path ("" derives it from the session id)
+  std::string record_type = "assistant";
+  bool marker_anywhere = false;
+  std::chrono::milliseconds poll_interval{500};
+  bool use_inotify = true;
+  std::chrono::milliseconds drain{5000};
+  std::string summary_file;  // also write the summary line here
+  // Resume-pending lifecycle.
+  std::string session_key;  // "" keeps no session state
+  int max_restarts = 3;
+  std::string resume_note_arg;  // e.g. --append-system-prompt: pass the note as argument
 };
 
 // Exit statuses of the wrapper itself (as timeout(1)).

@@ -66,6 +66,36 @@ int main(int argc, char** argv) {
   app.add_option("--recipe-name", options.recipe_name, "Recipe for the record");
   app.add_option("--step-name", options.step_name, "Step for the record");
   app.add_flag("--fsync", options.fsync, "fdatasync the provenance store after the append");
+  double drain_seconds = 5;
+  int poll_ms = 500;
+  bool no_inotify = false;
+  app.add_option("--completion-marker", options.completion_marker,
+                 "Stop the agent after its transcript shows this marker in an assistant text "
+                 "block (on a line of its own); exit 0 then");
+  app.add_option(
+      "--session-log", options.session_log,
+      "Transcript to watch (default: ~/.claude/projects/<munged cwd>/<session id>.jsonl, "
+      "under $CLAUDE_CONFIG_DIR when set)");
+  app.add_option("--record-type", options.record_type,
+                 "Transcript record type that may carry the marker (default assistant)");
+  app.add_flag("--marker-anywhere", options.marker_anywhere,
+               "Accept the marker anywhere in a text block, not only on a line of its own");
+  app.add_option("--poll-ms", poll_ms, "Poll interval when inotify is unavailable (default 500)")
+      ->check(CLI::Range(10, 60000));
+  app.add_flag("--no-inotify", no_inotify, "Poll the transcript instead of using inotify");
+  app.add_option("--drain", drain_seconds,
+                 "Seconds the agent gets to exit by itself after completion, or after TERM/USR1 "
+                 "with --session-key (default 5)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--summary-file", options.summary_file, "Also write the JSON summary line here");
+  app.add_option("--session-key", options.session_key,
+                 "Keep sessions/<key>.json: resume the session next time when a drain timed out");
+  app.add_option("--max-restarts", options.max_restarts,
+                 "Interrupted restarts in a row after which the session is suspended (default 3)")
+      ->check(CLI::Range(1, 1000));
+  app.add_option("--resume-note-arg", options.resume_note_arg,
+                 "Pass the resume note to the agent as this option's value too (e.g. "
+                 "--append-system-prompt)");
   app.add_option("command", options.command, "The agent command, after --");
 
   std::string member;
@@ -101,6 +131,9 @@ int main(int argc, char** argv) {
       return result.outcome == fleet::AgentStop::Outcome::failed ? 1 : 0;
     }
     options.grace = to_ms(grace_seconds);
+    options.drain = to_ms(drain_seconds);
+    options.poll_interval = std::chrono::milliseconds(poll_ms);
+    options.use_inotify = !no_inotify;
     return fleet::run_launch(options);
   } catch (const fleet::Error& e) {
     std::fprintf(stderr, "launch-wrapper: %s\n", e.what());

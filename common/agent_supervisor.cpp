@@ -1,0 +1,120 @@
+#include "agent_supervisor.h"
+
+#include <poll.h>
+#include <unistd.h>
+#include <cerrno>
+#include <optional>
+
+#include "error.h"
+#include "output_relay.h"
+#include "process_identity.h"
+
+namespace fleet {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+bool is_terminating(int sig) {
+  return sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT;
+}
+
+void reap_any() {
+  int ignored = 0;
+  reap_children(-1, ignored);
+}
+
+int ms_until(Clock::time_point when) {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(when - Clock::now());
+  return left.count() < 0 ? 0 : static_cast<int>(left.count());
+}
+
+void log_line(const std::string& line) {
+  const std::string text = "launch-wrapper: " + line + "\n";
+  (void)!::write(STDERR_FILENO, text.data(), text.size());
+}
+
+}  // namespace
+
+AgentExit supervise_agent(HeldChild& child, SignalRouter& router,
+                          const SupervisorOptions& options) {
+  AgentExit result;
+  OutputRelay out(std::move(child.out), STDOUT_FILENO, options.tail_bytes);
+  OutputRelay err(std::move(child.err), STDERR_FILENO, options.tail_bytes);
+  std::optional<Clock::time_point> completion_deadline, drain_deadline, kill_deadline;
+  const auto stop_group = [&] {
+    if (kill_deadline) return;
+    ::kill(-child.pid, SIGTERM);
+    kill_deadline = Clock::now() + options.grace;
+  };
+  if (options.watch != nullptr && options.watch->check()) {
+    result.completion_seen = true;
+    completion_deadline = Clock::now() + options.drain;
+  }
+
+  bool exited = false;
+  while (!exited) {
+    int timeout =
+        options.watch != nullptr && !result.completion_seen ? options.watch->wait_ms() : -1;
+    for (const auto& deadline : {completion_deadline, drain_deadline, kill_deadline}) {
+      if (deadline)
+        timeout = timeout < 0 ? ms_until(*deadline) : std::min(timeout, ms_until(*deadline));
+    }
+    struct pollfd fds[4] = {{router.fd(), POLLIN, 0},
+                            {out.fd(), POLLIN, 0},
+                            {err.fd(), POLLIN, 0},
+                            {options.watch != nullptr ? options.watch->fd() : -1, POLLIN, 0}};
+    if (::poll(fds, 4, timeout) < 0 && errno != EINTR) throw_errno("poll failed");
+    if (fds[1].revents != 0) out.pump();
+    if (fds[2].revents != 0) err.pump();
+    if (options.watch != nullptr && !result.completion_seen && options.watch->check()) {
+      result.completion_seen = true;
+      completion_deadline = Clock::now() + options.drain;
+      log_line("completion marker seen; the agent has " + std::to_string(options.drain.count()) +
+               " ms to exit");
+    }
+    if (fds[0].revents != 0) {
+      for (int sig; (sig = router.next()) != 0;) {
+        if (sig == SIGCHLD) {
+          exited = reap_children(child.pid, result.status) || exited;
+        } else if (options.drain_on_stop_signals && (sig == SIGTERM || sig == SIGUSR1) &&
+                   result.drain_signal == 0) {
+          result.drain_signal = sig;
+          drain_deadline = Clock::now() + options.drain;
+        } else {
+          ::kill(-child.pid, sig);
+          if (is_terminating(sig)) result.forwarded_signal = sig;
+        }
+      }
+    }
+    if (exited) break;
+    const auto now = Clock::now();
+    if (completion_deadline && now >= *completion_deadline && !kill_deadline) {
+      result.stopped_after_completion = true;
+      stop_group();
+    }
+    if (drain_deadline && now >= *drain_deadline && !kill_deadline) {
+      result.drain_timed_out = true;
+      if (options.on_drain_timeout) options.on_drain_timeout(result.drain_signal);
+      stop_group();
+    }
+    if (kill_deadline && now >= *kill_deadline) {
+      ::kill(-child.pid, SIGKILL);
+      kill_deadline = now + std::chrono::hours(24);  // once
+    }
+  }
+  out.drain();
+  err.drain();
+  if (!options.leave_children) {
+    const StopResult left =
+        stop_process_group(child.pid, options.grace, std::chrono::seconds(5), &reap_any);
+    if (left.was_alive) log_line("stopped the agent's left-over processes");
+    out.drain();
+    err.drain();
+  }
+  out.close();
+  err.close();
+  result.output_tail = out.tail() + "\n" + err.tail();
+  return result;
+}
+
+}  // namespace fleet

@@ -1,0 +1,39 @@
+#pragma once
+// Supervising a released agent until it has exited: its output passes through, signals to
+// the wrapper reach its group, an optional completion watch ends it after a drain window,
+// and with drain-on-stop, TERM and USR1 give it time to finish its turn before it is stopped.
+
+#include <chrono>
+#include <functional>
+#include <string>
+
+#include "child_process.h"
+#include "signal_router.h"
+#include "transcript_watch.h"
+
+namespace fleet {
+
+struct SupervisorOptions {
+  std::chrono::milliseconds grace{5000};  // TERM -> KILL when stopping the group
+  std::chrono::milliseconds drain{5000};  // time to exit alone after completion or TERM/USR1
+  bool leave_children = false;
+  std::size_t tail_bytes = 64 * 1024;
+  TranscriptWatch* watch = nullptr;    // completion watch, or none
+  bool drain_on_stop_signals = false;  // TERM and USR1 start a drain instead of passing on
+  // Called when a drain started by `signal` ran out, before the group is stopped.
+  std::function<void(int signal)> on_drain_timeout;
+};
+
+struct AgentExit {
+  int status = 0;            // wait status of the agent
+  int forwarded_signal = 0;  // last terminating signal passed on to the agent
+  bool completion_seen = false;
+  bool stopped_after_completion = false;  // the drain after completion ran out
+  int drain_signal = 0;                   // TERM or USR1 that started a drain
+  bool drain_timed_out = false;
+  std::string output_tail;  // last bytes of stdout, then of stderr
+};
+
+AgentExit supervise_agent(HeldChild& child, SignalRouter& router, const SupervisorOptions& options);
+
+}  // namespace fleet

@@ -1,0 +1,103 @@
+#include "transcript_watch.h"
+
+#include <fcntl.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cerrno>
+
+#include "paths.h"
+
+namespace fleet {
+
+std::string munge_project_dir(std::string_view cwd) {
+  std::string out(cwd);
+  for (char& c : out) {
+    const bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    if (!alnum) c = '-';
+  }
+  return out;
+}
+
+std::string transcript_path(const std::string& session_id, const std::string& cwd) {
+  std::string base = env_value("CLAUDE_CONFIG_DIR");
+  if (base.empty()) base = env_value("HOME") + "/.claude";
+  return base + "/projects/" + munge_project_dir(cwd) + "/" + session_id + ".jsonl";
+}
+
+TranscriptWatch::TranscriptWatch(std::string path, MarkerRule rule,
+                                 std::chrono::milliseconds poll_interval, bool use_inotify)
+    : path_(std::move(path)),
+      directory_(parent_directory(path_)),
+      rule_(std::move(rule)),
+      poll_interval_(poll_interval) {
+  if (use_inotify) inotify_.reset(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
+}
+
+void TranscriptWatch::mark_boundary() {
+  struct stat st {};
+  boundary_ = ::stat(path_.c_str(), &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+  offset_ = boundary_;
+  partial_.clear();
+  arm();
+}
+
+int TranscriptWatch::wait_ms() const {
+  if (inotify_ && file_watch_ >= 0) return -1;
+  return static_cast<int>(poll_interval_.count());
+}
+
+void TranscriptWatch::arm() {
+  if (!inotify_) return;
+  if (directory_watch_ < 0) {
+    directory_watch_ = ::inotify_add_watch(inotify_.get(), directory_.c_str(),
+                                           IN_CREATE | IN_MOVED_TO | IN_ONLYDIR);
+  }
+  if (file_watch_ < 0) {
+    file_watch_ = ::inotify_add_watch(inotify_.get(), path_.c_str(), IN_MODIFY | IN_CLOSE_WRITE);
+  }
+}
+
+bool TranscriptWatch::check() {
+  if (inotify_) {
+    char events[4096];
+    while (::read(inotify_.get(), events, sizeof events) > 0) {
+    }
+  }
+  if (seen_) return true;
+  arm();
+  read_new_lines();
+  return seen_;
+}
+
+void TranscriptWatch::read_new_lines() {
+  if (!file_) {
+    std::string error;
+    if (try_open_regular_file(path_, O_RDONLY, 0, file_, error) != 0) return;
+  }
+  struct stat st {};
+  if (::fstat(file_.get(), &st) != 0) return;
+  if (static_cast<std::uint64_t>(st.st_size) < offset_) {  // truncated: start over
+    offset_ = 0;
+    partial_.clear();
+  }
+  char buffer[65536];
+  for (;;) {
+    const ssize_t n = ::pread(file_.get(), buffer, sizeof buffer, static_cast<off_t>(offset_));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    offset_ += static_cast<std::uint64_t>(n);
+    partial_.append(buffer, static_cast<std::size_t>(n));
+    std::size_t start = 0;
+    for (std::size_t newline; (newline = partial_.find('\n', start)) != std::string::npos;
+         start = newline + 1) {
+      if (!seen_ &&
+          record_has_marker(std::string_view(partial_).substr(start, newline - start), rule_)) {
+        seen_ = true;
+      }
+    }
+    partial_.erase(0, start);  // keep the incomplete last line for the next read
+  }
+}
+
+}  // namespace fleet
