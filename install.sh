@@ -78,6 +78,9 @@ cmake --preset release >/dev/null
 cmake --build --preset release
 
 if [ "$mode" = test ]; then
+  # The end-to-end tests drive the real Claude Code CLI from the npm registry; without it they
+  # report themselves skipped, with the reason.
+  tests/e2e/setup.sh
   echo "install.sh: running the test suite on the release build"
   ctest --preset release
   echo "install.sh: building and testing under AddressSanitizer + UBSan"

@@ -1,0 +1,268 @@
+// End to end: the real Claude Code CLI (an L3 orchestrator) against a scripted Messages API
+// on loopback, calling dispatch_food_truck on a stdio MCP dispatcher that launches real L2
+// agents through launch-wrapper; the hooks wired by `fleet-hooks install`. Assertions use
+// what Claude Code itself reports and the files on disk.
+
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cstdio>
+#include <memory>
+
+#include "json.h"
+#include "process.h"
+#include "provenance_record.h"
+#include "provenance_store.h"
+#include "temp_dir.h"
+
+using fleet::test::BackgroundProcess;
+using fleet::test::read_file;
+using fleet::test::run_process;
+using fleet::test::RunResult;
+using fleet::test::split_lines;
+using fleet::test::TempDir;
+using fleet::test::write_file;
+
+namespace {
+
+constexpr int kSkipped = 77;
+constexpr const char* kL3 = "c0ffee00-0000-4000-8000-000000000001";
+constexpr const char* kOtherL3 = "beef0000-0000-4000-8000-000000000002";
+constexpr const char* kSuccessor = "5acc0000-0000-4000-8000-000000000003";
+constexpr const char* kSelfL3 = "d00d0000-0000-4000-8000-000000000004";
+constexpr const char* kLateL3 = "abcd0000-0000-4000-8000-000000000005";
+constexpr const char* kDispatch = "mcp__kitchen__dispatch_food_truck";
+
+// The Claude Code binary tests/e2e/setup.sh installed; skips the test (exit 77) when absent.
+std::string claude_or_skip() {
+  const std::string cache = FLEET_E2E_CACHE;
+  const std::string path = read_file(cache + "/claude-path");
+  if (!path.empty()) return path.substr(0, path.find('\n'));
+  std::string reason = read_file(cache + "/unavailable");
+  if (reason.empty()) reason = "tests/e2e/setup.sh has not run (./install.sh --test runs it)\n";
+  std::printf("SKIPPED: the real Claude Code CLI is not available: %s", reason.c_str());
+  std::fflush(stdout);
+  std::_Exit(kSkipped);
+}
+
+struct L3Run {
+  RunResult process;
+  rapidjson::Document output;
+  std::size_t denials() const {
+    const auto* list = fleet::member(output, "permission_denials");
+    return list && list->IsArray() ? list->Size() : 0;
+  }
+  std::string denied_tool(std::size_t i) const {
+    return std::string(
+        fleet::string_member(output["permission_denials"][static_cast<unsigned>(i)], "tool_name")
+            .value_or(""));
+  }
+};
+
+class Fleet {
+ public:
+  Fleet() : claude_(claude_or_skip()) {
+    for (const std::string& dir : {home_, project_, bin_, state_}) ::mkdir(dir.c_str(), 0755);
+    for (const auto& [name, target] : std::vector<std::pair<std::string, std::string>>{
+             {"resume-guard", FLEET_RESUME_GUARD},
+             {"provenance-writer", FLEET_PROVENANCE_WRITER},
+             {"launch-wrapper", FLEET_LAUNCH_WRAPPER},
+             {"fleet-hooks", FLEET_HOOKS_CLI}}) {
+      REQUIRE(::symlink(target.c_str(), (bin_ + "/" + name).c_str()) == 0);
+    }
+    // Wired the way a user wires it, and checked first.
+    const std::vector<std::pair<std::string, std::string>> env = {
+        {"HOME", home_}, {"FLEET_HOOKS_STATE_DIR", state_}};
+    const RunResult install =
+        run_process({bin_ + "/fleet-hooks", "install", "--project", project_, "--bin-dir", bin_},
+                    {"", env, ""});
+    REQUIRE_MESSAGE(install.exit_code == 0, install.err);
+    const RunResult check =
+        run_process({bin_ + "/fleet-hooks", "check", "--project", project_}, {"", env, ""});
+    REQUIRE_MESSAGE(check.exit_code == 0, (check.out + check.err));
+
+    write_file(tmp_ / "mcp.json",
+               R"({"mcpServers":{"kitchen":{"type":"stdio","command":"node","args":[")" +
+                   std::string(FLEET_E2E_FIXTURES) +
+                   R"(/mcp_dispatcher.mjs"],"env":{"FLEET_E2E_WRAPPER":")" + bin_ +
+                   R"(/launch-wrapper","FLEET_E2E_CLAUDE":")" + claude_ +
+                   R"(","FLEET_E2E_STATE_DIR":")" + state_ +
+                   R"(","FLEET_E2E_KITCHEN":"kitchen-1","FLEET_E2E_CALLS":")" + calls_ +
+                   R"("}}}})");
+    script(R"({"rules":[],"default":{"text":"ok"}})");
+    server_ = std::make_unique<BackgroundProcess>(std::vector<std::string>{
+        "/usr/bin/env", "node", std::string(FLEET_E2E_FIXTURES) + "/mock_api.mjs",
+        tmp_ / "script.json", tmp_ / "port", tmp_ / "api.jsonl"});
+    for (int i = 0; i < 300 && read_file(tmp_ / "port").empty(); ++i) ::usleep(20000);
+    port_ = read_file(tmp_ / "port");
+    REQUIRE_MESSAGE(!port_.empty(), "the mock Messages API did not start");
+  }
+
+  void script(const std::string& json) const { write_file(tmp_ / "script.json", json); }
+
+  // One L3 run: `claude -p PROMPT` with a pre-assigned session id, in `kitchen`.
+  L3Run l3(const std::string& session_id, const std::string& prompt,
+           const std::string& kitchen) const {
+    L3Run run;
+    run.process =
+        run_process({claude_, "-p", prompt, "--session-id", session_id, "--output-format", "json",
+                     "--mcp-config", tmp_ / "mcp.json", "--allowedTools", kDispatch},
+                    {"",
+                     {{"HOME", home_},
+                      {"ANTHROPIC_BASE_URL", "http://127.0.0.1:" + port_},
+                      {"ANTHROPIC_API_KEY", "test"},
+                      {"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"},
+                      {"FLEET_HOOKS_STATE_DIR", state_},
+                      {"FLEET_HOOKS_KITCHEN_ID", kitchen}},
+                     project_});
+    REQUIRE_MESSAGE(fleet::parse_json(run.process.out, run.output),
+                    (run.process.out + run.process.err));
+    return run;
+  }
+
+  // The tool calls the dispatcher ran, as {"input", "result"} objects.
+  std::vector<std::string> calls() const { return split_lines(read_file(calls_)); }
+
+  std::string store() const { return state_ + "/session_provenance.jsonl"; }
+
+  // The text of every tool_result Claude Code sent back to the model so far.
+  std::string tool_results() const {
+    std::string all;
+    for (const auto& line : split_lines(read_file(tmp_ / "api.jsonl"))) {
+      if (line.find("tool_result") != std::string::npos) all += line + "\n";
+    }
+    return all;
+  }
+
+ private:
+  TempDir tmp_;
+  std::string claude_;
+  std::string home_ = tmp_ / "home";
+  std::string project_ = tmp_ / "project";
+  std::string bin_ = tmp_ / "bin";
+  std::string state_ = tmp_ / "state";
+  std::string calls_ = tmp_ / "calls.jsonl";
+  std::string port_;
+  std::unique_ptr<BackgroundProcess> server_;
+};
+
+std::string dispatch_turn(const std::string& input_json) {
+  return R"({"tool_use":{"name":"mcp__kitchen__dispatch_food_truck","input":)" + input_json + "}}";
+}
+
+std::string field(const std::string& call_line, const char* object, const char* key) {
+  rapidjson::Document doc;
+  REQUIRE(fleet::parse_json(call_line, doc));
+  return std::string(fleet::string_member(doc[object], key).value_or(""));
+}
+
+}  // namespace
+
+TEST_CASE("e2e: dispatch - resume - foreign kitchen - successor - self - unknown and stale ids") {
+  Fleet fleet;
+  // An L3 dispatches an L2, then resumes it in the same session.
+  fleet.script(
+      R"({"rules":[
+    {"match":"L3-DISPATCH","turns":[)" +
+      dispatch_turn(R"({"prompt":"L2-WORK build","recipe_name":"implement","step_name":"build"})") +
+      "," +
+      dispatch_turn(R"({"prompt":"L2-WORK continue","resume_session_id":"{{last_session_id}}"})") +
+      R"(,{"text":"L3 done"}]},
+    {"match":"L2-WORK","turns":[{"text":"worker finished"}]}],"default":{"text":"ok"}})");
+  L3Run first = fleet.l3(kL3, "L3-DISPATCH the build", "kitchen-1");
+  CHECK(first.denials() == 0);
+  auto calls = fleet.calls();
+  REQUIRE(calls.size() == 2);
+  const std::string worker = field(calls[0], "result", "session_id");
+  CHECK(field(calls[1], "input", "resume_session_id") == worker);
+  CHECK(field(calls[1], "result", "session_id") == worker);
+  // Recorded at launch, with the L3's real session id as the caller.
+  const auto owner = fleet::lookup_session(fleet.store(), worker);
+  REQUIRE(owner.status == fleet::StoreLookup::Status::found);
+  CHECK(owner.record.caller_session_id == kL3);
+  CHECK(owner.record.kitchen_id == "kitchen-1");
+  CHECK(owner.record.recipe_name == "implement");
+  CHECK(field(calls[0], "result", "caller_session_id") == kL3);
+
+  // Another L3 in another kitchen: denied, the tool does not run.
+  fleet.script(
+      R"({"rules":[{"match":"L3-FOREIGN","turns":[)" +
+      dispatch_turn(R"({"prompt":"L2-WORK steal","resume_session_id":")" + worker + R"("})") +
+      R"(,{"text":"gave up"}]},{"match":"L2-WORK","turns":[{"text":"x"}]}]})");
+  L3Run foreign = fleet.l3(kOtherL3, "L3-FOREIGN resume", "kitchen-2");
+  REQUIRE(foreign.denials() == 1);
+  CHECK(foreign.denied_tool(0) == kDispatch);
+  CHECK(fleet.calls().size() == 2);
+  CHECK(fleet.tool_results().find("Refused to resume session '" + worker) != std::string::npos);
+
+  // A successor L3 in the same kitchen: runs.
+  fleet.script(
+      R"({"rules":[{"match":"L3-SUCCESSOR","turns":[)" +
+      dispatch_turn(R"({"prompt":"L2-WORK carry on","resume_session_id":")" + worker + R"("})") +
+      R"(,{"text":"carried on"}]},{"match":"L2-WORK","turns":[{"text":"x"}]}]})");
+  L3Run successor = fleet.l3(kSuccessor, "L3-SUCCESSOR resume", "kitchen-1");
+  CHECK(successor.denials() == 0);
+  CHECK(fleet.calls().size() == 3);
+
+  // An L3 passing its own id, then its 8-character prefix: both denied.
+  const std::string self(kSelfL3);
+  fleet.script(R"({"rules":[{"match":"L3-SELF","turns":[)" +
+               dispatch_turn(R"({"prompt":"L2-WORK me","resume_session_id":")" + self + R"("})") +
+               "," +
+               dispatch_turn(R"({"prompt":"L2-WORK me","resume_session_id":")" + self.substr(0, 8) +
+                             R"("})") +
+               R"(,{"text":"stopped"}]}]})");
+  L3Run selfish = fleet.l3(kSelfL3, "L3-SELF resume", "kitchen-1");
+  CHECK(selfish.denials() == 2);
+  CHECK(fleet.calls().size() == 3);
+  CHECK(fleet.tool_results().find("own id") != std::string::npos);
+
+  // An id never recorded: the guard only advises, the tool runs; the dispatcher's resume of
+  // an unknown conversation fails and launch-wrapper retries it as a fresh session.
+  fleet.script(
+      R"({"rules":[{"match":"L3-UNKNOWN","turns":[)" +
+      dispatch_turn(
+          R"({"prompt":"L2-WORK unknown","resume_session_id":"0badf00d-0000-4000-8000-00000000dead"})") +
+      R"(,{"text":"fine"}]},{"match":"L2-WORK","turns":[{"text":"fresh worker"}]}]})");
+  L3Run unknown = fleet.l3(kLateL3, "L3-UNKNOWN resume", "kitchen-1");
+  CHECK(unknown.denials() == 0);
+  calls = fleet.calls();
+  REQUIRE(calls.size() == 4);
+  rapidjson::Document stale;
+  REQUIRE(fleet::parse_json(calls[3], stale));
+  CHECK(stale["result"]["attempts"].GetInt() == 2);
+  CHECK(stale["result"]["exit_code"].GetInt() == 0);
+  const std::string fresh(stale["result"]["session_id"].GetString());
+  CHECK(fresh != "0badf00d-0000-4000-8000-00000000dead");
+  CHECK(fleet::lookup_session(fleet.store(), fresh).record.caller_session_id == kLateL3);
+}
+
+TEST_CASE("e2e: a resumed L2 survives its old completion marker and ends after its new one") {
+  Fleet fleet;
+  fleet.script(
+      R"({"rules":[
+    {"match":"L3-MARKER","turns":[)" +
+      dispatch_turn(R"({"prompt":"L2-MARKED work","completion_marker":"%%L2_DONE%%"})") + "," +
+      dispatch_turn(
+          R"({"prompt":"L2-MARKED more","completion_marker":"%%L2_DONE%%","resume_session_id":"{{last_session_id}}"})") +
+      R"(,{"text":"all done"}]},
+    {"match":"L2-MARKED","turns":[{"text":"first part\n%%L2_DONE%%"},{"text":"second part\n%%L2_DONE%%","delay_ms":2500}]}]})");
+  L3Run run = fleet.l3(kL3, "L3-MARKER go", "kitchen-1");
+  CHECK(run.denials() == 0);
+  const auto calls = fleet.calls();
+  REQUIRE(calls.size() == 2);
+  for (const auto& call : calls) {
+    rapidjson::Document doc;
+    REQUIRE(fleet::parse_json(call, doc));
+    CHECK(doc["result"]["exit_code"].GetInt() == 0);
+    CHECK(doc["result"]["attempts"].GetInt() == 1);
+  }
+  // The resumed agent was not killed by the marker its transcript already held: it made its
+  // (slow) API call and wrote its new marker; the wrapper saw completion.
+  rapidjson::Document resumed;
+  REQUIRE(fleet::parse_json(calls[1], resumed));
+  const std::string stderr_text(resumed["stderr"].GetString());
+  CHECK(stderr_text.find("\"completion_seen\":true") != std::string::npos);
+  CHECK(stderr_text.find("completion marker seen") != std::string::npos);
+  CHECK(field(calls[1], "result", "session_id") == field(calls[0], "result", "session_id"));
+}
