@@ -1,6 +1,7 @@
 #include "child_process.h"
 
 #include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cerrno>
 
@@ -97,6 +98,13 @@ int release_child(HeldChild& child) {
   }
   child.exec_error.reset();
   return got == sizeof error ? error : 0;
+}
+
+int wait_child(pid_t pid) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return status;
 }
 
 int exec_failure_exit_code(int error) {

@@ -30,6 +30,9 @@ HeldChild spawn_held(const std::vector<std::string>& argv, const std::vector<std
 // Lets the child exec. Returns 0 once the exec succeeded, or the errno of the failed exec.
 int release_child(HeldChild& child);
 
+// Waits for `pid` to exit (retrying on EINTR); returns its wait status.
+int wait_child(pid_t pid);
+
 // The exit status a failed exec maps to: 127 when the command does not exist, 126 otherwise.
 int exec_failure_exit_code(int error);
 

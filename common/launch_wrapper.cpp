@@ -8,8 +8,6 @@
 #include <memory>
 #include <optional>
 
-#include <rapidjson/document.h>
-
 #include "agent_control.h"
 #include "agent_supervisor.h"
 #include "child_process.h"
@@ -17,8 +15,8 @@
 #include "error.h"
 #include "error_class.h"
 #include "ids.h"
-#include "json.h"
 #include "launch_registry.h"
+#include "launch_summary.h"
 #include "paths.h"
 #include "provenance_store.h"
 #include "session_state.h"
@@ -94,7 +92,7 @@ class Launcher {
       const double delay = options_.backoff_seconds * std::pow(2.0, number - 1);
       log_line("attempt " + std::to_string(number) + " failed with a retryable error (exit " +
                std::to_string(code) + "); retrying in " + std::to_string(delay) + " s");
-      if (const int sig = sleep_interruptibly(delay); sig != 0) {
+      if (const int sig = router_.sleep(delay); sig != 0) {
         Attempt interrupted;
         interrupted.exit_code = 128 + sig;
         interrupted.kill_reason = "signal";
@@ -274,7 +272,7 @@ class Launcher {
     for (int sig : pending) {
       if (!is_terminating(sig)) continue;
       child.release.reset();  // the child exits 125 without running the command
-      wait_for(child.pid);
+      wait_child(child.pid);
       forget(child.pid);
       attempt.exit_code = 128 + sig;
       attempt.ended_by_signal = true;
@@ -283,7 +281,7 @@ class Launcher {
     }
     if (const int error = release_child(child); error != 0) {
       log_line("cannot run '" + command.front() + "': " + std::strerror(error));
-      wait_for(child.pid);
+      wait_child(child.pid);
       forget(child.pid);
       attempt.exit_code = exec_failure_exit_code(error);
       attempt.kill_reason = "exec_failed";
@@ -326,12 +324,6 @@ class Launcher {
     return attempt;
   }
 
-  void wait_for(pid_t pid) {
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-  }
-
   // Removes the member's record when it still names `pid`. Returns true when it does not:
   // only another launch of the member or `launch-wrapper stop` removes or replaces the
   // record of a live agent, so ours was superseded (and stopped by them).
@@ -344,49 +336,21 @@ class Launcher {
     return false;
   }
 
-  // Sleeps `seconds`, reaping children; returns a terminating signal that cut it short.
-  int sleep_interruptibly(double seconds) {
-    const auto deadline = std::chrono::steady_clock::now() +
-                          std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
-    for (;;) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-          deadline - std::chrono::steady_clock::now());
-      if (left.count() <= 0) return 0;
-      const int sig = router_.wait(static_cast<int>(left.count()));
-      if (sig == SIGCHLD) {
-        int ignored = 0;
-        reap_children(-1, ignored);
-      }
-      if (is_terminating(sig)) return sig;
-    }
-  }
-
   int finish(int exit_code) {
-    rapidjson::Document doc(rapidjson::kObjectType);
-    auto& alloc = doc.GetAllocator();
-    doc.AddMember("event", "launch-wrapper.summary", alloc);
-    if (!options_.member.empty())
-      doc.AddMember("member", json_string(options_.member, alloc), alloc);
-    doc.AddMember("session_id", json_string(session_id_, alloc), alloc);
-    if (sessions_) {
-      doc.AddMember("session_key", json_string(options_.session_key, alloc), alloc);
-      if (!final_state_.empty())
-        doc.AddMember("session_state", json_string(final_state_, alloc), alloc);
-    }
-    doc.AddMember("attempts", static_cast<unsigned>(attempts_.size()), alloc);
-    doc.AddMember("exit_code", exit_code, alloc);
-    const Attempt& last = attempts_.back();
-    doc.AddMember("kill_reason", json_string(last.kill_reason, alloc), alloc);
-    doc.AddMember("completion_seen", last.completion_seen, alloc);
-    rapidjson::Value pids(rapidjson::kArrayType);
+    LaunchSummary summary;
+    summary.member = options_.member;
+    summary.session_id = session_id_;
+    summary.session_key = options_.session_key;
+    summary.session_state = final_state_;
+    summary.exit_code = exit_code;
+    summary.kill_reason = attempts_.back().kill_reason;
+    summary.completion_seen = attempts_.back().completion_seen;
+    summary.attempts = static_cast<unsigned>(attempts_.size());
     for (const Attempt& a : attempts_) {
-      if (a.pid != 0) pids.PushBack(static_cast<std::int64_t>(a.pid), alloc);
+      if (a.pid != 0) summary.pids.push_back(a.pid);
     }
-    doc.AddMember("pids", pids, alloc);
-    rapidjson::Value classes(rapidjson::kArrayType);
-    for (const std::string& c : classes_) classes.PushBack(json_string(c, alloc), alloc);
-    doc.AddMember("failure_classes", classes, alloc);
-    const std::string line = to_json(doc) + "\n";
+    summary.failure_classes = classes_;
+    const std::string line = launch_summary_json(summary);
     if (!options_.quiet) (void)!::write(STDERR_FILENO, line.data(), line.size());
     if (!options_.summary_file.empty()) {
       try {

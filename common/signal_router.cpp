@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cerrno>
+#include <chrono>
 
 #include "error.h"
 
@@ -48,6 +49,22 @@ int SignalRouter::wait(int timeout_ms) {
     n = ::poll(&ready, 1, timeout_ms);
   } while (n < 0 && errno == EINTR);
   return n > 0 ? next() : 0;
+}
+
+int SignalRouter::sleep(double seconds) {
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return 0;
+    const int sig = wait(static_cast<int>(left.count()));
+    if (sig == SIGCHLD) {
+      int ignored = 0;
+      reap_children(-1, ignored);
+    }
+    if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT) return sig;
+  }
 }
 
 bool reap_children(pid_t pid, int& status) {

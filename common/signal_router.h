@@ -36,6 +36,10 @@ class SignalRouter {
   // Waits up to `timeout_ms` (-1: forever) for a pending signal; 0 when none came.
   int wait(int timeout_ms);
 
+  // Sleeps `seconds`, reaping exited children; returns the terminating signal (TERM, INT,
+  // HUP, QUIT) that cut the sleep short, or 0.
+  int sleep(double seconds);
+
  private:
   UniqueFd fd_;
   sigset_t original_mask_{};

@@ -1,0 +1,36 @@
+#include "launch_summary.h"
+
+#include <doctest/doctest.h>
+
+#include "json.h"
+
+using namespace fleet;
+
+TEST_CASE("launch_summary: one JSON line with what happened") {
+  LaunchSummary summary;
+  summary.member = "truck-1";
+  summary.session_id = "s-1";
+  summary.session_key = "k";
+  summary.session_state = "resume_pending";
+  summary.exit_code = 143;
+  summary.kill_reason = "drain_timeout";
+  summary.pids = {10, 11};
+  summary.failure_classes = {"retryable"};
+  summary.attempts = 2;
+  const std::string line = launch_summary_json(summary);
+  CHECK(line.back() == '\n');
+  CHECK(line.find('\n') == line.size() - 1);
+  rapidjson::Document doc;
+  REQUIRE(parse_json(line, doc));
+  CHECK(std::string(doc["event"].GetString()) == "launch-wrapper.summary");
+  CHECK(std::string(doc["session_state"].GetString()) == "resume_pending");
+  CHECK(doc["exit_code"].GetInt() == 143);
+  CHECK(doc["pids"].Size() == 2);
+  CHECK_FALSE(doc["completion_seen"].GetBool());
+
+  LaunchSummary bare;
+  bare.kill_reason = "natural_exit";
+  REQUIRE(parse_json(launch_summary_json(bare), doc));
+  CHECK_FALSE(doc.HasMember("member"));
+  CHECK_FALSE(doc.HasMember("session_key"));
+}
