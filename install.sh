@@ -22,8 +22,9 @@ Usage: ./install.sh [--prefix DIR] [--project DIR]
   --project DIR  After installing, wire the hooks into DIR/.claude/settings.json
                  (fleet-hooks install) and verify the wiring (fleet-hooks check).
   --test         Install missing build dependencies, build, and run the whole test suite:
-                 unit and integration tests on the release build, then again under
-                 AddressSanitizer + UndefinedBehaviorSanitizer.
+                 unit, integration and end-to-end tests on the release build, then again
+                 under AddressSanitizer + UndefinedBehaviorSanitizer, then each libFuzzer
+                 target for a short time.
   -h, --help     Show this help.
 USAGE
 }
@@ -48,11 +49,15 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-# Debian packages the build needs.
+# Debian packages the build needs (clang and its runtime only for the fuzz targets of --test;
+# node and npm, for the end-to-end tests, are used when present and never installed here).
 packages=(g++ cmake make rapidjson-dev libcli11-dev doctest-dev)
+test_packages=(clang libclang-rt-14-dev)
 
+wanted=("${packages[@]}")
+[ "$mode" = test ] && wanted+=("${test_packages[@]}")
 missing=()
-for package in "${packages[@]}"; do
+for package in "${wanted[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
     missing+=("$package")
   fi
@@ -87,7 +92,11 @@ if [ "$mode" = test ]; then
   cmake --preset asan >/dev/null
   cmake --build --preset asan
   ctest --preset asan
-  echo "install.sh: all tests passed (release and asan)"
+  echo "install.sh: building the libFuzzer targets (clang) and running each for a short time"
+  cmake --preset fuzz >/dev/null
+  cmake --build --preset fuzz
+  ctest --preset fuzz
+  echo "install.sh: all tests passed (release, asan and fuzz)"
   exit 0
 fi
 

@@ -39,9 +39,8 @@ void check_shape(const Value& settings) {
 
 void set_member(Value& object, const char* key, Value value,
                 rapidjson::Document::AllocatorType& alloc) {
-  auto it = object.FindMember(key);
-  if (it != object.MemberEnd()) {
-    it->value = value;
+  if (object.HasMember(key)) {
+    object[key] = value;
   } else {
     object.AddMember(Value(key, alloc), value, alloc);
   }
@@ -179,11 +178,11 @@ int uninstall_suite_hooks(rapidjson::Document& settings) {
   if (hooks == nullptr || !hooks->IsObject()) return 0;
   int removed = 0;
   for (const SuiteHook& hook : kSuiteHooks) {
-    auto groups = hooks->FindMember(hook.event);
-    if (groups == hooks->MemberEnd() || !groups->value.IsArray()) continue;
-    const int here = remove_suite_entries(groups->value, hook.event, nullptr);
+    Value* groups = const_cast<Value*>(member(*hooks, hook.event));
+    if (groups == nullptr || !groups->IsArray()) continue;
+    const int here = remove_suite_entries(*groups, hook.event, nullptr);
     removed += here;
-    if (here > 0 && groups->value.Empty()) hooks->EraseMember(groups);
+    if (here > 0 && groups->Empty()) hooks->EraseMember(hook.event);
   }
   if (removed > 0 && hooks->ObjectEmpty()) settings.EraseMember("hooks");
   return removed;
