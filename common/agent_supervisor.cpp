@@ -14,23 +14,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-bool is_terminating(int sig) {
-  return sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT;
-}
-
-void reap_any() {
-  int ignored = 0;
-  reap_children(-1, ignored);
-}
-
 int ms_until(Clock::time_point when) {
   const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(when - Clock::now());
   return left.count() < 0 ? 0 : static_cast<int>(left.count());
-}
-
-void log_line(const std::string& line) {
-  const std::string text = "launch-wrapper: " + line + "\n";
-  (void)!::write(STDERR_FILENO, text.data(), text.size());
 }
 
 }  // namespace
@@ -38,6 +24,9 @@ void log_line(const std::string& line) {
 AgentExit supervise_agent(HeldChild& child, SignalRouter& router,
                           const SupervisorOptions& options) {
   AgentExit result;
+  const auto say = [&](const std::string& line) {
+    if (options.log) options.log(line);
+  };
   OutputRelay out(std::move(child.out), STDOUT_FILENO, options.tail_bytes);
   OutputRelay err(std::move(child.err), STDERR_FILENO, options.tail_bytes);
   std::optional<Clock::time_point> completion_deadline, drain_deadline, kill_deadline;
@@ -69,8 +58,8 @@ AgentExit supervise_agent(HeldChild& child, SignalRouter& router,
     if (options.watch != nullptr && !result.completion_seen && options.watch->check()) {
       result.completion_seen = true;
       completion_deadline = Clock::now() + options.drain;
-      log_line("completion marker seen; the agent has " + std::to_string(options.drain.count()) +
-               " ms to exit");
+      say("completion marker seen; the agent has " + std::to_string(options.drain.count()) +
+          " ms to exit");
     }
     if (fds[0].revents != 0) {
       for (int sig; (sig = router.next()) != 0;) {
@@ -82,7 +71,7 @@ AgentExit supervise_agent(HeldChild& child, SignalRouter& router,
           drain_deadline = Clock::now() + options.drain;
         } else {
           ::kill(-child.pid, sig);
-          if (is_terminating(sig)) result.forwarded_signal = sig;
+          if (is_stop_signal(sig)) result.forwarded_signal = sig;
         }
       }
     }
@@ -105,9 +94,9 @@ AgentExit supervise_agent(HeldChild& child, SignalRouter& router,
   out.drain();
   err.drain();
   if (!options.leave_children) {
-    const StopResult left =
-        stop_process_group(child.pid, options.grace, std::chrono::seconds(5), &reap_any);
-    if (left.was_alive) log_line("stopped the agent's left-over processes");
+    const StopResult left = stop_process_group(child.pid, options.grace, std::chrono::seconds(5),
+                                               &reap_exited_children);
+    if (left.was_alive) say("stopped the agent's left-over processes");
     out.drain();
     err.drain();
   }

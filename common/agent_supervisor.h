@@ -22,6 +22,8 @@ struct SupervisorOptions {
   bool drain_on_stop_signals = false;  // TERM and USR1 start a drain instead of passing on
   // Called when a drain started by `signal` ran out, before the group is stopped.
   std::function<void(int signal)> on_drain_timeout;
+  // Receives one line for a person (completion seen, left-over processes stopped).
+  std::function<void(const std::string&)> log;
 };
 
 struct AgentExit {

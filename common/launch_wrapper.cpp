@@ -27,10 +27,6 @@
 namespace fleet {
 namespace {
 
-bool is_terminating(int sig) {
-  return sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT;
-}
-
 int exit_code_of(int status) {
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
@@ -270,7 +266,7 @@ class Launcher {
     std::vector<int> pending;
     for (int sig; (sig = router_.next()) != 0;) pending.push_back(sig);
     for (int sig : pending) {
-      if (!is_terminating(sig)) continue;
+      if (!is_stop_signal(sig)) continue;
       child.release.reset();  // the child exits 125 without running the command
       wait_child(child.pid);
       forget(child.pid);
@@ -298,6 +294,7 @@ class Launcher {
     supervision.tail_bytes = options_.tail_bytes;
     supervision.watch = watch.get();
     supervision.drain_on_stop_signals = sessions_.has_value();
+    supervision.log = log_line;
     supervision.on_drain_timeout = [this](int sig) {
       const std::string reason = sig == SIGUSR1 ? "restart_timeout" : "shutdown_timeout";
       log_line("the agent did not finish within the drain; session " + options_.session_key +

@@ -53,6 +53,22 @@ std::string resolve_kitchen_id(const std::string& flag) {
   return "";
 }
 
+std::string executable_directory() {
+  char buffer[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", buffer, sizeof buffer - 1);
+  if (n <= 0) throw Error("cannot find where this program is installed");
+  const std::string path(buffer, static_cast<std::size_t>(n));
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string::npos || slash == 0 ? "/" : path.substr(0, slash);
+}
+
+std::string absolute_path(const std::string& path) {
+  if (path.empty() || path.front() == '/') return path;
+  char buffer[4096];
+  if (::getcwd(buffer, sizeof buffer) == nullptr) throw_errno("cannot read the working directory");
+  return std::string(buffer) + "/" + path;
+}
+
 std::string provenance_store_path(const std::string& state_dir) {
   return state_dir + "/session_provenance.jsonl";
 }

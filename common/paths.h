@@ -25,6 +25,12 @@ std::string state_dir_for_project(const std::string& flag, const std::string& pr
 // First non-empty of: `flag`, FLEET_HOOKS_KITCHEN_ID, AUTOSKILLIT_CAMPAIGN_ID; else "".
 std::string resolve_kitchen_id(const std::string& flag);
 
+// The directory of the running executable (from /proc/self/exe). Throws Error.
+std::string executable_directory();
+
+// `path` made absolute against the current directory ("" stays "").
+std::string absolute_path(const std::string& path);
+
 // <state_dir>/session_provenance.jsonl
 std::string provenance_store_path(const std::string& state_dir);
 

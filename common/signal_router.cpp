@@ -59,12 +59,18 @@ int SignalRouter::sleep(double seconds) {
         deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) return 0;
     const int sig = wait(static_cast<int>(left.count()));
-    if (sig == SIGCHLD) {
-      int ignored = 0;
-      reap_children(-1, ignored);
-    }
-    if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT) return sig;
+    if (sig == SIGCHLD) reap_exited_children();
+    if (is_stop_signal(sig)) return sig;
   }
+}
+
+void reap_exited_children() {
+  int ignored = 0;
+  reap_children(-1, ignored);
+}
+
+bool is_stop_signal(int sig) {
+  return sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT;
 }
 
 bool reap_children(pid_t pid, int& status) {

@@ -50,4 +50,10 @@ class SignalRouter {
 // among them (else leaves `status` untouched and returns false).
 bool reap_children(pid_t pid, int& status);
 
+// Reaps every exited child without blocking (orphaned descendants of a subreaper).
+void reap_exited_children();
+
+// TERM, INT, HUP and QUIT: the forwarded signals that ask the agent to stop.
+bool is_stop_signal(int sig);
+
 }  // namespace fleet

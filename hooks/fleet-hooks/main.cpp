@@ -7,13 +7,13 @@
 #include <CLI/CLI.hpp>
 
 #include "error.h"
-#include "hook_wiring.h"
 #include "paths.h"
 #include "policy_check.h"
 #include "policy_replay.h"
 #include "provenance_store.h"
 #include "resume_guard.h"
 #include "settings_file.h"
+#include "settings_update.h"
 #include "store_compact.h"
 #include "store_query.h"
 #include "store_verify.h"
@@ -26,22 +26,6 @@ constexpr int kExitUsage = 2;
 
 void print(const std::string& text) {
   std::fwrite(text.data(), 1, text.size(), stdout);
-}
-
-// The directory this executable is in: where install.sh put the suite's binaries.
-std::string own_directory() {
-  char buffer[4096];
-  const ssize_t n = ::readlink("/proc/self/exe", buffer, sizeof buffer - 1);
-  if (n <= 0) throw fleet::Error("cannot find where fleet-hooks is installed; pass --bin-dir");
-  return fleet::parent_directory(std::string(buffer, static_cast<std::size_t>(n)));
-}
-
-std::string absolute(const std::string& path) {
-  if (path.empty() || path.front() == '/') return path;
-  char buffer[4096];
-  if (::getcwd(buffer, sizeof buffer) == nullptr)
-    throw fleet::Error("cannot read the working directory");
-  return std::string(buffer) + "/" + path;
 }
 
 fleet::SettingsScope parse_scope(const std::string& scope) {
@@ -130,41 +114,21 @@ int main(int argc, char** argv) {
   }
 
   try {
-    project = absolute(project);
+    project = fleet::absolute_path(project);
     if (install->parsed() || uninstall->parsed()) {
       const std::string path = fleet::settings_path(parse_scope(scope), project);
-      rapidjson::Document settings;
-      fleet::load_settings(path, settings);
-      std::string summary;
-      if (install->parsed()) {
-        const std::string bins = absolute(bin_dir.empty() ? own_directory() : bin_dir);
-        for (const char* binary : {"resume-guard", "provenance-writer"}) {
-          if (::access((bins + "/" + binary).c_str(), X_OK) != 0) {
-            throw fleet::Error(bins + "/" + binary +
-                               " is missing or not executable; pass --bin-dir");
-          }
-        }
-        fleet::install_suite_hooks(settings, bins);
-        summary =
-            "installed resume-guard (PreToolUse) and provenance-writer hook (PostToolUse) from " +
-            bins + " into " + path;
-      } else {
-        const int removed = fleet::uninstall_suite_hooks(settings);
-        summary = "removed " + std::to_string(removed) + " fleet-hooks entries from " + path;
-      }
-      const std::string text = fleet::settings_text(settings);
+      const fleet::SettingsUpdate update =
+          install->parsed()
+              ? fleet::plan_install(
+                    path,
+                    fleet::absolute_path(bin_dir.empty() ? fleet::executable_directory() : bin_dir))
+              : fleet::plan_uninstall(path);
       if (dry_run) {
-        print(text);
+        print(update.text);
         return 0;
       }
-      std::string current;
-      std::string ignored;
-      if (fleet::try_read_regular_file(path, 64 << 20, current, ignored) == 0 && current == text) {
-        print("unchanged: " + path + "\n");
-        return 0;
-      }
-      fleet::write_settings(path, text);
-      print(summary + "\n");
+      fleet::apply_update(update);
+      print(update.summary + "\n");
       return 0;
     }
     if (check->parsed()) {

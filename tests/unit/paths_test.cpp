@@ -62,3 +62,14 @@ TEST_CASE("paths: current kitchen") {
 TEST_CASE("paths: store path") {
   CHECK(provenance_store_path("/s") == "/s/session_provenance.jsonl");
 }
+
+TEST_CASE("paths: the executable's directory and absolute paths") {
+  const std::string dir = executable_directory();
+  CHECK(dir.front() == '/');
+  CHECK(::access((dir + "/unit_tests").c_str(), X_OK) == 0);
+  CHECK(absolute_path("/x/y") == "/x/y");
+  CHECK(absolute_path("") == "");
+  char here[4096];
+  REQUIRE(getcwd(here, sizeof here) != nullptr);
+  CHECK(absolute_path("rel/p") == std::string(here) + "/rel/p");
+}

@@ -1,0 +1,38 @@
+#include "settings_update.h"
+
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "temp_dir.h"
+
+using namespace fleet;
+using fleet::test::read_file;
+using fleet::test::TempDir;
+using fleet::test::write_file;
+
+TEST_CASE("settings_update: install writes once - then nothing changes - uninstall restores") {
+  TempDir tmp;
+  ::mkdir((tmp / "bin").c_str(), 0755);
+  for (const char* binary : {"resume-guard", "provenance-writer"}) {
+    write_file(tmp / ("bin/" + std::string(binary)), "#!/bin/sh\n");
+    ::chmod((tmp / ("bin/" + std::string(binary))).c_str(), 0755);
+  }
+  const std::string path = tmp / ".claude/settings.json";
+  ::mkdir((tmp / ".claude").c_str(), 0755);
+  write_file(path, "{\"model\": \"opus\"}");
+
+  const SettingsUpdate first = plan_install(path, tmp / "bin");
+  CHECK(first.changed);
+  CHECK(read_file(path) == "{\"model\": \"opus\"}");  // planning writes nothing
+  apply_update(first);
+  CHECK(read_file(path) == first.text);
+  const SettingsUpdate second = plan_install(path, tmp / "bin");
+  CHECK_FALSE(second.changed);
+  CHECK(second.summary.find("unchanged") == 0);
+  const SettingsUpdate removed = plan_uninstall(path);
+  CHECK(removed.changed);
+  CHECK(removed.text == "{\n  \"model\": \"opus\"\n}\n");
+  CHECK_THROWS_AS(plan_install(path, tmp / "nowhere"), Error);
+}
