@@ -47,7 +47,9 @@ std::string claude_or_skip() {
 
 struct L3Run {
   RunResult process;
-  rapidjson::Document output;
+  rapidjson::Document output;  // the final "result" event
+  // The "system" events Claude Code streamed, e.g. a hook's systemMessage shown to the user.
+  std::string system_events;
   std::size_t denials() const {
     const auto* list = fleet::member(output, "permission_denials");
     return list && list->IsArray() ? list->Size() : 0;
@@ -104,18 +106,23 @@ class Fleet {
   L3Run l3(const std::string& session_id, const std::string& prompt,
            const std::string& kitchen) const {
     L3Run run;
-    run.process =
-        run_process({claude_, "-p", prompt, "--session-id", session_id, "--output-format", "json",
-                     "--mcp-config", tmp_ / "mcp.json", "--allowedTools", kDispatch},
-                    {"",
-                     {{"HOME", home_},
-                      {"ANTHROPIC_BASE_URL", "http://127.0.0.1:" + port_},
-                      {"ANTHROPIC_API_KEY", "test"},
-                      {"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"},
-                      {"FLEET_HOOKS_STATE_DIR", state_},
-                      {"FLEET_HOOKS_KITCHEN_ID", kitchen}},
-                     project_});
-    REQUIRE_MESSAGE(fleet::parse_json(run.process.out, run.output),
+    run.process = run_process(
+        {claude_, "-p", prompt, "--session-id", session_id, "--output-format", "stream-json",
+         "--verbose", "--mcp-config", tmp_ / "mcp.json", "--allowedTools", kDispatch},
+        {"",
+         {{"HOME", home_},
+          {"ANTHROPIC_BASE_URL", "http://127.0.0.1:" + port_},
+          {"ANTHROPIC_API_KEY", "test"},
+          {"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"},
+          {"FLEET_HOOKS_STATE_DIR", state_},
+          {"FLEET_HOOKS_KITCHEN_ID", kitchen}},
+         project_});
+    std::string result_line;
+    for (const auto& line : split_lines(run.process.out)) {
+      if (line.find("\"type\":\"result\"") != std::string::npos) result_line = line;
+      if (line.find("\"type\":\"system\"") != std::string::npos) run.system_events += line + "\n";
+    }
+    REQUIRE_MESSAGE(fleet::parse_json(result_line, run.output),
                     (run.process.out + run.process.err));
     return run;
   }
@@ -226,6 +233,10 @@ TEST_CASE("e2e: dispatch - resume - foreign kitchen - successor - self - unknown
       R"(,{"text":"fine"}]},{"match":"L2-WORK","turns":[{"text":"fresh worker"}]}]})");
   L3Run unknown = fleet.l3(kLateL3, "L3-UNKNOWN resume", "kitchen-1");
   CHECK(unknown.denials() == 0);
+  // The guard's advisory reached the user as a system message.
+  CHECK(unknown.system_events.find(
+            "resume of session '0badf00d-0000-4000-8000-00000000dead' was not checked") !=
+        std::string::npos);
   calls = fleet.calls();
   REQUIRE(calls.size() == 4);
   rapidjson::Document stale;
