@@ -255,9 +255,10 @@ TEST_CASE("e2e: a resumed L2 survives its old completion marker and ends after i
     {"match":"L3-MARKER","turns":[)" +
       dispatch_turn(R"({"prompt":"L2-MARKED work","completion_marker":"%%L2_DONE%%"})") + "," +
       dispatch_turn(
-          R"({"prompt":"L2-MARKED more","completion_marker":"%%L2_DONE%%","resume_session_id":"{{last_session_id}}"})") +
+          R"({"prompt":"L2-MARKED more","completion_marker":"%%L2_DONE%%","l2_tools":"Bash","resume_session_id":"{{last_session_id}}"})") +
       R"(,{"text":"all done"}]},
-    {"match":"L2-MARKED","turns":[{"text":"first part\n%%L2_DONE%%"},{"text":"second part\n%%L2_DONE%%","delay_ms":2500}]}]})");
+    {"match":"L2-MARKED","turns":[{"text":"first part\n%%L2_DONE%%"},{"text":"second part\n%%L2_DONE%%","delay_ms":2500,
+      "tool_use":{"name":"Bash","input":{"command":"sleep 60","description":"keep busy"}}}]}]})");
   L3Run run = fleet.l3(kL3, "L3-MARKER go", "kitchen-1");
   CHECK(run.denials() == 0);
   const auto calls = fleet.calls();
@@ -268,12 +269,16 @@ TEST_CASE("e2e: a resumed L2 survives its old completion marker and ends after i
     CHECK(doc["result"]["exit_code"].GetInt() == 0);
     CHECK(doc["result"]["attempts"].GetInt() == 1);
   }
+  // The first run answered and exited by itself after its marker.
+  CHECK(field(calls[0], "result", "kill_reason") == "natural_exit");
   // The resumed agent was not killed by the marker its transcript already held: it made its
-  // (slow) API call and wrote its new marker; the wrapper saw completion.
+  // (slow) API call and wrote its new marker, then went on with a long tool call, and the
+  // wrapper stopped it after the drain that followed the new marker.
   rapidjson::Document resumed;
   REQUIRE(fleet::parse_json(calls[1], resumed));
   const std::string stderr_text(resumed["stderr"].GetString());
   CHECK(stderr_text.find("\"completion_seen\":true") != std::string::npos);
   CHECK(stderr_text.find("completion marker seen") != std::string::npos);
+  CHECK(field(calls[1], "result", "kill_reason") == "completed_then_stopped");
   CHECK(field(calls[1], "result", "session_id") == field(calls[0], "result", "session_id"));
 }
