@@ -40,7 +40,6 @@ class HookInput {
   // nullptr when absent; may be any JSON type.
   const rapidjson::Value* tool_input() const;
   const rapidjson::Value* tool_response() const;
-  const rapidjson::Value& root() const { return doc_; }
 
  private:
   std::string_view string_field(const char* key) const;

@@ -83,10 +83,6 @@ std::string label_problem(std::string_view what, std::string_view label) {
   return "";
 }
 
-bool is_valid_label(std::string_view label) {
-  return label_problem("label", label).empty();
-}
-
 bool is_uuid(std::string_view id) {
   if (id.size() != 36) return false;
   for (std::size_t i = 0; i < id.size(); ++i) {

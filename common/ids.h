@@ -17,8 +17,8 @@ bool is_valid_id(std::string_view id);
 // Explains why `id` is not valid ("" when it is). `what` names the value in the message.
 std::string id_problem(std::string_view what, std::string_view id);
 
-// Free-text labels (recipe and step names): up to 256 bytes, no control bytes.
-bool is_valid_label(std::string_view label);
+// Free-text labels (recipe and step names): up to 256 bytes, no control bytes. "" when valid,
+// else the problem, naming the value as `what`.
 std::string label_problem(std::string_view what, std::string_view label);
 
 // 8-4-4-4-12 hexadecimal, as Claude Code session ids are.

@@ -99,12 +99,6 @@ std::string current_boot_id() {
   return id;
 }
 
-std::optional<std::uint64_t> process_starttime(pid_t pid) {
-  const auto stat = read_proc_stat(pid);
-  if (!stat) return std::nullopt;
-  return stat->starttime;
-}
-
 std::optional<ProcessIdentity> identify_process(pid_t pid) {
   const auto stat = read_proc_stat(pid);
   if (!stat || is_dead_state(stat->state)) return std::nullopt;

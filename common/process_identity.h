@@ -22,11 +22,9 @@ struct ProcessIdentity {
 // /proc/sys/kernel/random/boot_id without the newline; "" when unreadable.
 std::string current_boot_id();
 
-// Field 22 of /proc/<pid>/stat, parsed after the last ')' (the command name may contain
-// spaces and parentheses). nullopt when the process does not exist (or is unreadable).
-std::optional<std::uint64_t> process_starttime(pid_t pid);
-
-// The identity of a running process, nullopt when it does not exist.
+// The identity of a running process, nullopt when it does not exist (or is a zombie). The
+// start time is field 22 of /proc/<pid>/stat, parsed after the last ')' (the command name may
+// contain spaces and parentheses).
 std::optional<ProcessIdentity> identify_process(pid_t pid);
 
 enum class Liveness {

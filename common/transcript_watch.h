@@ -26,8 +26,6 @@ class TranscriptWatch {
   TranscriptWatch(std::string path, MarkerRule rule, std::chrono::milliseconds poll_interval,
                   bool use_inotify);
 
-  const std::string& path() const { return path_; }
-
   // Takes the resume boundary: the file's size now (0 when it does not exist yet). Call it
   // before the agent is released.
   void mark_boundary();

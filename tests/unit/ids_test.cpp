@@ -34,11 +34,11 @@ TEST_CASE("ids: problems name the value and the rule") {
 }
 
 TEST_CASE("ids: labels allow text but no control bytes") {
-  CHECK(is_valid_label(""));
-  CHECK(is_valid_label("implement the thing / step 2 \xc3\xa9"));
-  CHECK_FALSE(is_valid_label("two\nlines"));
-  CHECK_FALSE(is_valid_label("del\x7f"));
-  CHECK_FALSE(is_valid_label(std::string(kMaxLabelLength + 1, 'x')));
+  CHECK(label_problem("label", "").empty());
+  CHECK(label_problem("label", "implement the thing / step 2 \xc3\xa9").empty());
+  CHECK_FALSE(label_problem("label", "two\nlines").empty());
+  CHECK_FALSE(label_problem("label", "del\x7f").empty());
+  CHECK_FALSE(label_problem("label", std::string(kMaxLabelLength + 1, 'x')).empty());
   CHECK(label_problem("recipe name", "a\tb").find("control byte") != std::string::npos);
 }
 

@@ -71,7 +71,7 @@ TEST_CASE("process_identity: gone - reused - another boot") {
   CHECK_FALSE(identify_process(pid));
   reap(pid);
   CHECK(check_process(*identity) == Liveness::gone);
-  CHECK_FALSE(process_starttime(pid));
+  CHECK_FALSE(identify_process(pid));
 }
 
 TEST_CASE("process_identity: stopping a group with TERM") {
