@@ -10,17 +10,25 @@ using namespace fleet;
 
 namespace {
 
-// A child that leads its own process group and waits for signals, named `name`.
+// A child that leads its own process group and waits for signals, named `name`. Returns once
+// the child is set up (it reports through a pipe), so no signal can arrive too early.
 pid_t spawn_group_leader(const char* name, bool ignore_term = false) {
+  int ready[2];
+  REQUIRE(::pipe(ready) == 0);
   const pid_t pid = ::fork();
   REQUIRE(pid >= 0);
   if (pid == 0) {
     ::setpgid(0, 0);
     ::prctl(PR_SET_NAME, name);
     if (ignore_term) ::signal(SIGTERM, SIG_IGN);
+    (void)!::write(ready[1], "r", 1);
     for (;;) ::pause();
   }
   ::setpgid(pid, pid);
+  char byte = 0;
+  REQUIRE(::read(ready[0], &byte, 1) == 1);
+  ::close(ready[0]);
+  ::close(ready[1]);
   return pid;
 }
 
@@ -87,7 +95,6 @@ TEST_CASE("process_identity: stopping a group with TERM") {
 
 TEST_CASE("process_identity: a group that ignores TERM gets KILL after the grace period") {
   const pid_t pid = spawn_group_leader("stop-kill", true);
-  ::usleep(50000);  // let it install SIG_IGN
   const auto start = std::chrono::steady_clock::now();
   const StopResult result = stop_process_group(pid, std::chrono::milliseconds(300));
   CHECK(std::chrono::steady_clock::now() - start >= std::chrono::milliseconds(300));
