@@ -7,6 +7,8 @@
 namespace fleet {
 
 bool parse_json(std::string_view text, rapidjson::Document& doc, std::string* error) {
+  // Not kParseFullPrecisionFlag: RapidJSON 1.1's full-precision strtod crashes on crafted
+  // numbers (found by fuzzing).
   doc.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag>(text.data(),
                                                                                     text.size());
   if (!doc.HasParseError()) return true;
@@ -55,8 +57,46 @@ std::string to_json(const rapidjson::Value& value) {
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
+std::string valid_utf8(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    const std::size_t length = byte < 0x80           ? 1
+                               : (byte >> 5) == 0x6  ? 2
+                               : (byte >> 4) == 0xe  ? 3
+                               : (byte >> 3) == 0x1e ? 4
+                                                     : 0;
+    bool ok = length > 0 && i + length <= text.size();
+    std::uint32_t code = length == 1   ? byte
+                         : length == 2 ? (byte & 0x1fu)
+                         : length == 3 ? (byte & 0x0fu)
+                                       : (byte & 0x07u);
+    for (std::size_t k = 1; ok && k < length; ++k) {
+      const auto next = static_cast<unsigned char>(text[i + k]);
+      ok = (next & 0xc0) == 0x80;
+      code = (code << 6) | (next & 0x3fu);
+    }
+    // No overlong forms, no surrogates, nothing past U+10FFFF.
+    if (ok && length > 1) {
+      const std::uint32_t minimum = length == 2 ? 0x80 : length == 3 ? 0x800 : 0x10000;
+      ok = code >= minimum && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff);
+    }
+    if (ok) {
+      out.append(text.substr(i, length));
+      i += length;
+    } else {
+      out += "\xef\xbf\xbd";  // U+FFFD
+      ++i;
+    }
+  }
+  return out;
+}
+
 rapidjson::Value json_string(std::string_view text, rapidjson::Document::AllocatorType& alloc) {
-  return rapidjson::Value(text.data(), static_cast<rapidjson::SizeType>(text.size()), alloc);
+  const std::string valid = valid_utf8(text);
+  return rapidjson::Value(valid.data(), static_cast<rapidjson::SizeType>(valid.size()), alloc);
 }
 
 }  // namespace fleet

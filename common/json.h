@@ -25,7 +25,11 @@ const char* json_type_name(const rapidjson::Value& value);
 // Compact serialization (RapidJSON does the escaping).
 std::string to_json(const rapidjson::Value& value);
 
-// A string value owned by `alloc`.
+// `text` with every byte that does not start a valid UTF-8 sequence (overlong forms and
+// surrogates included) replaced by U+FFFD, so whatever the suite writes reads back.
+std::string valid_utf8(std::string_view text);
+
+// A string value owned by `alloc`, made valid UTF-8 (valid_utf8).
 rapidjson::Value json_string(std::string_view text, rapidjson::Document::AllocatorType& alloc);
 
 }  // namespace fleet

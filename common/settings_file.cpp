@@ -57,7 +57,15 @@ std::string settings_text(const rapidjson::Value& doc) {
   rapidjson::PrettyWriter<rapidjson::StringBuffer> writer(buffer);
   writer.SetIndent(' ', 2);
   doc.Accept(writer);
-  return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+  std::string text(buffer.GetString(), buffer.GetSize());
+  // A \uDxxx escape without its pair reads as bytes that are not UTF-8; written back, the
+  // file could not be read again.
+  if (valid_utf8(text) != text) {
+    throw Error(
+        "the settings hold a string that is not valid Unicode (a lone \\uD800-\\uDFFF "
+        "escape); fix it first, nothing was changed");
+  }
+  return text + "\n";
 }
 
 void write_settings(const std::string& path, const std::string& text) {

@@ -19,7 +19,8 @@ std::string settings_path(SettingsScope scope, const std::string& project_dir);
 void load_settings(const std::string& path, rapidjson::Document& doc);
 
 // The document as the suite writes it: 2-space indentation, UTF-8 kept as is, a final
-// newline.
+// newline. Throws Error when a string cannot be written as valid UTF-8 (a lone surrogate
+// escape in the file it came from).
 std::string settings_text(const rapidjson::Value& doc);
 
 // Replaces `path` with `text` (temp file, fsync, rename, fsync of the directory), first

@@ -40,3 +40,21 @@ TEST_CASE("json: serialization escapes what needs escaping") {
                 doc.GetAllocator());
   CHECK(to_json(doc) == R"({"k":"quote\" backslash\\ newline\n"})");
 }
+
+TEST_CASE("json: what the suite writes is valid UTF-8 (found by fuzzing)") {
+  CHECK(valid_utf8("plain gr\xc3\xbc\xc3\x9f \xe2\x9c\x93") ==
+        "plain gr\xc3\xbc\xc3\x9f \xe2\x9c\x93");
+  CHECK(valid_utf8("bad \xff byte") == "bad \xef\xbf\xbd byte");
+  CHECK(valid_utf8("\xed\xbb\xad") == "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");  // a lone surrogate
+  CHECK(valid_utf8("\xc0\xaf") == "\xef\xbf\xbd\xef\xbf\xbd");                  // overlong '/'
+  CHECK(valid_utf8("cut \xe2\x9c") == "cut \xef\xbf\xbd\xef\xbf\xbd");
+  rapidjson::Document doc;
+  REQUIRE(parse_json(R"({"k":"\udeed"})", doc));  // RapidJSON accepts a lone low surrogate
+  rapidjson::Document out(rapidjson::kObjectType);
+  out.AddMember("k",
+                json_string(std::string_view(doc["k"].GetString(), doc["k"].GetStringLength()),
+                            out.GetAllocator()),
+                out.GetAllocator());
+  rapidjson::Document again;
+  CHECK(parse_json(to_json(out), again));
+}

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include "error.h"
+#include "json.h"
 #include "temp_dir.h"
 
 using namespace fleet;
@@ -55,4 +56,16 @@ TEST_CASE("settings_file: pretty text keeps unicode as UTF-8") {
   rapidjson::Document doc;
   doc.Parse("{\"k\":\"h\\u00e9\",\"n\":[1,2]}");
   CHECK(settings_text(doc) == "{\n  \"k\": \"h\xc3\xa9\",\n  \"n\": [\n    1,\n    2\n  ]\n}\n");
+}
+
+TEST_CASE("settings_file: lone surrogates are refused rather than written (found by fuzzing)") {
+  rapidjson::Document doc;
+  REQUIRE(fleet::parse_json(R"({"f":0.5,"t":10})", doc));
+  const std::string once = settings_text(doc);
+  CHECK(once.find("\"t\": 10\n") != std::string::npos);
+  rapidjson::Document again;
+  REQUIRE(fleet::parse_json(once, again));
+  CHECK(settings_text(again) == once);
+  REQUIRE(fleet::parse_json(R"({"env":{"X":"\udeed"}})", doc));
+  CHECK_THROWS_AS(settings_text(doc), Error);
 }
