@@ -117,7 +117,7 @@ std::string read_regular_file(const std::string& path, std::size_t max_bytes) {
 }
 
 void replace_file_atomically(const std::string& path, std::string_view content,
-                             Durability durability, mode_t mode) {
+                             Durability durability, mode_t mode, const FileOwner* owner) {
   struct stat existing {};
   if (::lstat(path.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode)) {
     throw Error(path +
@@ -130,6 +130,10 @@ void replace_file_atomically(const std::string& path, std::string_view content,
   UniqueFd fd(::mkostemp(temporary.data(), O_CLOEXEC));
   if (!fd) throw_errno("cannot create a temporary file beside " + path);
   try {
+    if (owner != nullptr && ::fchown(fd.get(), owner->uid, owner->gid) != 0) {
+      throw_errno("cannot give " + path + " its owner " + std::to_string(owner->uid) + ":" +
+                  std::to_string(owner->gid) + " (run this as that user, or as root)");
+    }
     if (::fchmod(fd.get(), mode) != 0) throw_errno("cannot set the mode of " + temporary);
     write_all(fd.get(), content, temporary);
     if (durability == Durability::survives_crash && ::fsync(fd.get()) != 0) {

@@ -60,10 +60,15 @@ enum class Durability {
 // Replaces the file at `path` with `content` so that a reader sees the old or the new file,
 // never a mix: a temporary file (mode `mode`) in the same directory renamed over `path` (with
 // `survives_crash`, also across a power loss). Refuses when `path` is a symlink or not a
-// regular file. Throws Error.
+// regular file. With `owner`, the new file gets that owner and group (refused, nothing
+// replaced, when that is not permitted). Throws Error.
+struct FileOwner {
+  uid_t uid;
+  gid_t gid;
+};
 void replace_file_atomically(const std::string& path, std::string_view content,
-                             Durability durability = Durability::survives_crash,
-                             mode_t mode = 0600);
+                             Durability durability = Durability::survives_crash, mode_t mode = 0600,
+                             const FileOwner* owner = nullptr);
 
 // flock(LOCK_EX) on `fd`, retrying on EINTR. Throws Error naming `what`.
 void lock_exclusive(int fd, const std::string& what);

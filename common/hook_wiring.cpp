@@ -1,28 +1,23 @@
 #include "hook_wiring.h"
 
+#include <algorithm>
+#include <optional>
+
 #include "error.h"
 #include "json.h"
+#include "matcher.h"
+#include "tool_names.h"
 
 namespace fleet {
 namespace {
 
 using rapidjson::Value;
+constexpr std::string_view kMcpPrefix = "^(mcp__.*__)?";
 
-bool is_safe_path_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '/' ||
-         c == '.' || c == '_' || c == '+' || c == '-';
-}
-
-// The suite hook an entry of a group's "hooks" list is, or nullptr.
-const SuiteHook* suite_hook_of(const Value& entry, std::string_view event) {
-  const auto command = string_member(entry, "command");
-  if (!command) return nullptr;
-  const std::string name = command_executable_name(*command);
-  for (const SuiteHook& hook : kSuiteHooks) {
-    if (event == hook.event && name == hook.executable) return &hook;
-  }
-  return nullptr;
-}
+struct Found {
+  Value* group;
+  Value* entry;
+};
 
 void check_shape(const Value& settings) {
   const Value* hooks = member(settings, "hooks");
@@ -46,16 +41,60 @@ void set_member(Value& object, const char* key, Value value,
   }
 }
 
-// Removes suite entries of `event` from `groups` except `keep`; drops groups that this left
-// empty. Returns how many entries were removed.
-int remove_suite_entries(Value& groups, std::string_view event, const Value* keep) {
+Value* entries_of(Value& group) {
+  Value* entries = group.IsObject() ? const_cast<Value*>(member(group, "hooks")) : nullptr;
+  return entries != nullptr && entries->IsArray() ? entries : nullptr;
+}
+
+// The tool names a matcher the suite could have written lists: "^(mcp__.*__)?NAME$",
+// "^(mcp__.*__)?(A|B)$", or plain names "A|B". nullopt for anything else.
+std::optional<std::vector<std::string>> matcher_names(std::string_view matcher) {
+  std::string_view list = matcher;
+  if (matcher.starts_with(kMcpPrefix) && matcher.ends_with("$")) {
+    list = matcher.substr(kMcpPrefix.size(), matcher.size() - kMcpPrefix.size() - 1);
+    if (list.starts_with("(") && list.ends_with(")")) list = list.substr(1, list.size() - 2);
+  } else if (!matcher_is_plain(matcher)) {
+    return std::nullopt;
+  }
+  std::vector<std::string> names;
+  while (!list.empty()) {
+    const std::size_t cut = list.find_first_of("|,");
+    std::string name(list.substr(0, cut));
+    name.erase(0, name.find_first_not_of(' '));
+    name.erase(name.find_last_not_of(' ') + 1);
+    if (!is_valid_tool_name(name)) return std::nullopt;
+    names.push_back(name);
+    if (cut == std::string_view::npos) break;
+    list.remove_prefix(cut + 1);
+  }
+  if (names.empty()) return std::nullopt;
+  return names;
+}
+
+bool only_suite_entries(Value& group, std::string_view event) {
+  Value* entries = entries_of(group);
+  if (entries == nullptr) return false;
+  for (const auto& entry : entries->GetArray()) {
+    const auto command = string_member(entry, "command");
+    if (!command || suite_hook_of_command(*command, event) == nullptr) return false;
+  }
+  return true;
+}
+
+std::string group_matcher(const Value& group) {
+  return std::string(string_member(group, "matcher").value_or(""));
+}
+
+// Removes suite entries of `event` from `groups`; drops groups that this left empty.
+int remove_suite_entries(Value& groups, std::string_view event) {
   int removed = 0;
   for (auto group = groups.Begin(); group != groups.End();) {
-    Value* entries = group->IsObject() ? const_cast<Value*>(member(*group, "hooks")) : nullptr;
+    Value* entries = entries_of(*group);
     bool emptied = false;
-    if (entries != nullptr && entries->IsArray()) {
+    if (entries != nullptr) {
       for (auto entry = entries->Begin(); entry != entries->End();) {
-        if (&*entry != keep && suite_hook_of(*entry, event) != nullptr) {
+        const auto command = string_member(*entry, "command");
+        if (command && suite_hook_of_command(*command, event) != nullptr) {
           entry = entries->Erase(entry);
           ++removed;
           emptied = entries->Empty();
@@ -69,108 +108,159 @@ int remove_suite_entries(Value& groups, std::string_view event, const Value* kee
   return removed;
 }
 
+void install_hook(Value& hooks, const SuiteHook& hook, const WiringOptions& options,
+                  rapidjson::Document::AllocatorType& alloc) {
+  if (member(hooks, hook.event) == nullptr) {
+    hooks.AddMember(Value(hook.event, alloc), Value(rapidjson::kArrayType), alloc);
+  }
+  Value& groups = hooks[hook.event];
+  const bool is_guard = std::string_view(hook.executable) == "resume-guard";
+  HookCommand located;
+  located.executable = options.bin_dir.empty()
+                           ? hook.executable
+                           : shell_quote(options.bin_dir + "/" + hook.executable);
+  located.guarded = true;
+  located.exit_if_missing = is_guard && !options.fail_open_if_missing ? kExitBlocks : kExitWarns;
+
+  std::vector<Found> found;
+  for (auto& group : groups.GetArray()) {
+    Value* entries = entries_of(group);
+    if (entries == nullptr) continue;
+    for (auto& entry : entries->GetArray()) {
+      const auto command = string_member(entry, "command");
+      if (command && suite_hook_of_command(*command, hook.event) != nullptr)
+        found.push_back({&group, &entry});
+    }
+  }
+  if (found.empty()) {
+    HookCommand fresh = located;
+    fresh.arguments = hook.arguments;
+    for (const std::string& tool : options.tools) fresh.arguments += " --tool " + shell_quote(tool);
+    Value entry(rapidjson::kObjectType);
+    entry.AddMember("type", "command", alloc);
+    entry.AddMember("command", json_string(format_hook_command(fresh, hook.executable), alloc),
+                    alloc);
+    entry.AddMember("timeout", kHookTimeoutSeconds, alloc);
+    Value group(rapidjson::kObjectType);
+    group.AddMember("matcher", json_string(dispatch_matcher(options.tools), alloc), alloc);
+    group.AddMember("hooks", Value(rapidjson::kArrayType), alloc);
+    group["hooks"].PushBack(entry, alloc);
+    groups.PushBack(group, alloc);
+    return;
+  }
+
+  // Each existing entry keeps its arguments; what locates the executable is rewritten.
+  std::vector<std::string> arguments;
+  for (const Found& f : found) {
+    arguments.push_back(parse_hook_command(string_member(*f.entry, "command").value_or(""))
+                            .value_or(HookCommand{})
+                            .arguments);
+  }
+  // The tools asked for: covered by an entry whose matcher selects the tool and whose
+  // arguments name it; else added to the first entry whose matcher the suite may rewrite.
+  for (const std::string& tool : options.tools) {
+    bool covered = false;
+    for (std::size_t i = 0; i < found.size() && !covered; ++i) {
+      const auto tools = command_tools(arguments[i]);
+      covered = matcher_covers_tool(group_matcher(*found[i].group), tool) &&
+                std::find(tools.begin(), tools.end(), tool) != tools.end();
+    }
+    if (covered) continue;
+    std::size_t target = 0;
+    for (std::size_t i = 0; i < found.size(); ++i) {
+      if (matcher_covers_tool(group_matcher(*found[i].group), tool)) {
+        target = i;
+        break;
+      }
+    }
+    Value& group = *found[target].group;
+    const std::string matcher = group_matcher(group);
+    if (!matcher_covers_tool(matcher, tool)) {
+      const auto names = matcher_names(matcher);
+      if (!names || !only_suite_entries(group, hook.event)) {
+        throw Error(std::string("the ") + hook.executable + " entry in \"hooks\".\"" + hook.event +
+                    "\" has its own matcher '" + matcher + "', which does not select " + tool +
+                    " and mcp__<server>__" + tool + "; add " + tool +
+                    " to that matcher by hand, or remove the entry and run install again "
+                    "(nothing was changed)");
+      }
+      std::vector<std::string> extra;
+      for (const std::string& name : *names) {
+        if (name != kDispatchToolName) extra.push_back(name);
+      }
+      extra.push_back(tool);
+      set_member(group, "matcher", json_string(dispatch_matcher(extra), alloc), alloc);
+    }
+    const auto tools = command_tools(arguments[target]);
+    if (std::find(tools.begin(), tools.end(), tool) == tools.end())
+      arguments[target] += " --tool " + shell_quote(tool);
+  }
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    Value& group = *found[i].group;
+    // An old plain matcher ("dispatch_food_truck") misses the MCP form: the suite's own
+    // group gets the anchored form of the same names.
+    const std::string matcher = group_matcher(group);
+    if (!matcher_covers_tool(matcher, kDispatchToolName) && only_suite_entries(group, hook.event)) {
+      if (const auto names = matcher_names(matcher)) {
+        std::vector<std::string> extra;
+        for (const std::string& name : *names) {
+          if (name != kDispatchToolName) extra.push_back(name);
+        }
+        set_member(group, "matcher", json_string(dispatch_matcher(extra), alloc), alloc);
+      }
+    }
+    HookCommand command = located;
+    command.arguments = arguments[i];
+    set_member(*found[i].entry, "command",
+               json_string(format_hook_command(command, hook.executable), alloc), alloc);
+    if (!found[i].entry->HasMember("type"))
+      set_member(*found[i].entry, "type", Value("command"), alloc);
+    if (!found[i].entry->HasMember("timeout"))
+      set_member(*found[i].entry, "timeout", Value(kHookTimeoutSeconds), alloc);
+  }
+}
+
 }  // namespace
 
-std::string shell_quote(std::string_view path) {
-  bool safe = !path.empty();
-  for (char c : path) safe = safe && is_safe_path_char(c);
-  if (safe) return std::string(path);
-  std::string quoted = "'";
-  for (char c : path) {
-    if (c == '\'') {
-      quoted += "'\\''";
-    } else {
-      quoted += c;
-    }
+std::string dispatch_matcher(const std::vector<std::string>& tools) {
+  std::vector<std::string> names = {std::string(kDispatchToolName)};
+  for (const std::string& tool : tools) {
+    if (std::find(names.begin(), names.end(), tool) == names.end()) names.push_back(tool);
   }
-  return quoted + "'";
+  if (names.size() == 1) return std::string(kMcpPrefix) + names[0] + "$";
+  std::string list;
+  for (const std::string& name : names) list += (list.empty() ? "" : "|") + name;
+  return std::string(kMcpPrefix) + "(" + list + ")$";
 }
 
-std::string command_executable(std::string_view command) {
-  std::size_t i = 0;
-  for (;;) {
-    while (i < command.size() && (command[i] == ' ' || command[i] == '\t')) ++i;
-    if (i >= command.size()) return "";
-    std::string word;
-    bool assignment = false;
-    while (i < command.size() && command[i] != ' ' && command[i] != '\t') {
-      const char c = command[i];
-      if (c == '\'' || c == '"') {
-        const std::size_t close = command.find(c, i + 1);
-        const std::size_t end = close == std::string_view::npos ? command.size() : close;
-        word.append(command.substr(i + 1, end - i - 1));
-        i = end == command.size() ? end : end + 1;
-        continue;
-      }
-      if (c == '=' && word.find('/') == std::string::npos) assignment = true;
-      word += c;
-      ++i;
-    }
-    if (!assignment) return word;
-  }
+bool matcher_covers_tool(std::string_view matcher, std::string_view tool) {
+  const std::string name(tool);
+  return matcher_matches(matcher, name) && matcher_matches(matcher, "mcp__kitchen__" + name) &&
+         matcher_matches(matcher, "mcp__other_server__" + name);
 }
 
-std::string command_executable_name(std::string_view command) {
-  const std::string executable = command_executable(command);
-  const std::size_t slash = executable.rfind('/');
-  return slash == std::string::npos ? executable : executable.substr(slash + 1);
-}
-
-void install_suite_hooks(rapidjson::Document& settings, const std::string& bin_dir) {
-  check_shape(settings);
-  auto& alloc = settings.GetAllocator();
-  if (member(settings, "hooks") == nullptr)
-    settings.AddMember("hooks", Value(rapidjson::kObjectType), alloc);
-  Value& hooks = settings["hooks"];
+const SuiteHook* suite_hook_of_command(std::string_view command, std::string_view event) {
+  const std::string name = command_executable_name(command);
   for (const SuiteHook& hook : kSuiteHooks) {
-    if (member(hooks, hook.event) == nullptr) {
-      hooks.AddMember(Value(hook.event, alloc), Value(rapidjson::kArrayType), alloc);
-    }
-    Value& groups = hooks[hook.event];
-    const std::string command = shell_quote(bin_dir + "/" + hook.executable) + hook.arguments;
-
-    // The first suite entry under the suite's matcher is updated in place.
-    Value* kept = nullptr;
-    for (auto& group : groups.GetArray()) {
-      if (kept != nullptr || string_member(group, "matcher") != kDispatchMatcher) continue;
-      Value* entries = const_cast<Value*>(member(group, "hooks"));
-      if (entries == nullptr || !entries->IsArray()) continue;
-      for (auto& entry : entries->GetArray()) {
-        if (suite_hook_of(entry, hook.event) != nullptr) {
-          kept = &entry;
-          break;
-        }
-      }
-    }
-    remove_suite_entries(groups, hook.event, kept);
-    // Erasing from the list may have moved the kept entry: find it again.
-    kept = nullptr;
-    Value* home = nullptr;  // a group with the suite's matcher and a hooks list
-    for (auto& group : groups.GetArray()) {
-      if (string_member(group, "matcher") != kDispatchMatcher) continue;
-      Value* entries = const_cast<Value*>(member(group, "hooks"));
-      if (entries == nullptr || !entries->IsArray()) continue;
-      if (home == nullptr) home = entries;
-      for (auto& entry : entries->GetArray()) {
-        if (kept == nullptr && suite_hook_of(entry, hook.event) != nullptr) kept = &entry;
-      }
-    }
-    if (kept == nullptr) {
-      Value entry(rapidjson::kObjectType);
-      if (home == nullptr) {
-        Value group(rapidjson::kObjectType);
-        group.AddMember("matcher", json_string(kDispatchMatcher, alloc), alloc);
-        group.AddMember("hooks", Value(rapidjson::kArrayType), alloc);
-        groups.PushBack(group, alloc);
-        home = &groups[groups.Size() - 1]["hooks"];
-      }
-      home->PushBack(entry, alloc);
-      kept = &(*home)[home->Size() - 1];
-    }
-    set_member(*kept, "type", Value("command", alloc), alloc);
-    set_member(*kept, "command", json_string(command, alloc), alloc);
-    set_member(*kept, "timeout", Value(kHookTimeoutSeconds), alloc);
+    if (event == hook.event && name == hook.executable) return &hook;
   }
+  return nullptr;
+}
+
+void install_suite_hooks(rapidjson::Document& settings, const WiringOptions& options) {
+  check_shape(settings);
+  for (const std::string& tool : options.tools) {
+    if (!is_valid_tool_name(tool))
+      throw Error("'" + tool + "' is not a tool name (letters, digits, _ and - only)");
+  }
+  // Worked on a copy, so a refusal leaves `settings` as it was.
+  rapidjson::Document work;
+  work.CopyFrom(settings, work.GetAllocator());
+  auto& alloc = work.GetAllocator();
+  if (member(work, "hooks") == nullptr)
+    work.AddMember("hooks", Value(rapidjson::kObjectType), alloc);
+  for (const SuiteHook& hook : kSuiteHooks) install_hook(work["hooks"], hook, options, alloc);
+  settings.Swap(work);
 }
 
 int uninstall_suite_hooks(rapidjson::Document& settings) {
@@ -180,7 +270,7 @@ int uninstall_suite_hooks(rapidjson::Document& settings) {
   for (const SuiteHook& hook : kSuiteHooks) {
     Value* groups = const_cast<Value*>(member(*hooks, hook.event));
     if (groups == nullptr || !groups->IsArray()) continue;
-    const int here = remove_suite_entries(*groups, hook.event, nullptr);
+    const int here = remove_suite_entries(*groups, hook.event);
     removed += here;
     if (here > 0 && groups->Empty()) hooks->EraseMember(hook.event);
   }

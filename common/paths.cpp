@@ -1,5 +1,6 @@
 #include "paths.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cstdlib>
 
@@ -67,6 +68,29 @@ std::string absolute_path(const std::string& path) {
   char buffer[4096];
   if (::getcwd(buffer, sizeof buffer) == nullptr) throw_errno("cannot read the working directory");
   return std::string(buffer) + "/" + path;
+}
+
+bool is_directory(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+std::string find_on_path(const std::string& name) {
+  const std::string search = env_value("PATH");
+  std::size_t start = 0;
+  while (start <= search.size()) {
+    const std::size_t end = search.find(':', start);
+    const std::string dir =
+        search.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    const std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
+    struct stat st {};
+    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+        ::access(candidate.c_str(), X_OK) == 0)
+      return candidate;
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return "";
 }
 
 std::string provenance_store_path(const std::string& state_dir) {

@@ -31,6 +31,12 @@ std::string executable_directory();
 // `path` made absolute against the current directory ("" stays "").
 std::string absolute_path(const std::string& path);
 
+// True when `path` is a directory (symlinks followed).
+bool is_directory(const std::string& path);
+
+// Where /bin/sh finds the command `name` on $PATH (a regular executable file), "" if nowhere.
+std::string find_on_path(const std::string& name);
+
 // <state_dir>/session_provenance.jsonl
 std::string provenance_store_path(const std::string& state_dir);
 

@@ -2,129 +2,83 @@
 
 #include <sys/stat.h>
 #include <unistd.h>
+#include <algorithm>
 #include <optional>
+#include <set>
 
 #include "child_process.h"
 #include "error.h"
+#include "hook_sources.h"
 #include "hook_wiring.h"
 #include "json.h"
 #include "matcher.h"
 #include "paths.h"
 #include "settings_file.h"
 #include "subprocess.h"
+#include "tool_names.h"
 
 namespace fleet {
 namespace {
 
 constexpr int kMinTimeoutSeconds = 5;
-constexpr const char* kDispatchProbes[] = {"dispatch_food_truck",
-                                           "mcp__kitchen__dispatch_food_truck",
-                                           "mcp__other_server__dispatch_food_truck"};
-constexpr const char* kOtherProbes[] = {"Bash",
-                                        "Read",
-                                        "Task",
-                                        "mcp__kitchen__list_trucks",
-                                        "dispatch_food_truck_status",
-                                        "mcp__kitchen__dispatch_food_truck_status",
-                                        "redispatch_food_truck"};
+constexpr const char* kOtherProbes[] = {"Bash", "Read", "Task", "mcp__kitchen__list_trucks"};
 constexpr const char* kForgedSession = "f0f0f0f0-0000-4000-8000-00000000f0f0";
 
-struct ConfiguredHook {
-  std::string file;
-  std::string matcher;
-  std::string command;
-  std::optional<double> timeout;
-};
-
-// Every entry of `event` whose executable is `executable`, in the given settings files.
-std::vector<ConfiguredHook> configured(const std::vector<std::string>& files, const char* event,
-                                       const char* executable, std::vector<Finding>& findings) {
-  std::vector<ConfiguredHook> found;
-  for (const std::string& file : files) {
-    rapidjson::Document doc;
-    try {
-      load_settings(file, doc);
-    } catch (const Error& e) {
-      if (std::string(event) == "PreToolUse")
-        findings.push_back({"settings-invalid", "error", e.what(), file});
-      continue;
-    }
-    const rapidjson::Value* hooks = member(doc, "hooks");
-    const rapidjson::Value* groups = hooks ? member(*hooks, event) : nullptr;
-    if (groups == nullptr || !groups->IsArray()) continue;
-    for (const auto& group : groups->GetArray()) {
-      const std::string matcher(string_member(group, "matcher").value_or(""));
-      const rapidjson::Value* entries = member(group, "hooks");
-      if (entries == nullptr || !entries->IsArray()) continue;
-      for (const auto& entry : entries->GetArray()) {
-        const auto command = string_member(entry, "command");
-        if (!command || command_executable_name(*command) != executable) continue;
-        ConfiguredHook hook{file, matcher, std::string(*command), std::nullopt};
-        if (const rapidjson::Value* timeout = member(entry, "timeout");
-            timeout && timeout->IsNumber()) {
-          hook.timeout = timeout->GetDouble();
-        }
-        found.push_back(std::move(hook));
-      }
-    }
-  }
-  return found;
+bool contains(const std::vector<std::string>& list, std::string_view item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
 }
 
-// The executable's path with $CLAUDE_PROJECT_DIR expanded and bare names looked up on PATH.
-std::string resolve_executable(const std::string& command, const std::string& project_dir) {
-  std::string path = command_executable(command);
-  for (const std::string var : {"${CLAUDE_PROJECT_DIR}", "$CLAUDE_PROJECT_DIR"}) {
-    for (std::size_t at; (at = path.find(var)) != std::string::npos;)
-      path.replace(at, var.size(), project_dir);
-  }
-  if (path.find('/') != std::string::npos) return path;
-  const std::string search = env_value("PATH");
-  std::size_t start = 0;
-  while (start <= search.size()) {
-    const std::size_t end = search.find(':', start);
-    const std::string dir =
-        search.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    const std::string candidate = (dir.empty() ? "." : dir) + "/" + path;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  return path;
+// The dispatch tools an entry is meant for: its --tool names, else dispatch_food_truck.
+std::vector<std::string> entry_tools(const ConfiguredHook& hook) {
+  std::vector<std::string> tools = command_tools(hook.parsed.arguments);
+  if (tools.empty()) tools.emplace_back(kDispatchToolName);
+  return tools;
 }
 
-bool is_executable_file(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
+// True when the binary acts on `tool`: dispatch_food_truck always, others with --tool.
+bool binary_acts_on(const ConfiguredHook& hook, std::string_view tool) {
+  return tool == kDispatchToolName || contains(command_tools(hook.parsed.arguments), tool);
 }
 
-// Checks one entry's matcher, timeout and binary; returns false when the binary is unusable.
-bool check_entry(const ConfiguredHook& hook, const char* what, const char* severity,
-                 const std::string& project_dir, std::vector<Finding>& findings) {
+std::string install_hint(const std::string& project_dir, const std::vector<std::string>& tools) {
+  std::string hint = "fleet-hooks install --project " + project_dir;
+  for (const std::string& tool : tools) {
+    if (tool != kDispatchToolName) hint += " --tool " + tool;
+  }
+  return hint;
+}
+
+// Matcher and timeout of one entry.
+void check_matcher_and_timeout(const ConfiguredHook& hook, const char* what, const char* severity,
+                               std::vector<Finding>& findings) {
   const std::string quoted = "'" + hook.matcher + "'";
-  for (const char* probe : kDispatchProbes) {
-    if (matcher_matches(hook.matcher, probe)) continue;
-    if (matcher_is_plain(hook.matcher)) {
-      findings.push_back({"matcher-misses-mcp", severity,
-                          std::string(what) + " matcher " + quoted +
-                              " is a plain tool name list, which misses " + probe + "; use " +
-                              std::string(kDispatchMatcher),
-                          hook.file});
-    } else {
-      findings.push_back({"matcher-misses-dispatch", severity,
-                          std::string(what) + " matcher " + quoted + " does not match " + probe +
-                              "; use " + std::string(kDispatchMatcher),
-                          hook.file});
-    }
+  const std::vector<std::string> tools = entry_tools(hook);
+  const std::string anchored = dispatch_matcher(std::vector<std::string>(
+      tools.begin() + (tools[0] == kDispatchToolName ? 1 : 0), tools.end()));
+  for (const std::string& tool : tools) {
+    if (matcher_covers_tool(hook.matcher, tool)) continue;
+    const bool bare_only = matcher_matches(hook.matcher, tool) && matcher_is_plain(hook.matcher);
+    findings.push_back({bare_only ? "matcher-misses-mcp" : "matcher-misses-dispatch", severity,
+                        std::string(what) + " matcher " + quoted +
+                            (bare_only ? " is a plain tool name list, which misses mcp__<server>__"
+                                       : " does not select both " + tool + " and mcp__<server>__") +
+                            tool + "; use " + anchored,
+                        hook.file});
     break;
   }
-  for (const char* probe : kOtherProbes) {
+  std::vector<std::string> probes(std::begin(kOtherProbes), std::end(kOtherProbes));
+  for (const std::string& tool : tools) {
+    probes.push_back(tool + "_status");
+    probes.push_back("mcp__kitchen__" + tool + "_status");
+    probes.push_back("re" + tool);
+  }
+  for (const std::string& probe : probes) {
     if (!matcher_matches(hook.matcher, probe)) continue;
-    findings.push_back({"matcher-too-broad", severity,
-                        std::string(what) + " matcher " + quoted + " also matches " + probe +
-                            " (matchers are unanchored regular expressions); anchor it: " +
-                            std::string(kDispatchMatcher),
-                        hook.file});
+    findings.push_back(
+        {"matcher-too-broad", severity,
+         std::string(what) + " matcher " + quoted + " also matches " + probe +
+             " (matchers are unanchored regular expressions); anchor it: " + anchored,
+         hook.file});
     break;
   }
   if (!hook.timeout) {
@@ -139,27 +93,41 @@ bool check_entry(const ConfiguredHook& hook, const char* what, const char* sever
                             std::to_string(kMinTimeoutSeconds) + " s",
                         hook.file});
   }
-  const std::string binary = resolve_executable(hook.command, project_dir);
-  if (!is_executable_file(binary)) {
-    findings.push_back({"binary-missing", "error",
-                        std::string(what) + " command '" + hook.command + "' runs " + binary +
-                            ", which is missing or not executable; run fleet-hooks install",
-                        hook.file});
-    return false;
-  }
-  return true;
 }
 
-bool covers_dispatch_tool(const ConfiguredHook& hook) {
-  for (const char* probe : kDispatchProbes) {
-    if (!matcher_matches(hook.matcher, probe)) return false;
+// True when the entry's executable can be run on this machine; else a binary-missing finding
+// that says what Claude Code does here.
+bool check_binary(const ConfiguredHook& hook, const char* name, bool is_guard,
+                  const std::string& project_dir, std::vector<Finding>& findings) {
+  const std::string binary = resolve_hook_executable(hook, project_dir);
+  struct stat st {};
+  if (!binary.empty() && ::stat(binary.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+      ::access(binary.c_str(), X_OK) == 0) {
+    return true;
   }
-  return true;
+  const std::string executable = command_executable(hook.command);
+  std::string message =
+      std::string(name) + " is not installed on this machine (" +
+      (binary.empty() ? executable + " is not on PATH" : binary + " is missing or not executable") +
+      "): ";
+  if (!is_guard) {
+    message += "dispatches are not recorded by this hook here";
+  } else if (hook.parsed.exit_if_missing == kExitBlocks) {
+    message += "the wiring blocks every call of the dispatch tool here (fail-closed)";
+  } else {
+    message += "Claude Code runs the dispatch tool UNGUARDED here, without a warning";
+  }
+  message += ". Install fleet-hooks and put its bin directory on PATH (README, Team setup)";
+  if (!hook.parsed.guarded && hook.plugin_root.empty())
+    message += ", then run fleet-hooks install again for the fail-closed form";
+  findings.push_back({"binary-missing", is_guard ? "error" : "warning", message, hook.file});
+  return false;
 }
 
-// Runs the configured guard on a forged self-resume; true when it denies.
-bool guard_denies_forgery(const ConfiguredHook& hook, const std::string& project_dir,
-                          std::string& detail) {
+// Runs the configured guard command on a forged self-resume of `tool`; true when Claude Code
+// would block the call (a deny decision, or exit 2).
+bool guard_blocks_forgery(const ConfiguredHook& hook, const std::string& tool,
+                          const std::string& project_dir, std::string& detail) {
   char state_template[] = "/tmp/fleet-hooks-check-XXXXXX";
   if (::mkdtemp(state_template) == nullptr) {
     detail = "cannot create a temporary state directory";
@@ -171,18 +139,19 @@ bool guard_denies_forgery(const ConfiguredHook& hook, const std::string& project
   input.AddMember("session_id", rapidjson::StringRef(kForgedSession), alloc);
   input.AddMember("cwd", json_string(project_dir, alloc), alloc);
   input.AddMember("hook_event_name", "PreToolUse", alloc);
-  input.AddMember("tool_name", "mcp__kitchen__dispatch_food_truck", alloc);
+  input.AddMember("tool_name", json_string("mcp__kitchen__" + tool, alloc), alloc);
   rapidjson::Value tool_input(rapidjson::kObjectType);
   tool_input.AddMember("resume_session_id", rapidjson::StringRef(kForgedSession), alloc);
   input.AddMember("tool_input", tool_input, alloc);
 
+  std::vector<std::string> env = {"FLEET_HOOKS_STATE_DIR=" + state,
+                                  "CLAUDE_PROJECT_DIR=" + project_dir};
+  if (!hook.plugin_root.empty()) env.push_back("CLAUDE_PLUGIN_ROOT=" + hook.plugin_root);
   const auto seconds = hook.timeout.value_or(kHookTimeoutSeconds);
   CommandResult result;
   try {
-    result = run_shell_command(
-        hook.command, to_json(input),
-        environment_with({"FLEET_HOOKS_STATE_DIR=" + state, "CLAUDE_PROJECT_DIR=" + project_dir}),
-        std::chrono::milliseconds(static_cast<long long>(seconds * 1000)));
+    result = run_shell_command(hook.command, to_json(input), environment_with(env),
+                               std::chrono::milliseconds(static_cast<long long>(seconds * 1000)));
   } catch (const Error& e) {
     detail = e.what();
   }
@@ -191,13 +160,14 @@ bool guard_denies_forgery(const ConfiguredHook& hook, const std::string& project
     detail = "it did not answer within its timeout";
     return false;
   }
+  if (result.exit_code == kExitBlocks) return true;  // Claude Code blocks the call
   rapidjson::Document output;
-  if (parse_json(result.out, output)) {
+  if (result.exit_code == 0 && parse_json(result.out, output)) {
     const rapidjson::Value* specific = member(output, "hookSpecificOutput");
     if (specific && string_member(*specific, "permissionDecision") == "deny") return true;
   }
-  detail =
-      "exit " + std::to_string(result.exit_code) + ", stdout '" + result.out.substr(0, 200) + "'";
+  detail = "exit " + std::to_string(result.exit_code) + ", stdout '" + result.out.substr(0, 200) +
+           "', stderr '" + result.err.substr(0, 200) + "'";
   return false;
 }
 
@@ -222,50 +192,101 @@ void check_store(const std::string& store, std::vector<Finding>& findings) {
 
 }  // namespace
 
-std::vector<Finding> check_wiring(const CheckOptions& options) {
+std::vector<Finding> check_wiring(const CheckOptions& options,
+                                  std::vector<std::string>* checked_tools) {
   std::vector<Finding> findings;
-  std::vector<std::string> files;
-  if (!options.user_settings.empty()) files.push_back(options.user_settings);
-  files.push_back(settings_path(SettingsScope::project, options.project_dir));
-  files.push_back(settings_path(SettingsScope::local, options.project_dir));
+  HookSourceOptions sources;
+  if (!options.user_settings.empty()) sources.settings_files.push_back(options.user_settings);
+  sources.settings_files.push_back(settings_path(SettingsScope::project, options.project_dir));
+  sources.settings_files.push_back(settings_path(SettingsScope::local, options.project_dir));
+  sources.plugin_dirs = options.plugin_dirs;
+  sources.config_dir = env_value("CLAUDE_CONFIG_DIR");
+  if (sources.config_dir.empty()) sources.config_dir = env_value("HOME") + "/.claude";
+  const std::vector<ConfiguredHook> hooks = collect_hooks(sources, findings);
 
-  const auto guards = configured(files, "PreToolUse", "resume-guard", findings);
-  bool protected_by_working_guard = false;
-  for (const ConfiguredHook& guard : guards) {
+  std::vector<const ConfiguredHook*> guards, writers;
+  for (const ConfiguredHook& hook : hooks) {
+    const SuiteHook* suite = suite_hook_of_command(hook.command, hook.event);
+    if (suite == nullptr) continue;
+    (std::string_view(suite->executable) == "resume-guard" ? guards : writers).push_back(&hook);
+  }
+
+  // The tools that must be guarded.
+  std::vector<std::string> required = options.tools;
+  if (required.empty()) {
+    for (const ConfiguredHook* guard : guards) {
+      if (matcher_covers_tool(guard->matcher, kDispatchToolName) &&
+          !contains(required, kDispatchToolName))
+        required.insert(required.begin(), std::string(kDispatchToolName));
+      for (const std::string& tool : command_tools(guard->parsed.arguments)) {
+        if (matcher_covers_tool(guard->matcher, tool) && !contains(required, tool))
+          required.push_back(tool);
+      }
+    }
+  }
+  if (required.empty()) required.emplace_back(kDispatchToolName);
+  if (checked_tools != nullptr) *checked_tools = required;
+
+  std::set<std::string> guarded;
+  for (const ConfiguredHook* guard : guards) {
     const std::size_t before = findings.size();
-    if (!check_entry(guard, "the resume-guard hook", "error", options.project_dir, findings))
-      continue;
+    check_matcher_and_timeout(*guard, "the resume-guard hook", "error", findings);
+    const bool present = check_binary(*guard, "resume-guard", true, options.project_dir, findings);
+    if (present && guard->parsed.guarded && guard->parsed.exit_if_missing != kExitBlocks) {
+      findings.push_back({"guard-fail-open", "warning",
+                          "the resume-guard hook lets the dispatch tool run unguarded on a machine "
+                          "without resume-guard (installed with --fail-open-if-missing)",
+                          guard->file});
+    }
+    bool broken = false;
+    for (std::size_t i = before; i < findings.size(); ++i) {
+      const bool blocking_missing =
+          findings[i].rule == "binary-missing" && guard->parsed.exit_if_missing == kExitBlocks;
+      if (findings[i].severity == "error" && !blocking_missing) broken = true;
+    }
+    const std::string probe_tool = entry_tools(*guard).front();
     std::string detail;
-    if (!guard_denies_forgery(guard, options.project_dir, detail)) {
-      findings.push_back({"guard-does-not-deny", "error",
-                          "the resume-guard hook '" + guard.command +
-                              "' did not deny a forged self-resume (" + detail + ")",
-                          guard.file});
+    if (!guard_blocks_forgery(*guard, probe_tool, options.project_dir, detail)) {
+      if (present || guard->parsed.exit_if_missing == kExitBlocks) {
+        findings.push_back({"guard-does-not-deny", "error",
+                            "the resume-guard hook '" + guard->command +
+                                "' did not deny a forged self-resume through " + probe_tool + " (" +
+                                detail + ")",
+                            guard->file});
+      }
       continue;
     }
-    if (findings.size() == before && covers_dispatch_tool(guard)) protected_by_working_guard = true;
+    if (broken) continue;
+    for (const std::string& tool : required) {
+      if (matcher_covers_tool(guard->matcher, tool) && binary_acts_on(*guard, tool))
+        guarded.insert(tool);
+    }
   }
-  if (guards.empty()) {
+  for (const std::string& tool : required) {
+    if (guarded.contains(tool)) continue;
+    std::string why;
+    for (const ConfiguredHook* guard : guards) {
+      if (matcher_covers_tool(guard->matcher, tool) && !binary_acts_on(*guard, tool)) {
+        why = "; a resume-guard hook's matcher selects " + tool + " but its command lacks --tool " +
+              tool + ", so the guard ignores it";
+      }
+    }
     findings.push_back({"guard-missing", "error",
-                        "no PreToolUse hook runs resume-guard; run fleet-hooks install --project " +
-                            options.project_dir,
-                        ""});
-  } else if (!protected_by_working_guard) {
-    findings.push_back({"guard-missing", "error",
-                        "no correctly configured PreToolUse hook runs resume-guard for both "
-                        "dispatch_food_truck and mcp__<server>__dispatch_food_truck",
+                        "no correctly configured PreToolUse hook runs resume-guard for " + tool +
+                            " and mcp__<server>__" + tool + why + "; run " +
+                            install_hint(options.project_dir, required),
                         ""});
   }
 
-  const auto writers = configured(files, "PostToolUse", "provenance-writer", findings);
   if (writers.empty()) {
     findings.push_back({"writer-missing", "warning",
                         "no PostToolUse hook runs provenance-writer; dispatches are recorded only "
                         "if the dispatcher records them (launch-wrapper --record-provenance)",
                         ""});
   }
-  for (const ConfiguredHook& writer : writers) {
-    check_entry(writer, "the provenance-writer hook", "warning", options.project_dir, findings);
+  for (const ConfiguredHook* writer : writers) {
+    check_matcher_and_timeout(*writer, "the provenance-writer hook", "warning", findings);
+    check_binary(*writer, "provenance-writer", false, options.project_dir, findings);
   }
 
   try {

@@ -6,25 +6,30 @@
 #include <string>
 #include <vector>
 
-namespace fleet {
+#include "finding.h"
 
-struct Finding {
-  std::string rule;      // e.g. "guard-missing"
-  std::string severity;  // "error" or "warning"
-  std::string message;
-  std::string file;  // the settings file or store concerned, "" when none
-};
+namespace fleet {
 
 struct CheckOptions {
   std::string project_dir;
   std::string user_settings;  // "" for none
   std::string state_dir;      // "" resolves as everywhere else, for project_dir
+  // The dispatch tools that must be guarded. Empty: the tools the wired guards name with
+  // --tool (for the tools their matchers select), else dispatch_food_truck.
+  std::vector<std::string> tools;
+  // Claude Code plugin directories whose hooks/hooks.json counts too (as with
+  // `claude --plugin-dir`).
+  std::vector<std::string> plugin_dirs;
 };
 
-// Rules: settings-invalid, guard-missing, matcher-misses-mcp, matcher-misses-dispatch,
-// matcher-too-broad, timeout, binary-missing, guard-does-not-deny (errors); writer-missing
-// and the writer's matcher/timeout findings (warnings); store-unsafe (error).
-std::vector<Finding> check_wiring(const CheckOptions& options);
+// Rules: settings-invalid, settings-ignored, guard-missing, matcher-misses-mcp,
+// matcher-misses-dispatch, matcher-too-broad, timeout, binary-missing, guard-does-not-deny,
+// plugin-missing (errors); settings-duplicate-key, guard-fail-open, writer-missing and the
+// writer's findings (warnings); store-unsafe (error). The settings are read as Claude Code
+// reads them (settings_file.h); hook commands are resolved with this machine's PATH.
+// `checked_tools`, when given, receives the dispatch tools that were required.
+std::vector<Finding> check_wiring(const CheckOptions& options,
+                                  std::vector<std::string>* checked_tools = nullptr);
 
 // One line per finding: "<severity> <rule>: <message> (<file>)".
 std::string findings_text(const std::vector<Finding>& findings);

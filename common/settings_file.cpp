@@ -1,8 +1,15 @@
 #include "settings_file.h"
 
+#include <dirent.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <unordered_set>
 
+#include <rapidjson/error/en.h>
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 
@@ -15,6 +22,87 @@ namespace fleet {
 namespace {
 
 constexpr std::size_t kMaxSettingsBytes = 16 * 1024 * 1024;
+
+// The file a settings path stands for: the path itself, or the end of its symlinks. "" with
+// `problem` set for a symlink that leads nowhere.
+std::string follow(const std::string& path, std::string& problem) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return path;
+  char resolved[PATH_MAX];
+  if (::realpath(path.c_str(), resolved) == nullptr) {
+    problem = path + " is a symbolic link that leads to no file (" + std::strerror(errno) + ")";
+    return "";
+  }
+  return resolved;
+}
+
+// Claude Code keeps the last of duplicate keys: so does `doc` afterwards. Returns where the
+// duplicates were, as JSON-pointer-like paths. Iterative (deep documents cannot overflow).
+std::vector<std::string> keep_last_duplicates(rapidjson::Value& doc) {
+  std::vector<std::string> duplicates;
+  std::vector<std::pair<rapidjson::Value*, std::string>> pending = {{&doc, ""}};
+  while (!pending.empty()) {
+    auto [value, where] = pending.back();
+    pending.pop_back();
+    if (value->IsObject()) {
+      std::unordered_set<std::string> seen;
+      for (auto it = value->MemberEnd(); it != value->MemberBegin();) {
+        --it;
+        const std::string name(it->name.GetString(), it->name.GetStringLength());
+        if (!seen.insert(name).second) {
+          duplicates.push_back(where + "/" + name);
+          it = value->EraseMember(it);
+        }
+      }
+      for (auto& m : value->GetObject()) {
+        pending.emplace_back(
+            &m.value, where + "/" + std::string(m.name.GetString(), m.name.GetStringLength()));
+      }
+    } else if (value->IsArray()) {
+      for (rapidjson::SizeType i = 0; i < value->Size(); ++i)
+        pending.emplace_back(&(*value)[i], where + "/" + std::to_string(i));
+    }
+  }
+  return duplicates;
+}
+
+bool parse_lenient(const std::string& text, rapidjson::Document& doc) {
+  doc.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag |
+            rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag>(text.data(),
+                                                                                 text.size());
+  return !doc.HasParseError() && doc.IsObject();
+}
+
+// The backup to write for `file`: `.bak` when none exists yet, else the next `.bak.N`;
+// `newest` is set to the newest existing backup ("" when none).
+std::string next_backup(const std::string& file, std::string& newest) {
+  const std::string bak = file + ".bak";
+  struct stat st {};
+  if (::lstat(bak.c_str(), &st) != 0) {
+    newest.clear();
+    return bak;
+  }
+  newest = bak;
+  long highest = 0;
+  const std::string dir = parent_directory(file);
+  const std::string prefix = file.substr(file.rfind('/') + 1) + ".bak.";
+  if (DIR* d = ::opendir(dir.c_str())) {
+    while (const dirent* e = ::readdir(d)) {
+      const std::string name = e->d_name;
+      if (!name.starts_with(prefix) || name.size() == prefix.size()) continue;
+      const std::string digits = name.substr(prefix.size());
+      if (digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9)
+        continue;
+      const long n = std::stol(digits);
+      if (n > highest) {
+        highest = n;
+        newest = dir + "/" + name;
+      }
+    }
+    ::closedir(d);
+  }
+  return bak + "." + std::to_string(highest + 1);
+}
 
 }  // namespace
 
@@ -32,24 +120,64 @@ std::string settings_path(SettingsScope scope, const std::string& project_dir) {
   return home + "/.claude/settings.json";
 }
 
-void load_settings(const std::string& path, rapidjson::Document& doc) {
+SettingsRead read_settings(const std::string& path, rapidjson::Document& doc) {
+  SettingsRead read;
+  doc.SetObject();
+  read.file = follow(path, read.problem);
+  if (read.file.empty()) {
+    read.status = SettingsRead::Status::invalid;
+    return read;
+  }
   std::string text;
+  if (const int code = try_read_regular_file(read.file, kMaxSettingsBytes, text, read.problem)) {
+    read.status = code == ENOENT ? SettingsRead::Status::missing : SettingsRead::Status::invalid;
+    if (code == ENOENT) read.problem.clear();
+    return read;
+  }
+  if (text.starts_with(kUtf8Bom)) {
+    read.bom = true;
+    text.erase(0, kUtf8Bom.size());
+  }
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) return read;  // reads as {}
   std::string error;
-  if (const int code = try_read_regular_file(path, kMaxSettingsBytes, text, error)) {
-    if (code != ENOENT) throw Error(error, code);
-    text.clear();
-  }
-  if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
-    doc.SetObject();
-    return;
-  }
   if (!parse_json(text, doc, &error)) {
-    throw Error(path + " is not valid JSON (" + error + "); fix it first, nothing was changed");
+    if (parse_lenient(text, doc)) {
+      read.status = SettingsRead::Status::ignored;
+      read.problem = path +
+                     " is not plain JSON (it has // or /* */ comments or a trailing comma), so "
+                     "Claude Code ignores the whole file";
+    } else {
+      doc.SetObject();
+      read.status = SettingsRead::Status::invalid;
+      read.problem = path + " is not valid JSON (" + error + ")";
+    }
+    return read;
   }
   if (!doc.IsObject()) {
-    throw Error(path + " holds a JSON " + json_type_name(doc) +
-                ", not an object; fix it first, nothing was changed");
+    read.problem = path + " holds a JSON " + std::string(json_type_name(doc)) + ", not an object";
+    doc.SetObject();
+    read.status = SettingsRead::Status::invalid;
+    return read;
   }
+  read.status = SettingsRead::Status::ok;
+  read.duplicate_keys = keep_last_duplicates(doc);
+  return read;
+}
+
+SettingsRead load_settings(const std::string& path, rapidjson::Document& doc) {
+  SettingsRead read = read_settings(path, doc);
+  if (read.status == SettingsRead::Status::invalid ||
+      read.status == SettingsRead::Status::ignored) {
+    throw Error(read.problem + "; fix it first, nothing was changed");
+  }
+  if (!read.duplicate_keys.empty()) {
+    std::string where;
+    for (const std::string& key : read.duplicate_keys) where += (where.empty() ? "" : ", ") + key;
+    throw Error(path + " has keys that appear more than once (" + where +
+                "); Claude Code uses only the last of them. Merge them into one and run this "
+                "again; nothing was changed");
+  }
+  return read;
 }
 
 std::string settings_text(const rapidjson::Value& doc) {
@@ -69,22 +197,51 @@ std::string settings_text(const rapidjson::Value& doc) {
 }
 
 void write_settings(const std::string& path, const std::string& text) {
-  // A new settings file gets the usual 0644 (it is often committed); an existing one keeps
-  // its mode.
-  mode_t mode = 0644;
+  std::string problem;
+  const std::string file = follow(path, problem);
+  if (file.empty()) throw Error(problem + "; nothing was changed");
   struct stat st {};
-  if (::lstat(path.c_str(), &st) == 0) {
-    if (S_ISREG(st.st_mode) && (st.st_mode & 0222) == 0) {
-      throw Error(path +
+  if (::lstat(file.c_str(), &st) == 0) {
+    if (!S_ISREG(st.st_mode)) throw Error(file + " is not a regular file; nothing was changed");
+    if ((st.st_mode & 0222) == 0) {
+      throw Error(file +
                   " is read-only; make it writable (chmod u+w) to let fleet-hooks change it");
     }
-    if (S_ISREG(st.st_mode)) {
-      mode = st.st_mode & 07777;
-      replace_file_atomically(path + ".bak", read_regular_file(path, kMaxSettingsBytes),
-                              Durability::survives_crash, mode);
+    const mode_t mode = st.st_mode & 07777;
+    const FileOwner owner{st.st_uid, st.st_gid};
+    // Only asked for when it differs from what a new file gets anyway: a user may keep a
+    // file of a group they are not in (from a setgid directory) without being refused.
+    const FileOwner* keep = st.st_uid != ::geteuid() || st.st_gid != ::getegid() ? &owner : nullptr;
+    const std::string current = read_regular_file(file, kMaxSettingsBytes);
+    std::string newest;
+    const std::string backup = next_backup(file, newest);
+    std::string newest_content, ignored;
+    if (newest.empty() ||
+        try_read_regular_file(newest, kMaxSettingsBytes, newest_content, ignored) != 0 ||
+        newest_content != current) {
+      replace_file_atomically(backup, current, Durability::survives_crash, mode, keep);
     }
+    replace_file_atomically(file, text, Durability::survives_crash, mode, keep);
+    return;
   }
-  replace_file_atomically(path, text, Durability::survives_crash, mode);
+  // A new file: its directory (usually .claude) is created like a person would (0755), and
+  // as root everything gets the owner of the directory it is made in.
+  const std::string dir = parent_directory(file);
+  struct stat dir_st {};
+  if (::stat(dir.c_str(), &dir_st) != 0) {
+    const std::string parent = parent_directory(dir);
+    struct stat parent_st {};
+    if (::stat(parent.c_str(), &parent_st) != 0 || !S_ISDIR(parent_st.st_mode))
+      throw Error(parent + " does not exist; nothing was changed");
+    if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
+      throw_errno("cannot create directory " + dir);
+    if (::geteuid() == 0 && ::chown(dir.c_str(), parent_st.st_uid, parent_st.st_gid) != 0)
+      throw_errno("cannot give " + dir + " the owner of " + parent);
+    if (::stat(dir.c_str(), &dir_st) != 0) throw_errno("cannot read " + dir);
+  }
+  const FileOwner owner{dir_st.st_uid, dir_st.st_gid};
+  replace_file_atomically(file, text, Durability::survives_crash, 0644,
+                          ::geteuid() == 0 ? &owner : nullptr);
 }
 
 }  // namespace fleet

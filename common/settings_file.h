@@ -1,9 +1,17 @@
 #pragma once
-// Claude Code settings files (.claude/settings.json and friends): read as a JSON object,
-// written back pretty-printed with every other key kept in its order, atomically and with a
-// .bak of the previous content.
+// Claude Code settings files (.claude/settings.json and friends), read the way Claude Code
+// reads them and written back so that nothing of the user's is lost.
+//
+// Reading: a symlink is followed (as Claude Code does); a UTF-8 BOM is accepted; plain JSON
+// only — a file with // comments or a trailing comma is ignored by Claude Code entirely, so
+// it is reported as such; a key that appears twice in an object counts once, with its LAST
+// value (Claude Code's JSON.parse keeps the last).
+// Writing: pretty-printed with every other key kept in its order, atomically (temp file,
+// fsync, rename) into the file a symlink points to (the link stays), keeping the file's
+// mode, owner and group and its BOM, with a backup of the previous content.
 
 #include <string>
+#include <vector>
 
 #include <rapidjson/document.h>
 
@@ -14,19 +22,44 @@ enum class SettingsScope { project, local, user };
 // DIR/.claude/settings.json, DIR/.claude/settings.local.json, or $HOME/.claude/settings.json.
 std::string settings_path(SettingsScope scope, const std::string& project_dir);
 
-// Parses `path` into `doc` (an object). A missing, empty or whitespace-only file reads as {}.
-// Throws Error when the file is not valid JSON or not an object (the file is left alone).
-void load_settings(const std::string& path, rapidjson::Document& doc);
+struct SettingsRead {
+  enum class Status {
+    missing,  // no file (or an empty one): reads as {}
+    ok,
+    ignored,  // not plain JSON (comments, trailing commas) but readable leniently: Claude
+              // Code ignores the whole file; `doc` holds the lenient reading
+    invalid   // not JSON at all, or not an object; `problem` says why
+  };
+  Status status = Status::missing;
+  std::string file;  // the file actually read: the target of a symlink
+  bool bom = false;
+  std::vector<std::string> duplicate_keys;  // "/hooks", "/hooks/PreToolUse/0/matcher", …
+  std::string problem;
+};
+
+// Reads `path` into `doc` the way Claude Code does (see above); never throws. Duplicate keys
+// are resolved last-wins in `doc` and listed.
+SettingsRead read_settings(const std::string& path, rapidjson::Document& doc);
+
+// For changing a file: read_settings, then throws Error (nothing changed) for a file that is
+// invalid, ignored by Claude Code, or has duplicate keys (which one the user means is not
+// for fleet-hooks to guess). A missing or empty file reads as {}.
+SettingsRead load_settings(const std::string& path, rapidjson::Document& doc);
 
 // The document as the suite writes it: 2-space indentation, UTF-8 kept as is, a final
 // newline. Throws Error when a string cannot be written as valid UTF-8 (a lone surrogate
 // escape in the file it came from).
 std::string settings_text(const rapidjson::Value& doc);
 
-// Replaces `path` with `text` (temp file, fsync, rename, fsync of the directory), first
-// copying the previous content to `path`.bak when there was one. Refuses a file that is not
-// writable by anyone (a user's way of freezing it), a symlink or a non-regular file.
-// Throws Error.
+inline constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
+// Replaces the settings file at `path` (or the file its symlink points to) with `text`.
+// An existing file keeps its mode, owner and group (refused when they cannot be kept, e.g.
+// another user's file); its previous content is kept in `<file>.bak` when there is no
+// backup yet, else in the next `<file>.bak.N` — unless the newest backup already holds it.
+// A new file gets mode 0644 and, when run as root, the owner of its directory (created 0755
+// when missing). Refuses a read-only file, a dangling symlink or a non-regular file. Throws
+// Error.
 void write_settings(const std::string& path, const std::string& text);
 
 }  // namespace fleet

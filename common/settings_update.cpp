@@ -4,7 +4,7 @@
 
 #include "error.h"
 #include "files.h"
-#include "hook_wiring.h"
+#include "paths.h"
 #include "settings_file.h"
 
 namespace fleet {
@@ -12,11 +12,12 @@ namespace {
 
 constexpr std::size_t kMaxSettingsBytes = 16 * 1024 * 1024;
 
-SettingsUpdate finish(const std::string& path, const rapidjson::Document& settings,
-                      std::string summary) {
-  SettingsUpdate update{path, settings_text(settings), true, std::move(summary)};
+SettingsUpdate finish(const std::string& path, const SettingsRead& read,
+                      const rapidjson::Document& settings, std::string summary) {
+  SettingsUpdate update{path, (read.bom ? std::string(kUtf8Bom) : "") + settings_text(settings),
+                        true, std::move(summary)};
   std::string current, ignored;
-  if (try_read_regular_file(path, kMaxSettingsBytes, current, ignored) == 0 &&
+  if (try_read_regular_file(read.file, kMaxSettingsBytes, current, ignored) == 0 &&
       current == update.text) {
     update.changed = false;
     update.summary = "unchanged: " + path;
@@ -26,28 +27,52 @@ SettingsUpdate finish(const std::string& path, const rapidjson::Document& settin
 
 }  // namespace
 
-SettingsUpdate plan_install(const std::string& path, const std::string& bin_dir) {
+void require_suite_binaries(const std::string& bin_dir) {
   for (const SuiteHook& hook : kSuiteHooks) {
     const std::string binary = bin_dir + "/" + hook.executable;
     if (::access(binary.c_str(), X_OK) != 0) {
       throw Error(binary + " is missing or not executable; pass --bin-dir");
     }
   }
+}
+
+SettingsUpdate plan_install(const std::string& path, const WiringOptions& options) {
+  if (!options.bin_dir.empty()) require_suite_binaries(options.bin_dir);
   rapidjson::Document settings;
-  load_settings(path, settings);
-  install_suite_hooks(settings, bin_dir);
-  return finish(
-      path, settings,
-      "installed resume-guard (PreToolUse) and provenance-writer hook (PostToolUse) from " +
-          bin_dir + " into " + path);
+  const SettingsRead read = load_settings(path, settings);
+  install_suite_hooks(settings, options);
+  std::string from = options.bin_dir.empty() ? "found on PATH" : "from " + options.bin_dir;
+  std::string tools = "dispatch_food_truck";
+  for (const std::string& tool : options.tools) tools += ", " + tool;
+  return finish(path, read, settings,
+                "installed resume-guard (PreToolUse, " +
+                    std::string(options.fail_open_if_missing ? "fail-open" : "fail-closed") +
+                    " when missing) and provenance-writer hook (PostToolUse) for " + tools + ", " +
+                    from + ", into " + path);
 }
 
 SettingsUpdate plan_uninstall(const std::string& path) {
   rapidjson::Document settings;
-  load_settings(path, settings);
+  const SettingsRead read = load_settings(path, settings);
+  if (read.status == SettingsRead::Status::missing) {
+    return SettingsUpdate{path, "", false, "nothing to remove: " + path + " does not exist"};
+  }
   const int removed = uninstall_suite_hooks(settings);
-  return finish(path, settings,
+  if (removed == 0) {  // left exactly as it is, formatting included
+    SettingsUpdate update{path, "", false, "nothing to remove: no fleet-hooks entries in " + path};
+    std::string ignored;
+    try_read_regular_file(read.file, kMaxSettingsBytes, update.text, ignored);
+    return update;
+  }
+  return finish(path, read, settings,
                 "removed " + std::to_string(removed) + " fleet-hooks entries from " + path);
+}
+
+std::string portable_install_note(const std::string& bin_dir) {
+  if (!find_on_path("resume-guard").empty()) return "";
+  return "resume-guard is not on PATH here, so this project's hooks block every dispatch on "
+         "this machine until it is: add " +
+         bin_dir + " to PATH (e.g. in ~/.profile) and start Claude Code again";
 }
 
 void apply_update(const SettingsUpdate& update) {

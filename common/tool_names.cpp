@@ -25,4 +25,14 @@ bool is_dispatch_tool(std::string_view tool_name, const std::vector<std::string>
   return false;
 }
 
+bool is_valid_tool_name(std::string_view name) {
+  if (name.empty() || name.size() > 128) return false;
+  for (char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '_' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
 }  // namespace fleet

@@ -14,4 +14,8 @@ inline constexpr std::string_view kDispatchToolName = "dispatch_food_truck";
 // kDispatchToolName or one of `extra_names`.
 bool is_dispatch_tool(std::string_view tool_name, const std::vector<std::string>& extra_names);
 
+// True for a name a dispatch tool can have: 1-128 letters, digits, `_` and `-` (it is written
+// into hook matchers, where anything else would be a regular expression).
+bool is_valid_tool_name(std::string_view name);
+
 }  // namespace fleet

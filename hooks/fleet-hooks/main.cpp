@@ -50,6 +50,9 @@ int main(int argc, char** argv) {
   std::string state_dir;
   bool dry_run = false;
   bool json = false;
+  std::vector<std::string> tools;
+  std::vector<std::string> plugin_dirs;
+  bool fail_open_if_missing = false;
   const std::string state_dir_help =
       "State directory (default: $FLEET_HOOKS_STATE_DIR, $AUTOSKILLIT_STATE_DIR, or "
       "<project>/.autoskillit/temp[/<campaign>])";
@@ -61,7 +64,14 @@ int main(int argc, char** argv) {
   install->add_option("--scope", scope, "project, local (settings.local.json) or user (~/.claude)")
       ->check(CLI::IsMember({"project", "local", "user"}));
   install->add_option("--bin-dir", bin_dir,
-                      "Directory of the suite's binaries (default: where fleet-hooks is)");
+                      "Directory of the suite's binaries, written into local and user settings "
+                      "(default: where fleet-hooks is); project settings find them on PATH");
+  install
+      ->add_option("--tool", tools, "Another dispatch tool name to guard and record (repeatable)")
+      ->allow_extra_args(false);
+  install->add_flag("--fail-open-if-missing", fail_open_if_missing,
+                    "Let dispatches run unguarded (with an error shown) on a machine without "
+                    "resume-guard, instead of blocking them");
   install->add_flag("--dry-run", dry_run, "Print the resulting file; write nothing");
 
   CLI::App* uninstall = app.add_subcommand("uninstall", "Remove exactly the suite's hook entries");
@@ -74,6 +84,12 @@ int main(int argc, char** argv) {
       "check", "CI policy check of the effective hook configuration (exit 1 on any error)");
   check->add_option("--project", project, "Project directory (default: .)");
   check->add_option("--state-dir", state_dir, state_dir_help);
+  check->add_option("--tool", tools, "A dispatch tool name that must be guarded (repeatable)")
+      ->allow_extra_args(false);
+  check
+      ->add_option("--plugin-dir", plugin_dirs,
+                   "A Claude Code plugin directory loaded with claude --plugin-dir (repeatable)")
+      ->allow_extra_args(false);
   check->add_flag("--json", json, "Findings as a JSON array");
 
   CLI::App* verify = app.add_subcommand("verify", "Check every line of the provenance store");
@@ -115,37 +131,60 @@ int main(int argc, char** argv) {
 
   try {
     project = fleet::absolute_path(project);
+    if ((install->parsed() || uninstall->parsed() || check->parsed()) &&
+        !fleet::is_directory(project)) {
+      std::fprintf(stderr, "fleet-hooks: the project directory %s does not exist\n",
+                   project.c_str());
+      return kExitUsage;
+    }
     if (install->parsed() || uninstall->parsed()) {
-      const std::string path = fleet::settings_path(parse_scope(scope), project);
+      const fleet::SettingsScope where = parse_scope(scope);
+      const std::string path = fleet::settings_path(where, project);
+      fleet::WiringOptions wiring;
+      wiring.tools = tools;
+      wiring.fail_open_if_missing = fail_open_if_missing;
+      // The project's settings are committed: they name no path of this machine.
+      if (where != fleet::SettingsScope::project) {
+        wiring.bin_dir =
+            fleet::absolute_path(bin_dir.empty() ? fleet::executable_directory() : bin_dir);
+      } else if (install->parsed() && !bin_dir.empty()) {
+        fleet::require_suite_binaries(fleet::absolute_path(bin_dir));
+      }
       const fleet::SettingsUpdate update =
-          install->parsed()
-              ? fleet::plan_install(
-                    path,
-                    fleet::absolute_path(bin_dir.empty() ? fleet::executable_directory() : bin_dir))
-              : fleet::plan_uninstall(path);
+          install->parsed() ? fleet::plan_install(path, wiring) : fleet::plan_uninstall(path);
       if (dry_run) {
         print(update.text);
         return 0;
       }
       fleet::apply_update(update);
       print(update.summary + "\n");
+      if (install->parsed() && where == fleet::SettingsScope::project) {
+        const std::string note = fleet::portable_install_note(
+            bin_dir.empty() ? fleet::executable_directory() : fleet::absolute_path(bin_dir));
+        if (!note.empty()) std::fprintf(stderr, "fleet-hooks: note: %s\n", note.c_str());
+      }
       return 0;
     }
     if (check->parsed()) {
       fleet::CheckOptions options;
       options.project_dir = project;
       options.state_dir = state_dir;
+      options.tools = tools;
+      for (const std::string& dir : plugin_dirs)
+        options.plugin_dirs.push_back(fleet::absolute_path(dir));
       const std::string home = fleet::env_value("HOME");
       if (!home.empty()) options.user_settings = home + "/.claude/settings.json";
-      const auto findings = fleet::check_wiring(options);
+      std::vector<std::string> checked;
+      const auto findings = fleet::check_wiring(options, &checked);
       if (json) {
         print(fleet::findings_json(findings));
       } else {
         print(fleet::findings_text(findings));
         if (!fleet::has_errors(findings)) {
-          print(
-              "ok: resume-guard guards dispatch_food_truck and mcp__*__dispatch_food_truck, and "
-              "denied a forged self-resume\n");
+          std::string names;
+          for (const std::string& tool : checked)
+            names += (names.empty() ? "" : ", ") + tool + " and mcp__*__" + tool;
+          print("ok: resume-guard guards " + names + ", and denied a forged self-resume\n");
         }
       }
       return fleet::has_errors(findings) ? kExitFindings : 0;

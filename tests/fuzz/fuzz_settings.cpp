@@ -16,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   try {
-    fleet::install_suite_hooks(doc, "/opt/fleet hooks/bin");
+    fleet::install_suite_hooks(doc, fleet::WiringOptions{"/opt/fleet hooks/bin", {}, false});
   } catch (const fleet::Error&) {
     return 0;  // a settings file of the wrong shape is refused
   }
@@ -28,10 +28,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   rapidjson::Document again;
   if (!fleet::parse_json(once, again)) std::abort();  // what is written reads back
-  fleet::install_suite_hooks(again, "/opt/fleet hooks/bin");
+  try {
+    fleet::install_suite_hooks(again, fleet::WiringOptions{"", {"spawn_worker"}, false});
+  } catch (const fleet::Error&) {
+    return 0;  // a user's own matcher that does not select spawn_worker is refused
+  }
   // Byte equality is not required here: RapidJSON 1.1 may round a number beyond double
-  // precision differently on each write. The suite's entries must not multiply, though.
-  if (fleet::uninstall_suite_hooks(again) != 2) std::abort();
+  // precision differently on each write. The suite's entries must not multiply, though: the
+  // user's own suite entries are updated in place, and two are added only where none was.
+  rapidjson::Document third;
+  third.CopyFrom(again, third.GetAllocator());
+  const int entries = fleet::uninstall_suite_hooks(third);
+  if (entries < 2) std::abort();
+  try {
+    fleet::install_suite_hooks(again, fleet::WiringOptions{"", {"spawn_worker"}, false});
+  } catch (const fleet::Error&) {
+    std::abort();  // what install wrote, it installs into again
+  }
+  if (fleet::uninstall_suite_hooks(again) != entries) std::abort();
   if (fleet::uninstall_suite_hooks(again) != 0) std::abort();
   return 0;
 }

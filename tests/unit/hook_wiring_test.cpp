@@ -16,10 +16,15 @@ rapidjson::Document parse(const std::string& text) {
   return doc;
 }
 
-std::string installed(const std::string& text, const std::string& bin = "/opt/fh/bin") {
+std::string installed(const std::string& text, const std::string& bin = "/opt/fh/bin",
+                      std::vector<std::string> tools = {}) {
   rapidjson::Document doc = parse(text);
-  install_suite_hooks(doc, bin);
+  install_suite_hooks(doc, WiringOptions{bin, std::move(tools), false});
   return settings_text(doc);
+}
+
+std::string command_of(const rapidjson::Value& entry) {
+  return entry["command"].GetString();
 }
 
 }  // namespace
@@ -40,10 +45,17 @@ TEST_CASE("hook_wiring: install into an empty document and again - identical") {
   rapidjson::Document doc = parse(once);
   const auto& pre = doc["hooks"]["PreToolUse"][0];
   CHECK(std::string(pre["matcher"].GetString()) == std::string(kDispatchMatcher));
-  CHECK(std::string(pre["hooks"][0]["command"].GetString()) == "/opt/fh/bin/resume-guard");
+  const auto guard = parse_hook_command(command_of(pre["hooks"][0]));
+  REQUIRE(guard);
+  CHECK(guard->executable == "/opt/fh/bin/resume-guard");
+  CHECK(guard->arguments == "");
+  CHECK(guard->exit_if_missing == kExitBlocks);
   CHECK(pre["hooks"][0]["timeout"].GetInt() == kHookTimeoutSeconds);
-  CHECK(std::string(doc["hooks"]["PostToolUse"][0]["hooks"][0]["command"].GetString()) ==
-        "/opt/fh/bin/provenance-writer hook");
+  const auto writer = parse_hook_command(command_of(doc["hooks"]["PostToolUse"][0]["hooks"][0]));
+  REQUIRE(writer);
+  CHECK(writer->executable == "/opt/fh/bin/provenance-writer");
+  CHECK(writer->arguments == " hook");
+  CHECK(writer->exit_if_missing == kExitWarns);
   CHECK(installed(once) == once);
 }
 
@@ -65,8 +77,11 @@ TEST_CASE(
   rapidjson::Document doc = parse(installed(before, "/new/bin"));
   auto& first = doc["hooks"]["PreToolUse"][0]["hooks"];
   CHECK(first.Size() == 2);
-  CHECK(std::string(first[0]["command"].GetString()) == "/new/bin/resume-guard");
-  CHECK(first[0]["timeout"].GetInt() == 10);
+  const auto guard = parse_hook_command(command_of(first[0]));
+  REQUIRE(guard);
+  CHECK(guard->executable == "/new/bin/resume-guard");
+  CHECK(guard->arguments == " --strict");  // the user's arguments and timeout stay
+  CHECK(first[0]["timeout"].GetInt() == 3);
   CHECK(std::string(first[0]["note"].GetString()) == "x");  // its other keys stay
   CHECK(std::string(first[1]["command"].GetString()) == "/usr/bin/audit-log");
   CHECK(std::string(doc["hooks"]["PreToolUse"][1]["matcher"].GetString()) == "Bash");
@@ -75,24 +90,90 @@ TEST_CASE(
   CHECK(std::string(doc["env"]["A"].GetString()) == "\xc3\xa9");
 }
 
-TEST_CASE("hook_wiring: suite entries under other matchers are replaced - not duplicated") {
+TEST_CASE("hook_wiring: suite entries elsewhere are updated in place - not duplicated or dropped") {
   const std::string before = R"({"hooks": {"PreToolUse": [
       {"matcher": "dispatch_food_truck", "hooks": [{"type": "command", "command": "/x/resume-guard"}]},
-      {"matcher": "Bash", "hooks": [{"type": "command", "command": "/y/resume-guard"},
+      {"matcher": "Bash", "hooks": [{"type": "command", "command": "/y/resume-guard --strict"},
                                     {"type": "command", "command": "lint"}]}]}})";
   rapidjson::Document doc = parse(installed(before));
   auto& pre = doc["hooks"]["PreToolUse"];
   REQUIRE(pre.Size() == 2);
-  CHECK(std::string(pre[0]["matcher"].GetString()) == "Bash");
-  CHECK(pre[0]["hooks"].Size() == 1);
-  CHECK(std::string(pre[1]["matcher"].GetString()) == std::string(kDispatchMatcher));
+  // The old plain matcher of the suite's own group gets the anchored form of its names.
+  CHECK(std::string(pre[0]["matcher"].GetString()) == std::string(kDispatchMatcher));
+  CHECK(parse_hook_command(command_of(pre[0]["hooks"][0]))->executable ==
+        "/opt/fh/bin/resume-guard");
+  CHECK(pre[0]["hooks"][0]["timeout"].GetInt() == kHookTimeoutSeconds);  // added where none was
+  // A group shared with the user's own hooks keeps its matcher.
+  CHECK(std::string(pre[1]["matcher"].GetString()) == "Bash");
+  CHECK(pre[1]["hooks"].Size() == 2);
+  CHECK(parse_hook_command(command_of(pre[1]["hooks"][0]))->arguments == " --strict");
+  CHECK(installed(installed(before)) == installed(before));
+}
+
+TEST_CASE("hook_wiring: a customised entry keeps arguments - matcher - timeout (issue 13.1)") {
+  const std::string before = R"({"hooks": {
+    "PreToolUse": [{"matcher": "^(mcp__.*__)?(dispatch_food_truck|launch_agent)$", "hooks": [
+      {"type": "command", "command": "/old/bin/resume-guard --strict --tool launch_agent --kitchen-id prod", "timeout": 20}]}],
+    "PostToolUse": [{"matcher": "^(mcp__.*__)?(dispatch_food_truck|launch_agent)$", "hooks": [
+      {"type": "command", "command": "/old/bin/provenance-writer hook --tool launch_agent --fsync", "timeout": 20}]}]}})";
+  rapidjson::Document doc = parse(installed(before, ""));
+  const auto& pre = doc["hooks"]["PreToolUse"][0];
+  CHECK(std::string(pre["matcher"].GetString()) ==
+        "^(mcp__.*__)?(dispatch_food_truck|launch_agent)$");
+  CHECK(pre["hooks"][0]["timeout"].GetInt() == 20);
+  const auto guard = parse_hook_command(command_of(pre["hooks"][0]));
+  CHECK(guard->executable == "resume-guard");  // portable now
+  CHECK(guard->arguments == " --strict --tool launch_agent --kitchen-id prod");
+  const auto writer = parse_hook_command(command_of(doc["hooks"]["PostToolUse"][0]["hooks"][0]));
+  CHECK(writer->executable == "provenance-writer");
+  CHECK(writer->arguments == " hook --tool launch_agent --fsync");
+}
+
+TEST_CASE("hook_wiring: --tool widens the suite's matcher and adds --tool - refuses a user's own") {
+  rapidjson::Document doc = parse(installed("{}", "", {"spawn_worker"}));
+  const auto& pre = doc["hooks"]["PreToolUse"][0];
+  CHECK(std::string(pre["matcher"].GetString()) ==
+        "^(mcp__.*__)?(dispatch_food_truck|spawn_worker)$");
+  CHECK(parse_hook_command(command_of(pre["hooks"][0]))->arguments == " --tool spawn_worker");
+  // Adding a tool later widens the same entry.
+  const std::string twice = installed(installed("{}", ""), "", {"spawn_worker", "launch-agent"});
+  doc = parse(twice);
+  CHECK(std::string(doc["hooks"]["PreToolUse"][0]["matcher"].GetString()) ==
+        "^(mcp__.*__)?(dispatch_food_truck|spawn_worker|launch-agent)$");
+  CHECK(parse_hook_command(command_of(doc["hooks"]["PreToolUse"][0]["hooks"][0]))->arguments ==
+        " --tool spawn_worker --tool launch-agent");
+  CHECK(installed(twice, "", {"spawn_worker"}) == twice);
+  // A matcher of the user's own making that does not select the tool: refused, unchanged.
+  const std::string own =
+      R"({"hooks": {"PreToolUse": [{"matcher": "^mcp__kitchen__dispatch_food_truck$|^dispatch_food_truck$",
+      "hooks": [{"type": "command", "command": "resume-guard", "timeout": 10}]}]}})";
+  rapidjson::Document refused = parse(own);
+  CHECK_THROWS_AS(install_suite_hooks(refused, WiringOptions{"", {"spawn_worker"}, false}), Error);
+  CHECK(settings_text(refused) == settings_text(parse(own)));
+  rapidjson::Document bad = parse("{}");
+  CHECK_THROWS_AS(install_suite_hooks(bad, WiringOptions{"", {"a|b"}, false}), Error);
+  CHECK(dispatch_matcher({}) == std::string(kDispatchMatcher));
+  CHECK(matcher_covers_tool(kDispatchMatcher, "dispatch_food_truck"));
+  CHECK_FALSE(matcher_covers_tool("dispatch_food_truck", "dispatch_food_truck"));
+}
+
+TEST_CASE("hook_wiring: --fail-open-if-missing makes the guard warn instead of block") {
+  rapidjson::Document doc = parse("{}");
+  install_suite_hooks(doc, WiringOptions{"", {}, true});
+  CHECK(
+      parse_hook_command(command_of(doc["hooks"]["PreToolUse"][0]["hooks"][0]))->exit_if_missing ==
+      kExitWarns);
+  install_suite_hooks(doc, WiringOptions{"", {}, false});  // and back
+  CHECK(
+      parse_hook_command(command_of(doc["hooks"]["PreToolUse"][0]["hooks"][0]))->exit_if_missing ==
+      kExitBlocks);
 }
 
 TEST_CASE("hook_wiring: unexpected shapes are refused without changes") {
   for (const std::string text : {R"({"hooks": []})", R"({"hooks": {"PreToolUse": {}}})",
                                  R"({"hooks": {"PostToolUse": "x"}})"}) {
     rapidjson::Document doc = parse(text);
-    CHECK_THROWS_AS(install_suite_hooks(doc, "/b"), Error);
+    CHECK_THROWS_AS(install_suite_hooks(doc, WiringOptions{"/b", {}, false}), Error);
     rapidjson::Document original = parse(text);
     CHECK(settings_text(doc) == settings_text(original));
   }

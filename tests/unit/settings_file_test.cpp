@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "error.h"
 #include "json.h"
@@ -68,4 +69,107 @@ TEST_CASE("settings_file: lone surrogates are refused rather than written (found
   CHECK(settings_text(again) == once);
   REQUIRE(fleet::parse_json(R"({"env":{"X":"\udeed"}})", doc));
   CHECK_THROWS_AS(settings_text(doc), Error);
+}
+
+TEST_CASE("settings_file: read like Claude Code - BOM - duplicate keys last wins - comments") {
+  TempDir tmp;
+  rapidjson::Document doc;
+  write_file(tmp / "bom.json", "\xEF\xBB\xBF{\"a\": 1}");
+  SettingsRead read = read_settings(tmp / "bom.json", doc);
+  CHECK(read.status == SettingsRead::Status::ok);
+  CHECK(read.bom);
+  CHECK(doc["a"].GetInt() == 1);
+
+  write_file(tmp / "dup.json",
+             R"({"hooks": {"PreToolUse": [1]}, "model": "x", "hooks": {"PreToolUse": []}})");
+  read = read_settings(tmp / "dup.json", doc);
+  CHECK(read.status == SettingsRead::Status::ok);
+  CHECK(read.duplicate_keys == std::vector<std::string>{"/hooks"});
+  CHECK(doc.MemberCount() == 2);
+  CHECK(doc["hooks"]["PreToolUse"].Empty());  // the last one
+  CHECK_THROWS_WITH_AS(load_settings(tmp / "dup.json", doc),
+                       doctest::Contains("appear more than once (/hooks)"), Error);
+
+  for (const char* text : {"{\n  // mine\n  \"a\": 1\n}", "{\"a\": [1, 2,], }"}) {
+    write_file(tmp / "lenient.json", text);
+    read = read_settings(tmp / "lenient.json", doc);
+    CHECK(read.status == SettingsRead::Status::ignored);
+    CHECK(read.problem.find("Claude Code ignores the whole file") != std::string::npos);
+    CHECK((doc["a"].IsNumber() || doc["a"].IsArray()));
+    CHECK_THROWS_AS(load_settings(tmp / "lenient.json", doc), Error);
+  }
+  write_file(tmp / "bad.json", "{\"a\": ");
+  CHECK(read_settings(tmp / "bad.json", doc).status == SettingsRead::Status::invalid);
+}
+
+TEST_CASE("settings_file: symlinked files are read and written through the link (issue 13.4)") {
+  TempDir tmp;
+  ::mkdir((tmp / "dotfiles").c_str(), 0755);
+  ::mkdir((tmp / ".claude").c_str(), 0755);
+  write_file(tmp / "dotfiles/settings.json", "{\"a\": 1}\n");
+  const std::string link = tmp / ".claude/settings.json";
+  REQUIRE(::symlink("../dotfiles/settings.json", link.c_str()) == 0);
+  rapidjson::Document doc;
+  const SettingsRead read = read_settings(link, doc);
+  CHECK(read.status == SettingsRead::Status::ok);
+  CHECK(doc["a"].GetInt() == 1);
+  write_settings(link, "{\"a\": 2}\n");
+  struct stat st {};
+  REQUIRE(::lstat(link.c_str(), &st) == 0);
+  CHECK(S_ISLNK(st.st_mode));  // the link stays
+  CHECK(read_file(tmp / "dotfiles/settings.json") == "{\"a\": 2}\n");
+  CHECK(read_file(tmp / "dotfiles/settings.json.bak") == "{\"a\": 1}\n");
+  // A link to nowhere is refused, not replaced by a file.
+  REQUIRE(::symlink("../dotfiles/gone.json", (tmp / ".claude/dangling.json").c_str()) == 0);
+  CHECK(read_settings(tmp / ".claude/dangling.json", doc).status == SettingsRead::Status::invalid);
+  CHECK_THROWS_AS(write_settings(tmp / ".claude/dangling.json", "{}\n"), Error);
+  REQUIRE(::lstat((tmp / ".claude/dangling.json").c_str(), &st) == 0);
+  CHECK(S_ISLNK(st.st_mode));
+}
+
+TEST_CASE("settings_file: backups - the first keeps the original - later ones are numbered") {
+  TempDir tmp;
+  const std::string path = tmp / "settings.json";
+  write_file(path, "original\n");
+  write_settings(path, "second\n");
+  write_settings(path, "third\n");
+  write_settings(path, "fourth\n");
+  CHECK(read_file(path + ".bak") == "original\n");
+  CHECK(read_file(path + ".bak.1") == "second\n");
+  CHECK(read_file(path + ".bak.2") == "third\n");
+  CHECK(read_file(path) == "fourth\n");
+  // Back to a content the newest backup holds: no new backup.
+  write_file(path, "third\n");
+  write_settings(path, "fifth\n");
+  CHECK(::access((path + ".bak.3").c_str(), F_OK) != 0);
+}
+
+TEST_CASE("settings_file: owner - group - mode are kept as root (issue 13.2)") {
+  if (::geteuid() != 0) {
+    MESSAGE("not root: ownership is only changeable as root");
+    return;
+  }
+  TempDir tmp;
+  ::chmod(tmp.path().c_str(), 0755);
+  const std::string path = tmp / "settings.json";
+  write_file(path, "{}\n");
+  REQUIRE(::chown(path.c_str(), 1000, 1001) == 0);
+  ::chmod(path.c_str(), 0664);
+  write_settings(path, "{\"a\": 1}\n");
+  for (const std::string& file : {path, path + ".bak"}) {
+    struct stat st {};
+    REQUIRE(::stat(file.c_str(), &st) == 0);
+    CHECK(st.st_uid == 1000);
+    CHECK(st.st_gid == 1001);
+    CHECK((st.st_mode & 07777) == 0664);
+  }
+  // A new file in a user's directory, created by root: the directory's owner.
+  ::mkdir((tmp / "proj").c_str(), 0755);
+  REQUIRE(::chown((tmp / "proj").c_str(), 1000, 1000) == 0);
+  write_settings(tmp / "proj/.claude/settings.json", "{}\n");
+  for (const std::string& file : {tmp / "proj/.claude", tmp / "proj/.claude/settings.json"}) {
+    struct stat st {};
+    REQUIRE(::stat(file.c_str(), &st) == 0);
+    CHECK(st.st_uid == 1000);
+  }
 }

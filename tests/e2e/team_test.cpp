@@ -1,0 +1,267 @@
+// End to end, as a team uses the suite: the real Claude Code CLI on a machine with the suite
+// and on one without it, reading the project settings `fleet-hooks install --project` wrote
+// (portable, fail-closed), and loading the Claude Code plugin that `cmake --install`
+// produced, through --plugin-dir and through a local marketplace.
+
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cstdio>
+#include <memory>
+
+#include "json.h"
+#include "process.h"
+#include "provenance_store.h"
+#include "temp_dir.h"
+
+using fleet::test::BackgroundProcess;
+using fleet::test::read_file;
+using fleet::test::run_process;
+using fleet::test::RunResult;
+using fleet::test::split_lines;
+using fleet::test::TempDir;
+using fleet::test::write_file;
+
+namespace {
+
+constexpr int kSkipped = 77;
+constexpr const char* kOwner = "c0ffee00-0000-4000-8000-0000000000a1";
+constexpr const char* kStranger = "beef0000-0000-4000-8000-0000000000b2";
+constexpr const char* kDispatch = "mcp__kitchen__dispatch_food_truck";
+constexpr const char* kSystemPath = "/usr/local/bin:/usr/bin:/bin";
+using Env = std::vector<std::pair<std::string, std::string>>;
+
+std::string claude_or_skip() {
+  const std::string cache = FLEET_E2E_CACHE;
+  const std::string path = read_file(cache + "/claude-path");
+  if (!path.empty()) return path.substr(0, path.find('\n'));
+  std::string reason = read_file(cache + "/unavailable");
+  if (reason.empty()) reason = "tests/e2e/setup.sh has not run (./install.sh --test runs it)\n";
+  std::printf("SKIPPED: the real Claude Code CLI is not available: %s", reason.c_str());
+  std::fflush(stdout);
+  std::_Exit(kSkipped);
+}
+
+std::string dispatch_turn(const std::string& input_json) {
+  return R"({"tool_use":{"name":"mcp__kitchen__dispatch_food_truck","input":)" + input_json + "}}";
+}
+
+struct Run {
+  RunResult process;
+  rapidjson::Document output;
+  std::size_t denials() const {
+    const auto* list = fleet::member(output, "permission_denials");
+    return list && list->IsArray() ? list->Size() : 0;
+  }
+};
+
+// The suite installed into one prefix (cmake --install, as ./install.sh does), a project,
+// homes for the people who run Claude Code, a mock Messages API and the MCP dispatcher.
+class Team {
+ public:
+  explicit Team(bool dispatcher_records = true) : claude_(claude_or_skip()) {
+    for (const std::string& dir : {project_, state_}) ::mkdir(dir.c_str(), 0755);
+    const RunResult installed =
+        run_process({FLEET_CMAKE, "--install", FLEET_BUILD_DIR, "--prefix", prefix_});
+    REQUIRE_MESSAGE(installed.exit_code == 0, installed.err);
+    write_file(tmp_ / "mcp.json",
+               R"({"mcpServers":{"kitchen":{"type":"stdio","command":"node","args":[")" +
+                   std::string(FLEET_E2E_FIXTURES) +
+                   R"(/mcp_dispatcher.mjs"],"env":{"FLEET_E2E_WRAPPER":")" + prefix_ +
+                   R"(/bin/launch-wrapper","FLEET_E2E_CLAUDE":")" + claude_ +
+                   R"(","FLEET_E2E_STATE_DIR":")" + state_ +
+                   R"(","FLEET_E2E_KITCHEN":"kitchen-1","FLEET_E2E_NO_RECORD":")" +
+                   (dispatcher_records ? "0" : "1") + R"(","FLEET_E2E_CALLS":")" + calls_ +
+                   R"("}}}})");
+    script(R"({"rules":[],"default":{"text":"ok"}})");
+    server_ = std::make_unique<BackgroundProcess>(std::vector<std::string>{
+        "/usr/bin/env", "node", std::string(FLEET_E2E_FIXTURES) + "/mock_api.mjs",
+        tmp_ / "script.json", tmp_ / "port", tmp_ / "api.jsonl"});
+    for (int i = 0; i < 300 && read_file(tmp_ / "port").empty(); ++i) ::usleep(20000);
+    port_ = read_file(tmp_ / "port");
+    REQUIRE_MESSAGE(!port_.empty(), "the mock Messages API did not start");
+  }
+
+  std::string home(const std::string& who) const {
+    const std::string dir = tmp_ / ("home-" + who);
+    ::mkdir(dir.c_str(), 0755);
+    return dir;
+  }
+  std::string suite_path() const { return prefix_ + "/bin:" + kSystemPath; }
+  std::string plugin() const { return prefix_ + "/share/fleet-hooks/claude-plugin"; }
+  std::string marketplace() const { return prefix_ + "/share/fleet-hooks"; }
+  const std::string& project() const { return project_; }
+  const std::string& claude() const { return claude_; }
+  std::string store() const { return state_ + "/session_provenance.jsonl"; }
+  std::vector<std::string> calls() const { return split_lines(read_file(calls_)); }
+  void script(const std::string& json) const { write_file(tmp_ / "script.json", json); }
+
+  RunResult fleet_hooks(const std::vector<std::string>& args, const std::string& home,
+                        const std::string& path) const {
+    std::vector<std::string> argv = {prefix_ + "/bin/fleet-hooks"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return run_process(argv, {"", {{"HOME", home}, {"PATH", path}}, ""});
+  }
+
+  Env claude_env(const std::string& home, const std::string& path) const {
+    return {{"HOME", home},
+            {"PATH", path},
+            {"ANTHROPIC_BASE_URL", "http://127.0.0.1:" + port_},
+            {"ANTHROPIC_API_KEY", "test"},
+            {"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"},
+            {"FLEET_HOOKS_STATE_DIR", state_}};
+  }
+
+  // One L3 run of `claude -p` in the project, by a person with `home` and `path`.
+  Run l3(const std::string& session_id, const std::string& prompt, const std::string& kitchen,
+         const std::string& home, const std::string& path,
+         const std::vector<std::string>& extra = {}) const {
+    std::vector<std::string> argv = {
+        claude_,           "-p",          prompt,      "--session-id", session_id,
+        "--output-format", "stream-json", "--verbose", "--mcp-config", tmp_ / "mcp.json",
+        "--allowedTools",  kDispatch};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    Env env = claude_env(home, path);
+    env.emplace_back("FLEET_HOOKS_KITCHEN_ID", kitchen);
+    Run run;
+    run.process = run_process(argv, {"", env, project_});
+    std::string result_line;
+    for (const auto& line : split_lines(run.process.out)) {
+      if (line.find("\"type\":\"result\"") != std::string::npos) result_line = line;
+    }
+    REQUIRE_MESSAGE(fleet::parse_json(result_line, run.output),
+                    (run.process.out + run.process.err));
+    return run;
+  }
+
+  // What Claude Code sent back to the model as tool results so far.
+  std::string tool_results() const {
+    std::string all;
+    for (const auto& line : split_lines(read_file(tmp_ / "api.jsonl"))) {
+      if (line.find("tool_result") != std::string::npos) all += line + "\n";
+    }
+    return all;
+  }
+
+  // The owner dispatches a worker and resumes it; returns the worker's session id.
+  std::string owner_dispatches_and_resumes(const std::string& home, const std::string& path,
+                                           const std::vector<std::string>& extra = {}) {
+    const std::size_t before = calls().size();
+    script(
+        R"({"rules":[{"match":"L3-DISPATCH","turns":[)" +
+        dispatch_turn(
+            R"({"prompt":"L2-WORK build","recipe_name":"implement","step_name":"build"})") +
+        "," +
+        dispatch_turn(
+            R"({"prompt":"L2-WORK continue","recipe_name":"implement","resume_session_id":"{{last_session_id}}"})") +
+        R"(,{"text":"done"}]},{"match":"L2-WORK","turns":[{"text":"worker done"}]}]})");
+    const Run run = l3(kOwner, "L3-DISPATCH build", "kitchen-1", home, path, extra);
+    CHECK(run.denials() == 0);
+    const auto all = calls();
+    REQUIRE(all.size() == before + 2);
+    rapidjson::Document first, second;
+    REQUIRE(fleet::parse_json(all[before], first));
+    REQUIRE(fleet::parse_json(all[before + 1], second));
+    const std::string worker = first["result"]["session_id"].GetString();
+    CHECK(std::string(second["result"]["session_id"].GetString()) == worker);
+    return worker;
+  }
+
+  // A stranger (another L3, another kitchen) tries to resume `worker`.
+  Run stranger_resumes(const std::string& worker, const std::string& home, const std::string& path,
+                       const std::vector<std::string>& extra = {}) {
+    script(R"({"rules":[{"match":"L3-STRANGER","turns":[)" +
+           dispatch_turn(
+               R"({"prompt":"L2-WORK steal","recipe_name":"implement","resume_session_id":")" +
+               worker + R"("})") +
+           R"(,{"text":"gave up"}]},{"match":"L2-WORK","turns":[{"text":"x"}]}]})");
+    // A new session each time (Claude Code refuses an id whose transcript exists).
+    std::string id = kStranger;
+    id.back() = static_cast<char>('0' + strangers_++);
+    return l3(id, "L3-STRANGER resume", "kitchen-2", home, path, extra);
+  }
+
+ private:
+  TempDir tmp_;
+  std::string claude_;
+  std::string prefix_ = tmp_ / "prefix";
+  std::string project_ = tmp_ / "project";
+  std::string state_ = tmp_ / "state";
+  std::string calls_ = tmp_ / "calls.jsonl";
+  std::string port_;
+  std::unique_ptr<BackgroundProcess> server_;
+  int strangers_ = 0;
+};
+
+}  // namespace
+
+TEST_CASE(
+    "e2e: committed project settings - a machine without the suite blocks - one with it guards") {
+  Team team;
+  const std::string owner_home = team.home("owner");
+  // The owner installs the suite in a prefix and wires the project the portable way.
+  const RunResult install =
+      team.fleet_hooks({"install", "--project", team.project()}, owner_home, team.suite_path());
+  REQUIRE_MESSAGE(install.exit_code == 0, install.err);
+  CHECK(read_file(team.project() + "/.claude/settings.json").find(team.plugin()) ==
+        std::string::npos);
+
+  // A teammate's machine: another HOME, a PATH without the suite. The resume is blocked,
+  // not run, and the model is told why.
+  const std::string teammate = team.home("teammate");
+  Run blocked =
+      team.stranger_resumes("0d07e5d0-0000-4000-8000-00000000abcd", teammate, kSystemPath);
+  CHECK(blocked.denials() == 1);
+  CHECK(team.calls().empty());
+  CHECK(team.tool_results().find("resume-guard is not installed on this machine") !=
+        std::string::npos);
+
+  // With the suite on PATH: the owner's resume runs, a stranger's is denied by the guard.
+  const std::string worker = team.owner_dispatches_and_resumes(teammate, team.suite_path());
+  Run denied = team.stranger_resumes(worker, teammate, team.suite_path());
+  CHECK(denied.denials() == 1);
+  CHECK(team.calls().size() == 2);
+  CHECK(team.tool_results().find("Refused to resume session '" + worker) != std::string::npos);
+}
+
+TEST_CASE("e2e: the plugin through --plugin-dir - recorded by its PostToolUse hook - guarded") {
+  Team team(/*dispatcher_records=*/false);
+  const std::string home = team.home("owner");
+  const std::vector<std::string> plugin = {"--plugin-dir", team.plugin()};
+  // No settings, no suite on PATH: only the plugin's own binaries.
+  const std::string worker = team.owner_dispatches_and_resumes(home, kSystemPath, plugin);
+  const auto owner = fleet::lookup_session(team.store(), worker);
+  REQUIRE(owner.status == fleet::StoreLookup::Status::found);
+  CHECK(owner.record.caller_session_id == kOwner);  // written by the plugin's writer hook
+  CHECK(owner.record.recipe_name == "implement");
+  Run denied = team.stranger_resumes(worker, team.home("stranger"), kSystemPath, plugin);
+  CHECK(denied.denials() == 1);
+  CHECK(team.calls().size() == 2);
+  CHECK(team.tool_results().find("Refused to resume session '" + worker) != std::string::npos);
+  // Without the plugin nothing guards: the same resume runs (the plugin did the denying).
+  Run unguarded = team.stranger_resumes(worker, team.home("stranger"), kSystemPath);
+  CHECK(unguarded.denials() == 0);
+}
+
+TEST_CASE("e2e: the plugin through a local marketplace, installed offline for a user") {
+  Team team(/*dispatcher_records=*/false);
+  const std::string home = team.home("marketplace");
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"plugin", "marketplace", "add", team.marketplace()},
+        std::vector<std::string>{"plugin", "install", "fleet-hooks@fleet-hooks"}}) {
+    std::vector<std::string> argv = {team.claude()};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const RunResult r = run_process(argv, {"", team.claude_env(home, kSystemPath), ""});
+    REQUIRE_MESSAGE(r.exit_code == 0, (r.out + r.err));
+  }
+  // fleet-hooks check follows enabledPlugins to the installed copy.
+  const RunResult check =
+      team.fleet_hooks({"check", "--project", team.project()}, home, kSystemPath);
+  CHECK_MESSAGE(check.exit_code == 0, check.out);
+
+  const std::string worker = team.owner_dispatches_and_resumes(home, kSystemPath);
+  CHECK(fleet::lookup_session(team.store(), worker).record.caller_session_id == kOwner);
+  Run denied = team.stranger_resumes(worker, home, kSystemPath);
+  CHECK(denied.denials() == 1);
+  CHECK(team.calls().size() == 2);
+}

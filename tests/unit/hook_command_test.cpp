@@ -1,0 +1,68 @@
+#include "hook_command.h"
+
+#include <doctest/doctest.h>
+
+#include "child_process.h"
+#include "subprocess.h"
+
+using namespace fleet;
+
+TEST_CASE("hook_command: plain commands - assignments - quotes") {
+  auto hook = parse_hook_command("/a/b/resume-guard --strict");
+  REQUIRE(hook);
+  CHECK(hook->executable == "/a/b/resume-guard");
+  CHECK(hook->arguments == " --strict");
+  CHECK_FALSE(hook->guarded);
+  CHECK(hook->exit_if_missing == kExitNotFound);
+  CHECK(command_executable("'/opt/my tools/resume-guard' --x") == "/opt/my tools/resume-guard");
+  CHECK(command_executable("FOO=1 BAR=2 /x/provenance-writer hook") == "/x/provenance-writer");
+  CHECK(command_executable_name("\"${CLAUDE_PLUGIN_ROOT}/bin/resume-guard\" --tool x") ==
+        "resume-guard");
+  CHECK_FALSE(parse_hook_command("   "));
+  CHECK(shell_words("--tool 'a b' --x=\"c\"") ==
+        std::vector<std::string>{"--tool", "a b", "--x=c"});
+  CHECK(command_tools(" --strict --tool a --tool=b --kitchen-id prod") ==
+        std::vector<std::string>{"a", "b"});
+}
+
+TEST_CASE("hook_command: the guarded form reads back as written") {
+  for (const std::string executable :
+       {"resume-guard", "/opt/fh/bin/resume-guard", "'/opt/my tools/resume-guard'",
+        "\"${CLAUDE_PLUGIN_ROOT}/bin/resume-guard\""}) {
+    for (const int exit : {kExitBlocks, kExitWarns}) {
+      const HookCommand hook{executable, " --strict --tool 'a b'", true, exit};
+      const std::string text = format_hook_command(hook, "resume-guard");
+      const auto back = parse_hook_command(text);
+      REQUIRE(back);
+      CHECK(back->executable == executable);
+      CHECK(back->arguments == hook.arguments);
+      CHECK(back->guarded);
+      CHECK(back->exit_if_missing == exit);
+      CHECK(command_executable_name(text) == "resume-guard");
+      CHECK(format_hook_command(*back, "resume-guard") == text);
+    }
+  }
+}
+
+TEST_CASE("hook_command: /bin/sh runs the guarded form - blocks with the fix when missing") {
+  const HookCommand missing{"fleet-hooks-no-such-binary", " --x", true, kExitBlocks};
+  CommandResult r = run_shell_command(format_hook_command(missing, "resume-guard"), "{}",
+                                      environment_with({}), std::chrono::seconds(10));
+  CHECK(r.exit_code == 2);
+  CHECK(
+      r.err.find(
+          "fleet-hooks: resume-guard is not installed on this machine (not found on PATH), so this "
+          "call is blocked") == 0);
+  CHECK(r.out.empty());
+  // Present: exec'd with its arguments and the hook input on stdin.
+  const HookCommand present{"cat", " -", true, kExitBlocks};
+  r = run_shell_command(format_hook_command(present, "cat"), "{\"a\":1}", environment_with({}),
+                        std::chrono::seconds(10));
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == "{\"a\":1}");
+  const HookCommand open{"/nonexistent/dir/resume-guard", "", true, kExitWarns};
+  r = run_shell_command(format_hook_command(open, "resume-guard"), "", environment_with({}),
+                        std::chrono::seconds(10));
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("not found at /nonexistent/dir/resume-guard") != std::string::npos);
+}
