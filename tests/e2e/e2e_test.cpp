@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "json.h"
+#include "paths.h"
 #include "process.h"
 #include "provenance_record.h"
 #include "provenance_store.h"
@@ -72,9 +73,10 @@ class Fleet {
              {"fleet-hooks", FLEET_HOOKS_CLI}}) {
       REQUIRE(::symlink(target.c_str(), (bin_ + "/" + name).c_str()) == 0);
     }
-    // Wired the way a user wires it, and checked first.
+    // Wired the way a user wires it (the suite on PATH, as after ./install.sh), and checked
+    // first.
     const std::vector<std::pair<std::string, std::string>> env = {
-        {"HOME", home_}, {"FLEET_HOOKS_STATE_DIR", state_}};
+        {"HOME", home_}, {"FLEET_HOOKS_STATE_DIR", state_}, {"PATH", path_}};
     const RunResult install =
         run_process({bin_ + "/fleet-hooks", "install", "--project", project_, "--bin-dir", bin_},
                     {"", env, ""});
@@ -111,6 +113,7 @@ class Fleet {
          "--verbose", "--mcp-config", tmp_ / "mcp.json", "--allowedTools", kDispatch},
         {"",
          {{"HOME", home_},
+          {"PATH", path_},
           {"ANTHROPIC_BASE_URL", "http://127.0.0.1:" + port_},
           {"ANTHROPIC_API_KEY", "test"},
           {"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"},
@@ -149,6 +152,7 @@ class Fleet {
   std::string bin_ = tmp_ / "bin";
   std::string state_ = tmp_ / "state";
   std::string calls_ = tmp_ / "calls.jsonl";
+  std::string path_ = bin_ + ":" + fleet::env_value("PATH");
   std::string port_;
   std::unique_ptr<BackgroundProcess> server_;
 };

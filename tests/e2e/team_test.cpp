@@ -28,7 +28,7 @@ constexpr int kSkipped = 77;
 constexpr const char* kOwner = "c0ffee00-0000-4000-8000-0000000000a1";
 constexpr const char* kStranger = "beef0000-0000-4000-8000-0000000000b2";
 constexpr const char* kDispatch = "mcp__kitchen__dispatch_food_truck";
-constexpr const char* kSystemPath = "/usr/local/bin:/usr/bin:/bin";
+constexpr const char* kSystemPath = "/usr/bin:/bin";  // holds no fleet-hooks
 using Env = std::vector<std::pair<std::string, std::string>>;
 
 std::string claude_or_skip() {
@@ -61,6 +61,11 @@ class Team {
  public:
   explicit Team(bool dispatcher_records = true) : claude_(claude_or_skip()) {
     for (const std::string& dir : {project_, state_}) ::mkdir(dir.c_str(), 0755);
+    // The machine "without the suite" must really be without it.
+    REQUIRE_MESSAGE(
+        run_process({"/bin/sh", "-c", "command -v resume-guard"}, {"", {{"PATH", kSystemPath}}, ""})
+                .exit_code != 0,
+        "resume-guard is installed in /usr/bin or /bin; these tests need a PATH without it");
     const RunResult installed =
         run_process({FLEET_CMAKE, "--install", FLEET_BUILD_DIR, "--prefix", prefix_});
     REQUIRE_MESSAGE(installed.exit_code == 0, installed.err);

@@ -20,7 +20,7 @@ using Args = std::vector<std::string>;
 
 namespace {
 
-constexpr const char* kSystemPath = "/usr/local/bin:/usr/bin:/bin";
+constexpr const char* kSystemPath = "/usr/bin:/bin";  // holds no fleet-hooks
 constexpr const char* kForged = "f0f0f0f0-0000-4000-8000-00000000f0f0";
 
 // A project, a HOME, and a bin dir holding the suite (on PATH only when asked).
@@ -32,6 +32,11 @@ struct Team {
 
   Team() {
     for (const std::string& d : {dir, home, bin}) ::mkdir(d.c_str(), 0755);
+    // The machine "without the suite" must really be without it.
+    REQUIRE_MESSAGE(
+        run_process({"/bin/sh", "-c", "command -v resume-guard"}, {"", {{"PATH", kSystemPath}}, ""})
+                .exit_code != 0,
+        "resume-guard is installed in /usr/bin or /bin; these tests need a PATH without it");
     for (const auto& [name, target] : std::vector<std::pair<std::string, std::string>>{
              {"resume-guard", FLEET_RESUME_GUARD},
              {"provenance-writer", FLEET_PROVENANCE_WRITER},
