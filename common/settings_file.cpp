@@ -7,6 +7,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <unordered_map>
 #include <unordered_set>
 
 #include <rapidjson/error/en.h>
@@ -37,22 +38,33 @@ std::string follow(const std::string& path, std::string& problem) {
 }
 
 // Claude Code keeps the last of duplicate keys: so does `doc` afterwards. Returns where the
-// duplicates were, as JSON-pointer-like paths. Iterative (deep documents cannot overflow).
-std::vector<std::string> keep_last_duplicates(rapidjson::Value& doc) {
+// duplicates were, as JSON-pointer-like paths. Iterative (deep documents cannot overflow), and
+// linear in the size of each object.
+std::vector<std::string> keep_last_duplicates(rapidjson::Document& doc) {
   std::vector<std::string> duplicates;
   std::vector<std::pair<rapidjson::Value*, std::string>> pending = {{&doc, ""}};
   while (!pending.empty()) {
     auto [value, where] = pending.back();
     pending.pop_back();
     if (value->IsObject()) {
-      std::unordered_set<std::string> seen;
-      for (auto it = value->MemberEnd(); it != value->MemberBegin();) {
-        --it;
-        const std::string name(it->name.GetString(), it->name.GetStringLength());
-        if (!seen.insert(name).second) {
-          duplicates.push_back(where + "/" + name);
-          it = value->EraseMember(it);
+      std::unordered_map<std::string, rapidjson::SizeType> last;
+      rapidjson::SizeType index = 0;
+      for (const auto& m : value->GetObject()) {
+        last[std::string(m.name.GetString(), m.name.GetStringLength())] = index++;
+      }
+      if (last.size() != value->MemberCount()) {
+        rapidjson::Value kept(rapidjson::kObjectType);
+        std::unordered_set<std::string> reported;
+        index = 0;
+        for (auto& m : value->GetObject()) {
+          const std::string name(m.name.GetString(), m.name.GetStringLength());
+          if (last[name] == index++) {
+            kept.AddMember(m.name, m.value, doc.GetAllocator());
+          } else if (reported.insert(name).second) {
+            duplicates.push_back(where + "/" + name);
+          }
         }
+        *value = kept;
       }
       for (auto& m : value->GetObject()) {
         pending.emplace_back(
