@@ -370,6 +370,14 @@ TEST_CASE("wiring: the plugin cmake --install produces - check --plugin-dir and 
   CHECK(std::string(market["plugins"][0]["source"].GetString()) == "./claude-plugin");
   CHECK(read_file(plugin + "/hooks/hooks.json").find("${CLAUDE_PLUGIN_ROOT}/bin/resume-guard") !=
         std::string::npos);
+  // Installing again changes nothing.
+  const std::string hooks_json = read_file(plugin + "/hooks/hooks.json");
+  const RunResult again =
+      run_process({FLEET_CMAKE, "--install", FLEET_BUILD_DIR, "--prefix", prefix});
+  CHECK(again.exit_code == 0);
+  CHECK(again.out.find("Up-to-date: " + plugin + "/hooks/hooks.json") != std::string::npos);
+  CHECK(again.out.find("Installing:") == std::string::npos);
+  CHECK(read_file(plugin + "/hooks/hooks.json") == hooks_json);
 
   // Nothing in the settings, the plugin given as with claude --plugin-dir: guarded.
   RunResult r = t.check({"--plugin-dir", plugin}, false);
