@@ -27,7 +27,6 @@ namespace {
 constexpr int kSkipped = 77;
 constexpr const char* kOwner = "c0ffee00-0000-4000-8000-0000000000a1";
 constexpr const char* kStranger = "beef0000-0000-4000-8000-0000000000b2";
-constexpr const char* kDispatch = "mcp__kitchen__dispatch_food_truck";
 constexpr const char* kSystemPath = "/usr/bin:/bin";  // holds no fleet-hooks
 using Env = std::vector<std::pair<std::string, std::string>>;
 
@@ -40,10 +39,6 @@ std::string claude_or_skip() {
   std::printf("SKIPPED: the real Claude Code CLI is not available: %s", reason.c_str());
   std::fflush(stdout);
   std::_Exit(kSkipped);
-}
-
-std::string dispatch_turn(const std::string& input_json) {
-  return R"({"tool_use":{"name":"mcp__kitchen__dispatch_food_truck","input":)" + input_json + "}}";
 }
 
 struct Run {
@@ -59,7 +54,8 @@ struct Run {
 // homes for the people who run Claude Code, a mock Messages API and the MCP dispatcher.
 class Team {
  public:
-  explicit Team(bool dispatcher_records = true) : claude_(claude_or_skip()) {
+  explicit Team(bool dispatcher_records = true, const std::string& tool = "dispatch_food_truck")
+      : claude_(claude_or_skip()), tool_("mcp__kitchen__" + tool) {
     for (const std::string& dir : {project_, state_}) ::mkdir(dir.c_str(), 0755);
     // The machine "without the suite" must really be without it.
     REQUIRE_MESSAGE(
@@ -76,8 +72,8 @@ class Team {
                    R"(/bin/launch-wrapper","FLEET_E2E_CLAUDE":")" + claude_ +
                    R"(","FLEET_E2E_STATE_DIR":")" + state_ +
                    R"(","FLEET_E2E_KITCHEN":"kitchen-1","FLEET_E2E_NO_RECORD":")" +
-                   (dispatcher_records ? "0" : "1") + R"(","FLEET_E2E_CALLS":")" + calls_ +
-                   R"("}}}})");
+                   (dispatcher_records ? "0" : "1") + R"(","FLEET_E2E_TOOL":")" + tool +
+                   R"(","FLEET_E2E_CALLS":")" + calls_ + R"("}}}})");
     script(R"({"rules":[],"default":{"text":"ok"}})");
     server_ = std::make_unique<BackgroundProcess>(std::vector<std::string>{
         "/usr/bin/env", "node", std::string(FLEET_E2E_FIXTURES) + "/mock_api.mjs",
@@ -124,7 +120,7 @@ class Team {
     std::vector<std::string> argv = {
         claude_,           "-p",          prompt,      "--session-id", session_id,
         "--output-format", "stream-json", "--verbose", "--mcp-config", tmp_ / "mcp.json",
-        "--allowedTools",  kDispatch};
+        "--allowedTools",  tool_};
     argv.insert(argv.end(), extra.begin(), extra.end());
     Env env = claude_env(home, path);
     env.emplace_back("FLEET_HOOKS_KITCHEN_ID", kitchen);
@@ -137,6 +133,10 @@ class Team {
     REQUIRE_MESSAGE(fleet::parse_json(result_line, run.output),
                     (run.process.out + run.process.err));
     return run;
+  }
+
+  std::string dispatch_turn(const std::string& input_json) const {
+    return R"({"tool_use":{"name":")" + tool_ + R"(","input":)" + input_json + "}}";
   }
 
   // What Claude Code sent back to the model as tool results so far.
@@ -195,6 +195,7 @@ class Team {
   std::string calls_ = tmp_ / "calls.jsonl";
   std::string port_;
   std::unique_ptr<BackgroundProcess> server_;
+  std::string tool_;  // the dispatch tool as Claude Code names it
   int strangers_ = 0;
 };
 
@@ -269,4 +270,41 @@ TEST_CASE("e2e: the plugin through a local marketplace, installed offline for a 
   Run denied = team.stranger_resumes(worker, home, kSystemPath);
   CHECK(denied.denials() == 1);
   CHECK(team.calls().size() == 2);
+}
+
+TEST_CASE("e2e: another dispatch tool name - install --tool spawn_worker guards it") {
+  Team team(/*dispatcher_records=*/true, "spawn_worker");
+  const std::string home = team.home("owner");
+  // Wired for dispatch_food_truck only, a stranger's spawn_worker resume is not guarded.
+  REQUIRE(team.fleet_hooks({"install", "--project", team.project()}, home, team.suite_path())
+              .exit_code == 0);
+  RunResult check = team.fleet_hooks(
+      {"check", "--project", team.project(), "--tool", "spawn_worker"}, home, team.suite_path());
+  CHECK(check.exit_code == 1);
+  CHECK(check.out.find("error guard-missing: no correctly configured PreToolUse hook runs "
+                       "resume-guard for spawn_worker") != std::string::npos);
+  const std::string worker = team.owner_dispatches_and_resumes(home, team.suite_path());
+  CHECK(team.stranger_resumes(worker, home, team.suite_path()).denials() == 0);
+  CHECK(team.calls().size() == 3);
+
+  REQUIRE(team.fleet_hooks({"install", "--project", team.project(), "--tool", "spawn_worker"}, home,
+                           team.suite_path())
+              .exit_code == 0);
+  check = team.fleet_hooks({"check", "--project", team.project(), "--tool", "spawn_worker"}, home,
+                           team.suite_path());
+  CHECK_MESSAGE(check.exit_code == 0, check.out);
+  Run denied = team.stranger_resumes(worker, home, team.suite_path());
+  CHECK(denied.denials() == 1);
+  CHECK(team.calls().size() == 3);
+  CHECK(team.tool_results().find("Refused to resume session '" + worker) != std::string::npos);
+  // The owner still resumes it.
+  team.script(R"({"rules":[{"match":"L3-AGAIN","turns":[)" +
+              team.dispatch_turn(
+                  R"({"prompt":"L2-WORK more","recipe_name":"implement","resume_session_id":")" +
+                  worker + R"("})") +
+              R"(,{"text":"ok"}]},{"match":"L2-WORK","turns":[{"text":"x"}]}]})");
+  CHECK(team.l3("c0ffee00-0000-4000-8000-0000000000a9", "L3-AGAIN", "kitchen-1", home,
+                team.suite_path())
+            .denials() == 0);
+  CHECK(team.calls().size() == 4);
 }
