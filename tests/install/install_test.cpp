@@ -77,6 +77,33 @@ TEST_CASE("install.sh: a missing --project is refused before anything is built")
   CHECK(contains(unknown.err, "--help"));
 }
 
+TEST_CASE("install.sh: a failed build prints its messages without the progress lines") {
+  TempDir t;
+  fs::create_directories(t / "work");
+  fs::create_directories(t / "orch");
+  // A build that fails the way make does: progress lines, then a compiler error.
+  fs::create_directories(t / "fakebin");
+  write_file(t / "fakebin/cmake",
+             "#!/bin/sh\n"
+             "case \"$1\" in --build) ;; *) exit 0 ;; esac\n"
+             "echo '[ 12%] Building CXX object common/CMakeFiles/fleet_common.dir/ids.cpp.o'\n"
+             "echo 'common/ids.cpp:7:3: error: expected unqualified-id before return' >&2\n"
+             "echo 'gmake: *** [Makefile:146: all] Error 2'\n"
+             "exit 2\n");
+  fs::permissions(t / "fakebin/cmake", fs::perms::owner_all);
+
+  const RunResult r = install_sh({"--prefix", "../prefix", "--project", "../orch"}, t / "work",
+                                 t / "home", t / "fakebin");
+  CHECK(r.exit_code == 1);
+  CHECK(contains(r.err, "common/ids.cpp:7:3: error: expected unqualified-id before return"));
+  CHECK(contains(r.err, "gmake: *** [Makefile:146: all] Error 2"));
+  CHECK_FALSE(contains(r.out + r.err, "[ 12%]"));
+  CHECK(contains(r.err, "the build failed"));
+  CHECK(contains(r.out, "building the four static executables"));  // said up front
+  CHECK_FALSE(fs::exists(t / "prefix"));
+  CHECK(fleet::test::run_ls(t / "orch").empty());
+}
+
 TEST_CASE("install.sh --uninstall: a prefix without an install is reported and nothing changes") {
   TempDir t;
   fs::create_directories(t / "work");
