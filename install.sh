@@ -141,9 +141,9 @@ unwire_project() {
     return 0
   fi
   if [ -x "$prefix/bin/fleet-hooks" ]; then
-    "$prefix/bin/fleet-hooks" uninstall --project "$dir"
+    "$prefix/bin/fleet-hooks" uninstall --project "$dir" || return 1
   elif command -v fleet-hooks >/dev/null; then
-    fleet-hooks uninstall --project "$dir"
+    fleet-hooks uninstall --project "$dir" || return 1
   else
     echo "install.sh: no fleet-hooks executable to unwire $dir with" >&2
     return 1
@@ -170,14 +170,21 @@ if [ "$mode" = uninstall ]; then
     echo "  fleet-hooks uninstall --project DIR" >&2
     exit 1
   fi
+  # Unwire first: a project whose settings still ran the removed binaries would run its
+  # dispatches unguarded (a hook command that is not found does not block the tool).
+  unwire_failed() {
+    echo "install.sh: could not unwire $1 (see above); fix that and run --uninstall again." >&2
+    echo "Nothing was removed from $prefix." >&2
+    exit 1
+  }
   if [ -f "$wired_projects" ]; then
     while IFS=$'\t' read -r dir created; do
       [ -n "$dir" ] || continue
       [ "$dir" = "$project" ] && project=""
-      unwire_project "$dir" "$created"
+      unwire_project "$dir" "$created" || unwire_failed "$dir"
     done <"$wired_projects"
   fi
-  [ -z "$project" ] || unwire_project "$project" ""
+  [ -z "$project" ] || unwire_project "$project" "" || unwire_failed "$project"
   removed=0
   while IFS= read -r file; do
     [ -n "$file" ] || continue

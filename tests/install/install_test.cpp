@@ -179,3 +179,29 @@ TEST_CASE(
   CHECK(snapshot_tree(t / "orch-a") == a_before);
   CHECK(snapshot_tree(t / "orch-b") == b_before);
 }
+
+TEST_CASE("install.sh --uninstall keeps the binaries while a wired project cannot be unwired") {
+  TempDir t;
+  fs::create_directories(t / "work");
+  fs::create_directories(t / "orch");
+  const RunResult install =
+      install_sh({"--prefix", "../prefix", "--project", "../orch"}, t / "work", t / "home");
+  REQUIRE(install.exit_code == 0);
+  // Settings someone broke by hand: fleet-hooks refuses to rewrite them.
+  write_file(t / "orch/.claude/settings.json", "{broken\n");
+
+  const RunResult refused =
+      install_sh({"--uninstall", "--prefix", "../prefix"}, t / "work", t / "home");
+  CHECK(refused.exit_code == 1);
+  CHECK(contains(refused.err, "could not unwire " + (t / "orch")));
+  CHECK(contains(refused.err, "Nothing was removed"));
+  CHECK(fs::exists(t / "prefix/bin/resume-guard"));
+  CHECK(read_file(t / "orch/.claude/settings.json") == "{broken\n");
+
+  write_file(t / "orch/.claude/settings.json", "{}\n");
+  const RunResult done =
+      install_sh({"--uninstall", "--prefix", "../prefix"}, t / "work", t / "home");
+  CHECK(done.exit_code == 0);
+  CHECK_FALSE(fs::exists(t / "prefix"));
+  CHECK(fleet::test::run_ls(t / "orch").empty());
+}
