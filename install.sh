@@ -252,7 +252,7 @@ quiet_build() {
   if ! { cmake --preset "$preset" && cmake --build --preset "$preset" --parallel "$jobs"; } \
     >"$log" 2>&1; then
     grep -v '^\[ *[0-9]*%\]' "$log" >&2 || true
-    echo "install.sh: the build failed; the messages above are the whole log ($source_dir/$log)." >&2
+    echo "install.sh: the build failed (its messages are above; the full log is $source_dir/$log)." >&2
     exit 1
   fi
   echo "install.sh: built in $((SECONDS - started)) s"
@@ -260,7 +260,7 @@ quiet_build() {
 
 announce_build() {
   echo "install.sh: building the four static executables with $jobs cores (build/install;"
-  echo "  a first build takes about 1-3 minutes on 2 cores, a rebuild a few seconds)"
+  echo "  a first build takes about a minute on 2 idle cores, a rebuild a few seconds)"
 }
 
 # ------------------------------------------------------------------------------ package --
