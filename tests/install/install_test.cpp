@@ -205,3 +205,17 @@ TEST_CASE("install.sh --uninstall keeps the binaries while a wired project canno
   CHECK_FALSE(fs::exists(t / "prefix"));
   CHECK(fleet::test::run_ls(t / "orch").empty());
 }
+
+TEST_CASE("install.sh --package writes both packages into a directory relative to the caller") {
+  TempDir t;
+  fs::create_directories(t / "work");
+  const RunResult r = install_sh({"--package", "../dist"}, t / "work", t / "home");
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  CHECK(r.exit_code == 0);
+  const std::string version = FLEET_VERSION_NUMBER;
+  CHECK(fs::exists(t / ("dist/fleet-hooks_" + version + "_amd64.deb")));
+  CHECK(fs::exists(t / ("dist/fleet-hooks-" + version + "-linux-x86_64.tar.gz")));
+  CHECK(fleet::test::run_ls(t / "dist").size() == 2);  // no CPack scratch left behind
+  CHECK(contains(r.out, t / ("dist/fleet-hooks_" + version + "_amd64.deb")));
+  CHECK(fleet::test::run_ls(t / "work").empty());
+}
