@@ -1,117 +1,411 @@
 #!/usr/bin/env bash
-# fleet-hooks installer and test runner. See README.md.
-#   ./install.sh [--prefix DIR]   install build dependencies, build, install the binaries
-#   ./install.sh --project DIR    ... then wire the hooks into DIR and check the wiring
-#   ./install.sh --test           install build dependencies, build, run the whole test suite
+# fleet-hooks installer, uninstaller, packager and test runner. See README.md.
+#   ./install.sh [--prefix DIR] [--project DIR]   build the four executables, install them,
+#                                                 wire and check a project
+#   ./install.sh --uninstall [--prefix DIR] [--project DIR]
+#   ./install.sh --package DIR                    write the .deb and the .tar.gz into DIR
+#   ./install.sh --test                           build and run the whole test suite
 set -euo pipefail
 
-cd "$(dirname "$0")"
+# Paths on the command line mean what they mean where the user typed them: resolve them
+# against this directory before moving to the source tree.
+user_cwd="$PWD"
+source_dir="$(cd "$(dirname "$0")" && pwd -P)"
 
 prefix="${HOME:-/root}/.local"
 mode=install
 project=""
+package_dir=""
+binaries=(resume-guard provenance-writer launch-wrapper fleet-hooks)
 
 usage() {
   cat <<'USAGE'
 Usage: ./install.sh [--prefix DIR] [--project DIR]
+       ./install.sh --uninstall [--prefix DIR] [--project DIR]
+       ./install.sh --package DIR
        ./install.sh --test
 
-  (no option)    Install missing build dependencies (apt-get), build the static release
-                 binaries and install them into DIR/bin (default: $HOME/.local).
-  --prefix DIR   Where to install (binaries go to DIR/bin).
+  (no option)    Build the four static executables (resume-guard, provenance-writer,
+                 launch-wrapper, fleet-hooks) and install them into DIR/bin
+                 (default DIR: $HOME/.local). Missing build dependencies are installed
+                 with apt-get when run as root; otherwise the command to run is printed.
+  --prefix DIR   Where to install (binaries in DIR/bin, data in DIR/share).
   --project DIR  After installing, wire the hooks into DIR/.claude/settings.json
-                 (fleet-hooks install) and verify the wiring (fleet-hooks check).
-  --test         Install missing build dependencies, build, and run the whole test suite:
-                 unit, integration and end-to-end tests on the release build, then again
-                 under AddressSanitizer + UndefinedBehaviorSanitizer, then each libFuzzer
-                 target for a short time.
+                 (fleet-hooks install) and check the wiring (fleet-hooks check). DIR must
+                 exist; it is checked before anything is built.
+  --uninstall    Remove exactly what an install into --prefix put there (the list is kept in
+                 DIR/share/fleet-hooks/), and the wiring of every project it wired (and of
+                 --project).
+  --package DIR  Build the release executables and write into DIR, with CPack, the Debian
+                 package fleet-hooks_<version>_<arch>.deb and the tarball
+                 fleet-hooks-<version>-linux-<arch>.tar.gz.
+  --test         Build and run the whole test suite: unit, integration, install, end-to-end
+                 and reliability tests on the release build, then again under
+                 AddressSanitizer + UndefinedBehaviorSanitizer, then each libFuzzer target
+                 for a short time.
   -h, --help     Show this help.
+
+Relative paths are taken from the directory you run install.sh from.
 USAGE
+}
+
+die_usage() {
+  echo "install.sh: $1" >&2
+  echo "Run ./install.sh --help for the options." >&2
+  exit 2
+}
+
+set_mode() {
+  [ "$mode" = install ] || [ "$mode" = "$1" ] || die_usage "--$mode and --$1 cannot be combined"
+  mode="$1"
 }
 
 while [ $# -gt 0 ]; do
   case "$1" in
     --prefix)
-      [ $# -ge 2 ] || { echo "install.sh: --prefix needs a directory" >&2; exit 2; }
+      [ $# -ge 2 ] || die_usage "--prefix needs a directory"
       prefix="$2"
       shift 2
       ;;
     --prefix=*) prefix="${1#--prefix=}"; shift ;;
     --project)
-      [ $# -ge 2 ] || { echo "install.sh: --project needs a directory" >&2; exit 2; }
+      [ $# -ge 2 ] || die_usage "--project needs a directory"
       project="$2"
       shift 2
       ;;
     --project=*) project="${1#--project=}"; shift ;;
-    --test) mode=test; shift ;;
+    --package)
+      [ $# -ge 2 ] || die_usage "--package needs the directory to write the packages into"
+      set_mode package
+      package_dir="$2"
+      shift 2
+      ;;
+    --package=*) set_mode package; package_dir="${1#--package=}"; shift ;;
+    --uninstall) set_mode uninstall; shift ;;
+    --test) set_mode test; shift ;;
     -h|--help) usage; exit 0 ;;
-    *) echo "install.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+    *) die_usage "unknown option '$1'" ;;
   esac
 done
 
-# Debian packages the build needs (clang and its runtime only for the fuzz targets of --test;
-# node and npm, for the end-to-end tests, are used when present and never installed here).
-packages=(g++ cmake make rapidjson-dev libcli11-dev doctest-dev)
-test_packages=(clang libclang-rt-14-dev)
+absolute() {
+  case "$1" in
+    /*) printf '%s\n' "$1" ;;
+    *) printf '%s\n' "$user_cwd/$1" ;;
+  esac
+}
 
-wanted=("${packages[@]}")
-[ "$mode" = test ] && wanted+=("${test_packages[@]}")
-missing=()
-for package in "${wanted[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$package")
+[ -n "$prefix" ] || die_usage "--prefix needs a directory"
+prefix="$(realpath -m -- "$(absolute "$prefix")")"
+case "$prefix" in
+  *$'\n'* | *$'\t'*) die_usage "the prefix must not contain a tab or a newline" ;;
+esac
+if [ -n "$project" ]; then
+  [ "$mode" = install ] || [ "$mode" = uninstall ] ||
+    die_usage "--project goes with an install or --uninstall, not with --$mode"
+  project_arg="$project"
+  project="$(absolute "$project")"
+  if [ ! -d "$project" ]; then
+    echo "install.sh: the project directory $project_arg does not exist (looked for $project)." >&2
+    echo "Pass the directory of the orchestrator project whose .claude/settings.json should" >&2
+    echo "run the hooks, e.g. --project ~/orch; nothing was built or installed." >&2
+    exit 2
   fi
-done
-
-if [ ${#missing[@]} -gt 0 ]; then
-  if [ "$(id -u)" -eq 0 ]; then
-    echo "install.sh: installing ${missing[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq "${missing[@]}"
-  else
-    echo "install.sh: missing build dependencies: ${missing[*]}" >&2
-    echo "Install them with:" >&2
-    echo "  sudo apt-get install -y ${missing[*]}" >&2
-    echo "then run ./install.sh again." >&2
-    exit 1
-  fi
+  project="$(cd -- "$project" && pwd -P)"
+  case "$project" in
+    *$'\n'* | *$'\t'*) die_usage "the project path must not contain a tab or a newline" ;;
+  esac
+fi
+if [ "$mode" = package ]; then
+  [ -n "$package_dir" ] || die_usage "--package needs the directory to write the packages into"
+  package_dir="$(realpath -m -- "$(absolute "$package_dir")")"
 fi
 
-echo "install.sh: building the release preset"
-cmake --preset release >/dev/null
-cmake --build --preset release
+cd "$source_dir"
+
+record_dir="$prefix/share/fleet-hooks"
+manifest="$record_dir/install_manifest.txt"        # files install put there (from CMake)
+created_dirs="$record_dir/installed_directories.txt"  # directories that did not exist before
+wired_projects="$record_dir/wired_projects.txt"    # project<TAB>files the wiring created
+
+# ---------------------------------------------------------------------------- uninstall --
+
+# Removes the suite's hooks from a project's settings, then what the wiring created there
+# (listed in the record) if it holds nothing else: settings.json reduced to {}, its .bak,
+# an empty .claude/.
+unwire_project() {
+  local dir="$1" created="$2" settings
+  settings="$dir/.claude/settings.json"
+  if [ ! -d "$dir" ]; then
+    echo "install.sh: project $dir no longer exists; nothing to unwire there"
+    return 0
+  fi
+  if [ -x "$prefix/bin/fleet-hooks" ]; then
+    "$prefix/bin/fleet-hooks" uninstall --project "$dir" || return 1
+  elif command -v fleet-hooks >/dev/null; then
+    fleet-hooks uninstall --project "$dir" || return 1
+  else
+    echo "install.sh: no fleet-hooks executable to unwire $dir with" >&2
+    return 1
+  fi
+  case ",$created," in
+    *",.claude/settings.json,"*)
+      if [ -f "$settings" ] && [ "$(tr -d ' \t\r\n' <"$settings")" = "{}" ]; then
+        rm -f -- "$settings"
+      fi
+      ;;
+  esac
+  case ",$created," in
+    *",.claude/settings.json.bak,"*) rm -f -- "$settings.bak" ;;
+  esac
+  case ",$created," in
+    *",.claude,"*) rmdir -- "$dir/.claude" 2>/dev/null || true ;;
+  esac
+}
+
+if [ "$mode" = uninstall ]; then
+  if [ ! -f "$manifest" ]; then
+    echo "install.sh: found no fleet-hooks install in $prefix (no $manifest)." >&2
+    echo "Pass the --prefix you installed with; to unwire a project by hand, run" >&2
+    echo "  fleet-hooks uninstall --project DIR" >&2
+    exit 1
+  fi
+  # Unwire first: a project whose settings still ran the removed binaries would run its
+  # dispatches unguarded (a hook command that is not found does not block the tool).
+  unwire_failed() {
+    echo "install.sh: could not unwire $1 (see above); fix that and run --uninstall again." >&2
+    echo "Nothing was removed from $prefix." >&2
+    exit 1
+  }
+  if [ -f "$wired_projects" ]; then
+    while IFS=$'\t' read -r dir created; do
+      [ -n "$dir" ] || continue
+      [ "$dir" = "$project" ] && project=""
+      unwire_project "$dir" "$created" || unwire_failed "$dir"
+    done <"$wired_projects"
+  fi
+  [ -z "$project" ] || unwire_project "$project" "" || unwire_failed "$project"
+  removed=0
+  while IFS= read -r file; do
+    [ -n "$file" ] || continue
+    if [ -e "$file" ] || [ -L "$file" ]; then
+      rm -f -- "$file"
+      removed=$((removed + 1))
+    fi
+  done <"$manifest"
+  rm -f -- "$manifest" "$wired_projects"
+  if [ -f "$created_dirs" ]; then
+    dirs="$(sort -r "$created_dirs")"  # deepest first
+    rm -f -- "$created_dirs"
+    while IFS= read -r dir; do
+      [ -n "$dir" ] || continue
+      rmdir -- "$dir" 2>/dev/null ||
+        { [ ! -d "$dir" ] || echo "install.sh: kept $dir: it holds files fleet-hooks did not install"; }
+    done <<<"$dirs"
+  fi
+  echo "install.sh: removed $removed installed files from $prefix"
+  exit 0
+fi
+
+# ------------------------------------------------------------------------- dependencies --
+
+# Debian packages each mode needs: installing and packaging need only a compiler, CMake and
+# the two header libraries; the test suite adds doctest, and clang with its runtime for the
+# fuzz targets (node and npm, for the end-to-end tests, are used when present and never
+# installed here).
+packages=(g++ cmake make rapidjson-dev libcli11-dev)
+[ "$mode" = test ] && packages+=(doctest-dev clang libclang-rt-14-dev)
+
+if command -v dpkg-query >/dev/null; then
+  missing=()
+  for package in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+      missing+=("$package")
+    fi
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" -eq 0 ]; then
+      echo "install.sh: installing the build dependencies ${missing[*]} (apt-get)"
+      export DEBIAN_FRONTEND=noninteractive
+      apt-get update -qq
+      apt-get install -y -qq "${missing[@]}" >/dev/null
+    else
+      echo "install.sh: missing build dependencies: ${missing[*]}" >&2
+      echo "Install them with:" >&2
+      echo "  sudo apt-get install -y ${missing[*]}" >&2
+      echo "then run ./install.sh again (or use a release tarball, which needs nothing)." >&2
+      exit 1
+    fi
+  fi
+else
+  echo "install.sh: no dpkg here, so build dependencies are not checked: the build needs a"
+  echo "C++20 compiler, CMake 3.25 or later, make, RapidJSON and CLI11."
+fi
+
+jobs="$(nproc 2>/dev/null || echo 2)"
+
+# Configures and builds the preset with its output in a log; on failure the log is printed
+# (without the progress lines) and the script exits.
+quiet_build() {
+  local preset="$1" log="build/$1.log" started=$SECONDS
+  mkdir -p build
+  if ! { cmake --preset "$preset" && cmake --build --preset "$preset" --parallel "$jobs"; } \
+    >"$log" 2>&1; then
+    grep -v '^\[ *[0-9]*%\]' "$log" >&2 || true
+    echo "install.sh: the build failed (its messages are above; the full log is $source_dir/$log)." >&2
+    exit 1
+  fi
+  echo "install.sh: built in $((SECONDS - started)) s"
+}
+
+announce_build() {
+  echo "install.sh: building the four static executables with $jobs cores (build/install;"
+  echo "  a first build takes about a minute on 2 idle cores, a rebuild a few seconds)"
+}
+
+# ------------------------------------------------------------------------------ package --
+
+if [ "$mode" = package ]; then
+  echo "install.sh: writing the Debian package and the tarball into $package_dir"
+  announce_build
+  quiet_build install
+  mkdir -p "$package_dir"
+  staging="$(mktemp -d)"
+  trap 'rm -rf "$staging"' EXIT
+  if ! cpack --config build/install/CPackConfig.cmake -B "$staging" >"build/cpack.log" 2>&1; then
+    cat build/cpack.log >&2
+    echo "install.sh: cpack failed (log above, also in $source_dir/build/cpack.log)" >&2
+    exit 1
+  fi
+  for file in "$staging"/*.deb "$staging"/*.tar.gz; do
+    mv -f -- "$file" "$package_dir/"
+    echo "  $package_dir/$(basename "$file") ($(du -h "$package_dir/$(basename "$file")" | cut -f1))"
+  done
+  exit 0
+fi
+
+# --------------------------------------------------------------------------------- test --
 
 if [ "$mode" = test ]; then
   # The end-to-end tests drive the real Claude Code CLI from the npm registry; without it they
   # report themselves skipped, with the reason.
   tests/e2e/setup.sh
+  echo "install.sh: building the release preset"
+  cmake --preset release >/dev/null
+  cmake --build --preset release --parallel "$jobs"
   echo "install.sh: running the test suite on the release build"
   ctest --preset release
   echo "install.sh: building and testing under AddressSanitizer + UBSan"
   cmake --preset asan >/dev/null
-  cmake --build --preset asan
+  cmake --build --preset asan --parallel "$jobs"
   ctest --preset asan
   echo "install.sh: building the libFuzzer targets (clang) and running each for a short time"
   cmake --preset fuzz >/dev/null
-  cmake --build --preset fuzz
+  cmake --build --preset fuzz --parallel "$jobs"
   ctest --preset fuzz
   echo "install.sh: all tests passed (release, asan and fuzz)"
   exit 0
 fi
 
-cmake --install build/release --prefix "$prefix" --strip >/dev/null
-echo "install.sh: installed into $prefix/bin:"
-for binary in resume-guard provenance-writer launch-wrapper fleet-hooks; do
+# ------------------------------------------------------------------------------ install --
+
+echo "install.sh: installing fleet-hooks into $prefix/bin${project:+, then wiring and checking $project}"
+announce_build
+quiet_build install
+
+# Which directories the install creates: stage it first, then note those missing in the
+# prefix, so that --uninstall removes them and only them.
+staging="$(mktemp -d)"
+trap 'rm -rf "$staging"' EXIT
+DESTDIR="$staging" cmake --install build/install --prefix "$prefix" >/dev/null
+new_dirs=()
+for dir in "$prefix" "$prefix/share" "$record_dir"; do
+  [ -e "$dir" ] || new_dirs+=("$dir")
+done
+while IFS= read -r -d '' staged; do
+  dir="$prefix${staged#"$staging$prefix"}"
+  [ -e "$dir" ] || new_dirs+=("$dir")
+done < <(find "$staging$prefix" -mindepth 1 -type d -print0)
+
+previous_files=""
+[ -f "$manifest" ] && previous_files="$(cat "$manifest")"
+cmake --install build/install --prefix "$prefix" --strip >/dev/null
+mkdir -p "$record_dir"
+cp build/install/install_manifest.txt "$manifest.new"
+echo >>"$manifest.new"
+# Files an earlier install put there that this version no longer installs.
+while IFS= read -r file; do
+  [ -n "$file" ] || continue
+  grep -Fxq -- "$file" "$manifest.new" || rm -f -- "$file"
+done <<<"$previous_files"
+grep -v '^$' "$manifest.new" >"$manifest"
+rm -f -- "$manifest.new"
+{
+  [ ! -f "$created_dirs" ] || cat "$created_dirs"
+  [ ${#new_dirs[@]} -eq 0 ] || printf '%s\n' "${new_dirs[@]}"
+} | sort -u >"$created_dirs.new"
+mv -f -- "$created_dirs.new" "$created_dirs"
+
+echo "install.sh: installed into $prefix:"
+for binary in "${binaries[@]}"; do
   echo "  $prefix/bin/$binary ($("$prefix/bin/$binary" --version))"
 done
-case ":$PATH:" in
-  *":$prefix/bin:"*) ;;
-  *) echo "install.sh: note: $prefix/bin is not on your PATH" ;;
-esac
 
 if [ -n "$project" ]; then
-  [ -d "$project" ] || { echo "install.sh: project directory $project does not exist" >&2; exit 2; }
-  "$prefix/bin/fleet-hooks" install --project "$project" --bin-dir "$prefix/bin"
-  "$prefix/bin/fleet-hooks" check --project "$project"
+  # What the wiring creates in the project, so that --uninstall can take it away again.
+  created=()
+  [ -e "$project/.claude" ] || created+=(.claude)
+  [ -e "$project/.claude/settings.json" ] || created+=(.claude/settings.json)
+  [ -e "$project/.claude/settings.json.bak" ] || created+=(.claude/settings.json.bak)
+  if [ -f "$wired_projects" ] && grep -Fxq -- "$project" <(cut -f1 "$wired_projects"); then
+    :  # wired before: the first record knows what the project looked like
+  else
+    (IFS=,; printf '%s\t%s\n' "$project" "${created[*]}") >>"$wired_projects"
+  fi
+  "$prefix/bin/fleet-hooks" install --project "$project"
+  if ! PATH="$prefix/bin:$PATH" "$prefix/bin/fleet-hooks" check --project "$project"; then
+    echo "install.sh: the wiring in $project does not pass fleet-hooks check (findings above)." >&2
+    echo "Fix them and run: fleet-hooks check --project $project" >&2
+    exit 1
+  fi
 fi
+
+# ------------------------------------------------------------------------- next steps --
+
+self="$source_dir/install.sh"
+echo
+echo "Next steps"
+step=1
+case ":$PATH:" in
+  *":$prefix/bin:"*) ;;
+  *)
+    echo "  $step. Put the executables on PATH (Claude Code runs the hooks by name); add this"
+    echo "     line to ~/.profile or ~/.bashrc and open a new shell:"
+    echo "       export PATH=\"$prefix/bin:\$PATH\""
+    step=$((step + 1))
+    ;;
+esac
+if [ -n "$project" ]; then
+  echo "  $step. In $project: commit .claude/settings.json (every clone and CI runner"
+  echo "     then runs the guard); do not commit .claude/settings.json.bak or the state"
+  echo "     directory (default .autoskillit/temp/):"
+  printf '%s\n' "       printf '%s\\n' .claude/settings.json.bak .autoskillit/temp/ >> .gitignore"
+else
+  echo "  $step. Wire an orchestrator project and check it:"
+  echo "       fleet-hooks install --project DIR && fleet-hooks check --project DIR"
+  echo "     then commit DIR/.claude/settings.json and ignore settings.json.bak and the"
+  echo "     state directory (default .autoskillit/temp/)."
+fi
+step=$((step + 1))
+echo "  $step. Have the dispatcher record every session at launch, before the agent runs"
+echo "     (the caller comes from \$CLAUDE_CODE_SESSION_ID, which Claude Code gives the MCP"
+echo "     server and everything it starts):"
+echo "       launch-wrapper --member NAME --record-provenance --assign-session-id \\"
+echo "         --recipe-name RECIPE --step-name STEP -- claude -p \"...\""
+echo "     or, for a launcher you cannot wrap: provenance-writer record --session-id ID \\"
+echo "         --recipe-name RECIPE --step-name STEP"
+step=$((step + 1))
+echo "  $step. In CI: fleet-hooks check --project .   (README.md, \"In CI\")"
+step=$((step + 1))
+echo "  $step. To remove everything this install put in place:"
+echo "       $self --uninstall --prefix $prefix"

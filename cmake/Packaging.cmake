@@ -1,0 +1,58 @@
+# Packages with CPack: a Debian package (binaries in /usr/bin, data under /usr/share) and a
+# tarball (bin/, share/, README.md, LICENSE) that runs wherever it is unpacked: the
+# executables are static, so neither needs anything installed. Every install() rule in the
+# project uses a destination relative to the prefix, so both land where they should.
+#   cpack --config build/release/CPackConfig.cmake -B DIR    (or ./install.sh --package DIR)
+
+set(FLEET_PACKAGE_MAINTAINER "fleet-hooks authors"
+    CACHE STRING "Maintainer field of the Debian package")
+
+# Documentation in every install: README, license and a Debian-style copyright file.
+configure_file(${PROJECT_SOURCE_DIR}/cmake/copyright.in ${CMAKE_BINARY_DIR}/copyright @ONLY)
+install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE
+              ${CMAKE_BINARY_DIR}/copyright
+        DESTINATION share/doc/fleet-hooks)
+
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+  set(fleet_deb_arch amd64)
+  set(fleet_tar_arch x86_64)
+elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$")
+  set(fleet_deb_arch arm64)
+  set(fleet_tar_arch aarch64)
+else()
+  set(fleet_deb_arch ${CMAKE_SYSTEM_PROCESSOR})
+  set(fleet_tar_arch ${CMAKE_SYSTEM_PROCESSOR})
+endif()
+
+set(CPACK_GENERATOR DEB TGZ)
+set(CPACK_PACKAGE_NAME fleet-hooks)
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_VENDOR "fleet-hooks authors")
+set(CPACK_PACKAGE_CONTACT "${FLEET_PACKAGE_MAINTAINER}")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+    "static hooks and launcher that make fleets of Claude Code agents safe")
+set(CPACK_PACKAGE_FILE_NAME fleet-hooks-${PROJECT_VERSION}-linux-${fleet_tar_arch})
+set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
+set(CPACK_RESOURCE_FILE_README ${PROJECT_SOURCE_DIR}/README.md)
+set(CPACK_STRIP_FILES ON)
+set(CPACK_THREADS 0)
+
+# Debian: fleet-hooks_<version>_<arch>.deb, no dependencies (the executables are static).
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE ${fleet_deb_arch})
+set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${FLEET_PACKAGE_MAINTAINER}")
+set(CPACK_DEBIAN_PACKAGE_SECTION utils)
+set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "")
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS OFF)
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
+    "resume-guard (a PreToolUse hook) refuses to resume a session the caller does not own;
+provenance-writer records who launched which session; launch-wrapper launches agents
+so that none is orphaned, doubled or killed by a reused pid; fleet-hooks wires the hooks
+into .claude/settings.json and checks the wiring in CI.")
+
+# The tarball also carries README.md and LICENSE at its top (cmake/TarballRoot.cmake).
+set(CPACK_FLEET_SOURCE_DIR ${PROJECT_SOURCE_DIR})
+set(CPACK_PROJECT_CONFIG_FILE ${PROJECT_SOURCE_DIR}/cmake/PackagingPerGenerator.cmake)
+
+include(CPack)

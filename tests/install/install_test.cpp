@@ -1,0 +1,221 @@
+// install.sh as a newcomer runs it: from another directory with relative paths, wiring two
+// projects, then --uninstall, which must leave the prefix and the projects as they were.
+
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <filesystem>
+
+#include "process.h"
+#include "temp_dir.h"
+#include "tree.h"
+
+using fleet::test::read_file;
+using fleet::test::run_process;
+using fleet::test::RunOptions;
+using fleet::test::RunResult;
+using fleet::test::snapshot_tree;
+using fleet::test::TempDir;
+using fleet::test::write_file;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kInstallSh = std::string(FLEET_SOURCE_DIR) + "/install.sh";
+const char* const kBinaries[] = {"resume-guard", "provenance-writer", "launch-wrapper",
+                                 "fleet-hooks"};
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// install.sh run from `cwd` with its own HOME (fleet-hooks check reads the user's settings).
+RunResult install_sh(const std::vector<std::string>& args, const std::string& cwd,
+                     const std::string& home, const std::string& path_front = "") {
+  std::vector<std::string> argv{kInstallSh};
+  argv.insert(argv.end(), args.begin(), args.end());
+  RunOptions options;
+  options.cwd = cwd;
+  options.env = {{"HOME", home}};
+  if (!path_front.empty()) {
+    const char* path = std::getenv("PATH");
+    options.env.emplace_back("PATH", path_front + ":" + (path ? path : "/usr/bin:/bin"));
+  }
+  return run_process(argv, options);
+}
+
+}  // namespace
+
+TEST_CASE("install.sh: a missing --project is refused before anything is built") {
+  TempDir t;
+  fs::create_directories(t / "work");
+  fs::create_directories(t / "home");
+  // A cmake that leaves a trace: the check must come before any build step.
+  fs::create_directories(t / "fakebin");
+  write_file(t / "fakebin/cmake", "#!/bin/sh\ntouch '" + (t / "cmake-ran") + "'\nexit 1\n");
+  fs::permissions(t / "fakebin/cmake", fs::perms::owner_all);
+
+  const RunResult r = install_sh({"--prefix", "../prefix", "--project", "../no-such-project"},
+                                 t / "work", t / "home", t / "fakebin");
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.err, "../no-such-project does not exist"));
+  CHECK(contains(r.err, t / "work/../no-such-project"));  // where it looked
+  CHECK(contains(r.err, "nothing was built or installed"));
+  CHECK_FALSE(fs::exists(t / "cmake-ran"));
+  CHECK_FALSE(fs::exists(t / "prefix"));
+
+  write_file(t / "file", "not a directory\n");
+  const RunResult not_dir =
+      install_sh({"--project", "../file"}, t / "work", t / "home", t / "fakebin");
+  CHECK(not_dir.exit_code == 2);
+  CHECK_FALSE(fs::exists(t / "cmake-ran"));
+
+  const RunResult unknown = install_sh({"--frobnicate"}, t / "work", t / "home");
+  CHECK(unknown.exit_code == 2);
+  CHECK(contains(unknown.err, "unknown option '--frobnicate'"));
+  CHECK(contains(unknown.err, "--help"));
+}
+
+TEST_CASE("install.sh: a failed build prints its messages without the progress lines") {
+  TempDir t;
+  fs::create_directories(t / "work");
+  fs::create_directories(t / "orch");
+  // A build that fails the way make does: progress lines, then a compiler error.
+  fs::create_directories(t / "fakebin");
+  write_file(t / "fakebin/cmake",
+             "#!/bin/sh\n"
+             "case \"$1\" in --build) ;; *) exit 0 ;; esac\n"
+             "echo '[ 12%] Building CXX object common/CMakeFiles/fleet_common.dir/ids.cpp.o'\n"
+             "echo 'common/ids.cpp:7:3: error: expected unqualified-id before return' >&2\n"
+             "echo 'gmake: *** [Makefile:146: all] Error 2'\n"
+             "exit 2\n");
+  fs::permissions(t / "fakebin/cmake", fs::perms::owner_all);
+
+  const RunResult r = install_sh({"--prefix", "../prefix", "--project", "../orch"}, t / "work",
+                                 t / "home", t / "fakebin");
+  CHECK(r.exit_code == 1);
+  CHECK(contains(r.err, "common/ids.cpp:7:3: error: expected unqualified-id before return"));
+  CHECK(contains(r.err, "gmake: *** [Makefile:146: all] Error 2"));
+  CHECK_FALSE(contains(r.out + r.err, "[ 12%]"));
+  CHECK(contains(r.err, "the build failed"));
+  CHECK(contains(r.out, "building the four static executables"));  // said up front
+  CHECK_FALSE(fs::exists(t / "prefix"));
+  CHECK(fleet::test::run_ls(t / "orch").empty());
+}
+
+TEST_CASE("install.sh --uninstall: a prefix without an install is reported and nothing changes") {
+  TempDir t;
+  fs::create_directories(t / "work");
+  fs::create_directories(t / "prefix/bin");
+  const auto before = snapshot_tree(t.path());
+  const RunResult r = install_sh({"--uninstall", "--prefix", "../prefix"}, t / "work", t / "home");
+  CHECK(r.exit_code == 1);
+  CHECK(contains(r.err, "found no fleet-hooks install in " + (t / "prefix")));
+  CHECK(contains(r.err, "--prefix you installed with"));
+  CHECK(snapshot_tree(t.path()) == before);
+}
+
+TEST_CASE(
+    "install.sh: relative --prefix and --project land where the user meant and "
+    "--uninstall restores both trees") {
+  TempDir t;
+  fs::create_directories(t / "work");
+  fs::create_directories(t / "home");
+  // A prefix that already holds someone else's tool, a project without .claude/ and one
+  // whose settings.json has content of its own.
+  fs::create_directories(t / "prefix/bin");
+  write_file(t / "prefix/bin/other-tool", "#!/bin/sh\necho other\n");
+  ::chmod((t / "prefix/bin/other-tool").c_str(), 0755);
+  fs::create_directories(t / "orch-a");
+  write_file(t / "orch-a/README.md", "orchestrator A\n");
+  fs::create_directories(t / "orch-b/.claude");
+  write_file(t / "orch-b/.claude/settings.json", "{\n  \"model\": \"opus\"\n}\n");
+  const auto prefix_before = snapshot_tree(t / "prefix");
+  const auto a_before = snapshot_tree(t / "orch-a");
+  const auto b_before = snapshot_tree(t / "orch-b");
+
+  const RunResult a =
+      install_sh({"--prefix", "../prefix", "--project", "../orch-a"}, t / "work", t / "home");
+  INFO("stdout: " << a.out << "\nstderr: " << a.err);
+  REQUIRE(a.exit_code == 0);
+  for (const char* binary : kBinaries) {
+    const std::string path = t / ("prefix/bin/" + std::string(binary));
+    CHECK(::access(path.c_str(), X_OK) == 0);
+    const RunResult version = run_process({path, "--version"});
+    CHECK(version.out.find(std::string(binary) + " " + FLEET_VERSION_NUMBER + " (") == 0);
+  }
+  CHECK(fs::exists(t / "prefix/share/fleet-hooks/install_manifest.txt"));
+  // Nothing landed beside install.sh or in the directory it was run from.
+  CHECK_FALSE(fs::exists(std::string(FLEET_SOURCE_DIR) + "/orch-a"));
+  CHECK_FALSE(fs::exists(std::string(FLEET_SOURCE_DIR) + "/../prefix/bin/resume-guard"));
+  CHECK(fleet::test::run_ls(t / "work").empty());
+  const std::string settings_a = read_file(t / "orch-a/.claude/settings.json");
+  CHECK(contains(settings_a, "resume-guard"));
+  CHECK(contains(settings_a, "provenance-writer"));
+  CHECK(contains(a.out, "ok: "));  // fleet-hooks check passed
+  // What to do next.
+  CHECK(contains(a.out, "Next steps"));
+  CHECK(contains(a.out, "export PATH=\"" + (t / "prefix") + "/bin:$PATH\""));
+  CHECK(contains(a.out, "commit .claude/settings.json"));
+  CHECK(contains(a.out, ".claude/settings.json.bak"));
+  CHECK(contains(a.out, "--record-provenance"));
+  CHECK(contains(a.out, "--uninstall --prefix " + (t / "prefix")));
+  CHECK_FALSE(contains(a.out, "[ 50%]"));  // a quiet build
+
+  const RunResult b =
+      install_sh({"--prefix=../prefix", "--project=../orch-b"}, t / "work", t / "home");
+  INFO("stdout: " << b.out << "\nstderr: " << b.err);
+  REQUIRE(b.exit_code == 0);
+  const std::string settings_b = read_file(t / "orch-b/.claude/settings.json");
+  CHECK(contains(settings_b, "\"model\": \"opus\""));
+  CHECK(contains(settings_b, "resume-guard"));
+
+  // One uninstall removes the binaries, the records and both projects' wiring.
+  const RunResult u = install_sh({"--uninstall", "--prefix", "../prefix"}, t / "work", t / "home");
+  INFO("stdout: " << u.out << "\nstderr: " << u.err);
+  CHECK(u.exit_code == 0);
+  CHECK(snapshot_tree(t / "prefix") == prefix_before);
+  CHECK(snapshot_tree(t / "orch-a") == a_before);
+  CHECK(snapshot_tree(t / "orch-b") == b_before);
+}
+
+TEST_CASE("install.sh --uninstall keeps the binaries while a wired project cannot be unwired") {
+  TempDir t;
+  fs::create_directories(t / "work");
+  fs::create_directories(t / "orch");
+  const RunResult install =
+      install_sh({"--prefix", "../prefix", "--project", "../orch"}, t / "work", t / "home");
+  REQUIRE(install.exit_code == 0);
+  // Settings someone broke by hand: fleet-hooks refuses to rewrite them.
+  write_file(t / "orch/.claude/settings.json", "{broken\n");
+
+  const RunResult refused =
+      install_sh({"--uninstall", "--prefix", "../prefix"}, t / "work", t / "home");
+  CHECK(refused.exit_code == 1);
+  CHECK(contains(refused.err, "could not unwire " + (t / "orch")));
+  CHECK(contains(refused.err, "Nothing was removed"));
+  CHECK(fs::exists(t / "prefix/bin/resume-guard"));
+  CHECK(read_file(t / "orch/.claude/settings.json") == "{broken\n");
+
+  write_file(t / "orch/.claude/settings.json", "{}\n");
+  const RunResult done =
+      install_sh({"--uninstall", "--prefix", "../prefix"}, t / "work", t / "home");
+  CHECK(done.exit_code == 0);
+  CHECK_FALSE(fs::exists(t / "prefix"));
+  CHECK(fleet::test::run_ls(t / "orch").empty());
+}
+
+TEST_CASE("install.sh --package writes both packages into a directory relative to the caller") {
+  TempDir t;
+  fs::create_directories(t / "work");
+  const RunResult r = install_sh({"--package", "../dist"}, t / "work", t / "home");
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  CHECK(r.exit_code == 0);
+  const std::string version = FLEET_VERSION_NUMBER;
+  CHECK(fs::exists(t / ("dist/fleet-hooks_" + version + "_amd64.deb")));
+  CHECK(fs::exists(t / ("dist/fleet-hooks-" + version + "-linux-x86_64.tar.gz")));
+  CHECK(fleet::test::run_ls(t / "dist").size() == 2);  // no CPack scratch left behind
+  CHECK(contains(r.out, t / ("dist/fleet-hooks_" + version + "_amd64.deb")));
+  CHECK(fleet::test::run_ls(t / "work").empty());
+}
