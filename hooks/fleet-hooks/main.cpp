@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli.h"
 #include "error.h"
 #include "paths.h"
 #include "policy_check.h"
@@ -107,10 +108,10 @@ int main(int argc, char** argv) {
   replay->add_option("cases", cases, "JSON-lines file of cases")->required();
   replay->add_option("--state-dir", state_dir, state_dir_help);
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : kExitUsage;
+  fleet::cli::Settings cli;
+  cli.usage_exit = kExitUsage;
+  if (const auto parsed = fleet::cli::parse(app, argc, argv, cli); parsed.exit_status) {
+    return *parsed.exit_status;
   }
 
   try {
