@@ -95,7 +95,7 @@ int main(int argc, char** argv) {
       "With --session: the caller to judge a resume for (default: $CLAUDE_CODE_SESSION_ID)");
   query->add_option("--kitchen-id", kitchen_id, "With --session: the current kitchen");
   query->add_option("--state-dir", state_dir, state_dir_help);
-  query->add_flag("--json", json, "Records as JSON lines");
+  query->add_flag("--json", json, "JSON lines only: the records, then the verdict as an object");
 
   CLI::App* compact = app.add_subcommand(
       "compact",
@@ -190,21 +190,39 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "fleet-hooks query: pass --session, --caller or --kitchen\n");
       return kExitUsage;
     }
-    const auto records = fleet::find_records(store, field, value);
-    print(fleet::records_text(records));
-    if (field == fleet::RecordField::session_id) {
-      if (as_caller.empty()) as_caller = fleet::env_value("CLAUDE_CODE_SESSION_ID");
-      fleet::GuardOptions options;
-      options.state_dir = fleet::parent_directory(store);
-      options.kitchen_id = kitchen_id;
-      const auto decision = fleet::decide_resume_for(as_caller, session, options);
-      const char* verdict = decision.kind == fleet::GuardDecision::Kind::deny       ? "deny"
-                            : decision.kind == fleet::GuardDecision::Kind::advisory ? "advisory"
-                                                                                    : "allowed";
-      print(std::string("verdict for caller '") + as_caller + "': " + verdict +
-            (decision.message.empty() ? "" : ": " + decision.message) + "\n");
+    const auto note = [](const std::string& line) {
+      std::fprintf(stderr, "fleet-hooks query: %s\n", line.c_str());
+    };
+    const bool store_exists = ::access(store.c_str(), F_OK) == 0;
+    if (field != fleet::RecordField::session_id) {
+      const auto records = fleet::find_records(store, field, value);
+      print(fleet::records_text(records));
+      if (records.empty()) {
+        note("no record has " +
+             std::string(field == fleet::RecordField::kitchen_id ? "kitchen_id " : "caller ") +
+             value + " in " + store + (store_exists ? "" : " (no store yet)"));
+      }
+      return records.empty() ? kExitFindings : 0;
     }
-    return records.empty() ? kExitFindings : 0;
+    const fleet::SessionRecords found = fleet::find_session_records(store, session);
+    print(fleet::records_text(found.records));
+    if (as_caller.empty()) as_caller = fleet::env_value("CLAUDE_CODE_SESSION_ID");
+    fleet::GuardOptions options;
+    options.state_dir = fleet::parent_directory(store);
+    options.kitchen_id = kitchen_id;
+    const auto decision = fleet::decide_resume_for(as_caller, session, options);
+    print(json ? fleet::verdict_json(as_caller, session, decision)
+               : fleet::verdict_text(as_caller, decision));
+    if (found.status == fleet::StoreLookup::Status::ambiguous) {
+      std::string names;
+      for (const auto& match : found.matches) names += (names.empty() ? "" : ", ") + match;
+      note(session + " is the start of " + std::to_string(found.matches.size()) +
+           " recorded session ids (" + names + "); pass more of the id");
+    } else if (found.records.empty()) {
+      note("no record of session " + session + " in " + store +
+           (store_exists ? "" : " (no store yet)"));
+    }
+    return found.records.empty() ? kExitFindings : 0;
   } catch (const fleet::Error& e) {
     std::fprintf(stderr, "fleet-hooks: %s\n", e.what());
     return kExitFindings;
