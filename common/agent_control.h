@@ -32,8 +32,10 @@ AgentStop stop_recorded_agent(const LaunchRegistry& registry, std::chrono::milli
 
 const char* outcome_name(AgentStop::Outcome outcome);
 
-// `launch-wrapper status`: a JSON object {"member", "state", "record"} where state is
-// "alive", "exited", "pid_reused", "no_record" or "corrupt"; `alive` tells which.
+// `launch-wrapper status`: a JSON object {"member", "state_dir", "state", "record"} where
+// state is "alive", "exited", "pid_reused", "no_record" (with a "message" naming the state
+// directory searched) or "corrupt"; `alive` tells which. Reads only: takes no lock and
+// creates no file.
 std::string member_status_json(const LaunchRegistry& registry, const std::string& member,
                                bool& alive);
 

@@ -152,8 +152,16 @@ int main(int argc, char** argv) {
       return fleet::has_errors(findings) ? kExitFindings : 0;
     }
 
-    const std::string store = fleet::provenance_store_path(
+    const std::string state = fleet::absolute_path(
         fleet::state_dir_for_project(state_dir, fleet::resolve_project_root("")));
+    if (const std::string problem = fleet::directory_problem(state);
+        !state_dir.empty() && !problem.empty()) {
+      std::fprintf(stderr, "fleet-hooks %s: state directory %s %s (--state-dir)\n",
+                   app.get_subcommands().front()->get_name().c_str(), state.c_str(),
+                   problem.c_str());
+      return kExitUsage;
+    }
+    const std::string store = fleet::provenance_store_path(state);
     if (verify->parsed()) {
       const auto result = fleet::verify_store(store);
       print(json ? fleet::verification_json(result, store)
@@ -173,7 +181,7 @@ int main(int argc, char** argv) {
     }
     if (replay->parsed()) {
       fleet::GuardOptions options;
-      options.state_dir = state_dir.empty() ? fleet::parent_directory(store) : state_dir;
+      options.state_dir = state;
       const auto results = fleet::replay_cases(cases, options);
       print(fleet::replay_table(results));
       for (const auto& r : results) {
@@ -208,7 +216,7 @@ int main(int argc, char** argv) {
     print(fleet::records_text(found.records));
     if (as_caller.empty()) as_caller = fleet::env_value("CLAUDE_CODE_SESSION_ID");
     fleet::GuardOptions options;
-    options.state_dir = fleet::parent_directory(store);
+    options.state_dir = state;
     options.kitchen_id = kitchen_id;
     const auto decision = fleet::decide_resume_for(as_caller, session, options);
     print(json ? fleet::verdict_json(as_caller, session, decision)

@@ -134,14 +134,15 @@ int main(int argc, char** argv) {
 
   try {
     if (stop->parsed() || status->parsed()) {
-      const fleet::LaunchRegistry registry(fleet::resolve_state_dir(state_dir, ""), member);
-      const fleet::UniqueFd lock = registry.lock();
+      const fleet::LaunchRegistry registry(
+          fleet::absolute_path(fleet::resolve_state_dir(state_dir, "")), member);
       if (status->parsed()) {
         bool alive = false;
         const std::string json = fleet::member_status_json(registry, member, alive);
         std::fwrite(json.data(), 1, json.size(), stdout);
         return alive ? 0 : 1;
       }
+      const fleet::UniqueFd lock = registry.lock_if_known();
       const fleet::AgentStop result = fleet::stop_recorded_agent(registry, to_ms(grace_seconds));
       std::printf("%s: %s\n", fleet::outcome_name(result.outcome), result.message.c_str());
       return result.outcome == fleet::AgentStop::Outcome::failed ? 1 : 0;

@@ -411,7 +411,10 @@ TEST_CASE("cli 13.11: paths are printed normalised") {
   CHECK(contains(r.out, tmp / "state/session_provenance.jsonl"));
   CHECK_FALSE(contains(r.out, "/./"));
   ::mkdir((tmp / "project").c_str(), 0755);
-  r = run_process({kFleetHooks, "install", "--project", ".", "--bin-dir", tmp.path()},
+  ::mkdir((tmp / "bin").c_str(), 0755);
+  REQUIRE(::symlink(kGuard.c_str(), (tmp / "bin/resume-guard").c_str()) == 0);
+  REQUIRE(::symlink(kWriter.c_str(), (tmp / "bin/provenance-writer").c_str()) == 0);
+  r = run_process({kFleetHooks, "install", "--project", ".", "--bin-dir", tmp / "bin"},
                   {"", {{"HOME", tmp.path()}}, tmp / "project"});
   CHECK(r.exit_code == 0);
   CHECK(contains(r.out, tmp / "project/.claude/settings.json"));
