@@ -105,7 +105,8 @@ int main(int argc, char** argv) {
   std::string cases;
   CLI::App* replay =
       app.add_subcommand("replay", "Run ownership policy cases through the guard's logic");
-  replay->add_option("cases", cases, "JSON-lines file of cases")->required();
+  replay->add_option("cases", cases, "JSON-lines file of cases (- reads standard input)")
+      ->required();
   replay->add_option("--state-dir", state_dir, state_dir_help);
 
   fleet::cli::Settings cli;
@@ -183,6 +184,11 @@ int main(int argc, char** argv) {
       fleet::GuardOptions options;
       options.state_dir = state;
       const auto results = fleet::replay_cases(cases, options);
+      if (results.empty()) {
+        std::fprintf(stderr, "fleet-hooks replay: %s holds no case; nothing was tested\n",
+                     cases == "-" ? "standard input" : fleet::absolute_path(cases).c_str());
+        return kExitFindings;
+      }
       print(fleet::replay_table(results));
       for (const auto& r : results) {
         if (!r.passed) return kExitFindings;
