@@ -437,7 +437,7 @@ TEST_CASE("cli 13.11: a JSON parse error is a sentence with the byte offset") {
   CHECK(r.exit_code == 0);
   CHECK(first_line(r.err) ==
         "resume-guard: hook input is not valid JSON (a ':' is missing after the name of an "
-        "object member at byte offset 34, line 2, column 14); no decision made");
+        "object member at byte offset 33, line 2, column 14); no decision made");
 }
 
 TEST_CASE("cli 13.11: --help shows no CLI11 type noise") {
