@@ -17,4 +17,14 @@ std::string utc_timestamp_now() {
   return text;
 }
 
+std::string seconds_text(double seconds) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.3f", seconds);
+  std::string out = text;
+  while (out.ends_with('0')) out.pop_back();
+  if (out.ends_with('.')) out.pop_back();
+  if (out == "-0") out = "0";
+  return out + " s";
+}
+
 }  // namespace fleet
