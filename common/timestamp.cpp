@@ -1,7 +1,9 @@
 #include "timestamp.h"
 
+#include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <string_view>
 
 namespace fleet {
 
@@ -19,12 +21,12 @@ std::string utc_timestamp_now() {
 
 std::string seconds_text(double seconds) {
   char text[64];
-  std::snprintf(text, sizeof text, "%.3f", seconds);
-  std::string out = text;
-  while (out.ends_with('0')) out.pop_back();
-  if (out.ends_with('.')) out.pop_back();
-  if (out == "-0") out = "0";
-  return out + " s";
+  // Below half a millisecond it is 0 (not "-0").
+  std::snprintf(text, sizeof text, "%.3f", std::fabs(seconds) < 0.0005 ? 0.0 : seconds);
+  std::string_view digits = text;
+  while (digits.ends_with('0')) digits.remove_suffix(1);
+  if (digits.ends_with('.')) digits.remove_suffix(1);
+  return std::string(digits) + " s";
 }
 
 }  // namespace fleet
