@@ -2,15 +2,31 @@
 
 #include "error.h"
 #include "json.h"
+#include "paths.h"
 
 namespace fleet {
+namespace {
+
+// What a no_record answer says: which state directory was searched, and whether it exists.
+std::string no_record_message(const LaunchRegistry& registry, const std::string& member) {
+  std::string message =
+      "no agent is recorded for member " + member + " in state directory " + registry.state_dir();
+  const std::string problem = directory_problem(registry.state_dir());
+  if (!problem.empty()) {
+    message +=
+        " (it " + problem + "; the launch may have used another --state-dir or project directory)";
+  }
+  return message;
+}
+
+}  // namespace
 
 AgentStop stop_recorded_agent(const LaunchRegistry& registry, std::chrono::milliseconds grace) {
   AgentStop result;
   const RegistryRead read = registry.read();
   switch (read.status) {
     case RegistryRead::Status::missing:
-      result.message = "no agent is recorded";
+      result.message = no_record_message(registry, registry.member());
       return result;
     case RegistryRead::Status::corrupt:
       result.outcome = AgentStop::Outcome::corrupt;
@@ -86,6 +102,7 @@ std::string member_status_json(const LaunchRegistry& registry, const std::string
   rapidjson::Document doc(rapidjson::kObjectType);
   auto& alloc = doc.GetAllocator();
   doc.AddMember("member", json_string(member, alloc), alloc);
+  doc.AddMember("state_dir", json_string(registry.state_dir(), alloc), alloc);
   const RegistryRead read = registry.read();
   const char* state = "no_record";
   rapidjson::Value record(rapidjson::kNullType);
@@ -109,6 +126,9 @@ std::string member_status_json(const LaunchRegistry& registry, const std::string
     if (parse_json(launch_record_json(read.record), parsed)) record.CopyFrom(parsed, alloc);
   }
   doc.AddMember("state", rapidjson::StringRef(state), alloc);
+  if (read.status == RegistryRead::Status::missing) {
+    doc.AddMember("message", json_string(no_record_message(registry, member), alloc), alloc);
+  }
   doc.AddMember("record", record, alloc);
   return to_json(doc) + "\n";
 }

@@ -24,16 +24,18 @@ struct AgentStop {
   std::string message;  // one line for a person
 };
 
-// With the registry lock held by the caller: stops the member's recorded agent as
-// DESIGN.md's process rules say (TERM, `grace`, KILL; the whole group) when its start time
-// and boot id still match, and removes the record unless the stop failed. A record naming a
-// reused pid, or one that cannot be read, is removed without signalling anything.
+// With the registry lock held by the caller (LaunchRegistry::lock_if_known): stops the member's
+// recorded agent as DESIGN.md's process rules say (TERM, `grace`, KILL; the whole group) when its
+// start time and boot id still match, and removes the record unless the stop failed. A record
+// naming a reused pid, or one that cannot be read, is removed without signalling anything.
 AgentStop stop_recorded_agent(const LaunchRegistry& registry, std::chrono::milliseconds grace);
 
 const char* outcome_name(AgentStop::Outcome outcome);
 
-// `launch-wrapper status`: a JSON object {"member", "state", "record"} where state is
-// "alive", "exited", "pid_reused", "no_record" or "corrupt"; `alive` tells which.
+// `launch-wrapper status`: a JSON object {"member", "state_dir", "state", "record"} where
+// state is "alive", "exited", "pid_reused", "no_record" (with a "message" naming the state
+// directory searched) or "corrupt"; `alive` tells which. Reads only: takes no lock and
+// creates no file.
 std::string member_status_json(const LaunchRegistry& registry, const std::string& member,
                                bool& alive);
 

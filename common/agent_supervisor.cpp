@@ -8,6 +8,7 @@
 #include "error.h"
 #include "output_relay.h"
 #include "process_identity.h"
+#include "timestamp.h"
 
 namespace fleet {
 namespace {
@@ -58,8 +59,8 @@ AgentExit supervise_agent(HeldChild& child, SignalRouter& router,
     if (options.watch != nullptr && !result.completion_seen && options.watch->check()) {
       result.completion_seen = true;
       completion_deadline = Clock::now() + options.drain;
-      say("completion marker seen; the agent has " + std::to_string(options.drain.count()) +
-          " ms to exit");
+      say("completion marker seen; the agent has " +
+          seconds_text(static_cast<double>(options.drain.count()) / 1000) + " to exit");
     }
     if (fds[0].revents != 0) {
       for (int sig; (sig = router.next()) != 0;) {

@@ -1,10 +1,69 @@
 #include "json.h"
 
-#include <rapidjson/error/en.h>
+#include <rapidjson/error/error.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
 namespace fleet {
+namespace {
+
+const char* parse_error_text(rapidjson::ParseErrorCode code) {
+  switch (code) {
+    case rapidjson::kParseErrorNone:
+      return "no error";
+    case rapidjson::kParseErrorDocumentEmpty:
+      return "there is no JSON value";
+    case rapidjson::kParseErrorDocumentRootNotSingular:
+      return "more text follows the JSON value";
+    case rapidjson::kParseErrorValueInvalid:
+      return "no valid value (string, number, object, array, true, false or null) starts";
+    case rapidjson::kParseErrorObjectMissName:
+      return "the name of an object member (a string in double quotes) is missing";
+    case rapidjson::kParseErrorObjectMissColon:
+      return "a ':' is missing after the name of an object member";
+    case rapidjson::kParseErrorObjectMissCommaOrCurlyBracket:
+      return "a ',' or '}' is missing after an object member";
+    case rapidjson::kParseErrorArrayMissCommaOrSquareBracket:
+      return "a ',' or ']' is missing after an array element";
+    case rapidjson::kParseErrorStringUnicodeEscapeInvalidHex:
+      return "a \\u escape has a character that is not a hexadecimal digit";
+    case rapidjson::kParseErrorStringUnicodeSurrogateInvalid:
+      return "a \\u escape is half of a surrogate pair without the other half";
+    case rapidjson::kParseErrorStringEscapeInvalid:
+      return "a string has an invalid escape (a backslash not followed by one of \"\\/bfnrtu)";
+    case rapidjson::kParseErrorStringMissQuotationMark:
+      return "a string is not closed (its closing '\"' is missing)";
+    case rapidjson::kParseErrorStringInvalidEncoding:
+      return "a string is not valid UTF-8";
+    case rapidjson::kParseErrorNumberTooBig:
+      return "a number is too big";
+    case rapidjson::kParseErrorNumberMissFraction:
+      return "a number has no digit after its '.'";
+    case rapidjson::kParseErrorNumberMissExponent:
+      return "a number has no digit in its exponent";
+    case rapidjson::kParseErrorTermination:
+      return "parsing was stopped";
+    case rapidjson::kParseErrorUnspecificSyntaxError:
+      break;
+  }
+  return "a syntax error";
+}
+
+}  // namespace
+
+std::string parse_error_sentence(rapidjson::ParseErrorCode code, std::size_t offset,
+                                 std::string_view text) {
+  std::size_t line = 1;
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  return std::string(parse_error_text(code)) + " at byte offset " + std::to_string(offset) +
+         ", line " + std::to_string(line) + ", column " + std::to_string(offset - line_start + 1);
+}
 
 bool parse_json(std::string_view text, rapidjson::Document& doc, std::string* error) {
   // Not kParseFullPrecisionFlag: RapidJSON 1.1's full-precision strtod crashes on crafted
@@ -13,8 +72,7 @@ bool parse_json(std::string_view text, rapidjson::Document& doc, std::string* er
                                                                                     text.size());
   if (!doc.HasParseError()) return true;
   if (error != nullptr) {
-    *error = std::string(rapidjson::GetParseError_En(doc.GetParseError())) + " at byte " +
-             std::to_string(doc.GetErrorOffset());
+    *error = parse_error_sentence(doc.GetParseError(), doc.GetErrorOffset(), text);
   }
   return false;
 }

@@ -10,8 +10,14 @@
 namespace fleet {
 
 // Parses `text` iteratively (deep nesting cannot overflow the stack). Returns false and sets
-// `error` (with the byte offset) when the text is not one complete JSON value.
+// `error` (parse_error_sentence) when the text is not one complete JSON value.
 bool parse_json(std::string_view text, rapidjson::Document& doc, std::string* error = nullptr);
+
+// What RapidJSON's error `code` at `offset` of `text` means, for a person: "a ',' or '}' is
+// missing after an object member at byte offset 41, line 3, column 7" (offset from 0, line
+// and column from 1).
+std::string parse_error_sentence(rapidjson::ParseErrorCode code, std::size_t offset,
+                                 std::string_view text);
 
 // The member `key` of `object` when `object` is an object and the member is a string.
 std::optional<std::string_view> string_member(const rapidjson::Value& object, const char* key);

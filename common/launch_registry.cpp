@@ -1,5 +1,6 @@
 #include "launch_registry.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cerrno>
 
@@ -98,12 +99,23 @@ std::optional<LaunchRecord> parse_launch_record(std::string_view text, std::stri
 LaunchRegistry::LaunchRegistry(const std::string& state_dir, const std::string& member) {
   const std::string problem = id_problem("member name", member);
   if (!problem.empty()) throw Error(problem);
+  state_dir_ = state_dir;
+  member_ = member;
   record_path_ = state_dir + "/launch/" + member + ".json";
   lock_path_ = state_dir + "/launch/" + member + ".lock";
 }
 
 UniqueFd LaunchRegistry::lock() const {
   return lock_file(lock_path_);
+}
+
+UniqueFd LaunchRegistry::lock_if_known() const {
+  struct stat st {};
+  if (::lstat(lock_path_.c_str(), &st) != 0 && errno == ENOENT &&
+      ::lstat(record_path_.c_str(), &st) != 0 && errno == ENOENT) {
+    return UniqueFd();
+  }
+  return lock();
 }
 
 RegistryRead LaunchRegistry::read() const {

@@ -44,16 +44,23 @@ class LaunchRegistry {
   LaunchRegistry(const std::string& state_dir, const std::string& member);
 
   const std::string& record_path() const { return record_path_; }
+  const std::string& state_dir() const { return state_dir_; }
+  const std::string& member() const { return member_; }
 
   // Serializes launches and stops of this member across processes: held from reading the
   // previous record until the new one is written.
   UniqueFd lock() const;
+  // The same when the member has a lock file or a record; otherwise an empty descriptor and
+  // no file created: no launch of the member ever ran here, so there is nothing to wait for.
+  UniqueFd lock_if_known() const;
 
   RegistryRead read() const;
   void write(const LaunchRecord& record) const;  // atomic replace
   void remove() const;                           // missing is fine
 
  private:
+  std::string state_dir_;
+  std::string member_;
   std::string record_path_;
   std::string lock_path_;
 };

@@ -87,7 +87,7 @@ class Launcher {
       if (failure != ErrorClass::retryable) return finish(code);
       const double delay = options_.backoff_seconds * std::pow(2.0, number - 1);
       log_line("attempt " + std::to_string(number) + " failed with a retryable error (exit " +
-               std::to_string(code) + "); retrying in " + std::to_string(delay) + " s");
+               std::to_string(code) + "); retrying in " + seconds_text(delay));
       if (const int sig = router_.sleep(delay); sig != 0) {
         Attempt interrupted;
         interrupted.exit_code = 128 + sig;
@@ -100,7 +100,8 @@ class Launcher {
 
  private:
   void prepare() {
-    if (options_.command.empty()) throw Error("no command given after --");
+    if (options_.command.empty())
+      throw Error("no command given: launch-wrapper [OPTIONS] [--] COMMAND [ARGS...]");
     command_ = options_.command;
     if (!options_.member.empty() || options_.record_provenance || !options_.session_key.empty()) {
       state_dir_ = resolve_state_dir(options_.state_dir, "");

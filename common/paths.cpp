@@ -2,7 +2,9 @@
 
 #include <sys/stat.h>
 #include <unistd.h>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 
 #include "error.h"
 #include "ids.h"
@@ -64,10 +66,36 @@ std::string executable_directory() {
 }
 
 std::string absolute_path(const std::string& path) {
-  if (path.empty() || path.front() == '/') return path;
-  char buffer[4096];
-  if (::getcwd(buffer, sizeof buffer) == nullptr) throw_errno("cannot read the working directory");
-  return std::string(buffer) + "/" + path;
+  if (path.empty()) return path;
+  std::string full = path;
+  if (path.front() != '/') {
+    char buffer[4096];
+    if (::getcwd(buffer, sizeof buffer) == nullptr)
+      throw_errno("cannot read the working directory");
+    full = std::string(buffer) + "/" + path;
+  }
+  std::string normal;
+  std::size_t start = 0;
+  while (start <= full.size()) {
+    std::size_t end = full.find('/', start);
+    if (end == std::string::npos) end = full.size();
+    const std::string_view part(full.data() + start, end - start);
+    if (!part.empty() && part != ".") {
+      normal += "/";
+      normal += part;
+    }
+    start = end + 1;
+  }
+  return normal.empty() ? "/" : normal;
+}
+
+std::string directory_problem(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    return errno == ENOENT ? "does not exist"
+                           : std::string("cannot be read: ") + std::strerror(errno);
+  }
+  return S_ISDIR(st.st_mode) ? "" : "is not a directory";
 }
 
 bool is_directory(const std::string& path) {

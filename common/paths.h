@@ -28,7 +28,9 @@ std::string resolve_kitchen_id(const std::string& flag);
 // The directory of the running executable (from /proc/self/exe). Throws Error.
 std::string executable_directory();
 
-// `path` made absolute against the current directory ("" stays "").
+// `path` made absolute against the current directory, without "." components, repeated or
+// trailing slashes ("/p/./.claude/" is "/p/.claude"; "" stays ""). ".." is kept: removing it
+// by text would be wrong after a symlink.
 std::string absolute_path(const std::string& path);
 
 // True when `path` is a directory (symlinks followed).
@@ -36,6 +38,10 @@ bool is_directory(const std::string& path);
 
 // Where /bin/sh finds the command `name` on $PATH (a regular executable file), "" if nowhere.
 std::string find_on_path(const std::string& name);
+
+// "" when `path` is a directory (after symlinks); otherwise why it cannot be used as one:
+// "does not exist", "is not a directory", or the error.
+std::string directory_problem(const std::string& path);
 
 // <state_dir>/session_provenance.jsonl
 std::string provenance_store_path(const std::string& state_dir);

@@ -1,7 +1,11 @@
 #include "policy_replay.h"
 
+#include <unistd.h>
+#include <algorithm>
+
 #include "error.h"
 #include "files.h"
+#include "hook_protocol.h"
 #include "json.h"
 
 namespace fleet {
@@ -28,6 +32,7 @@ bool outcome_matches(const std::string& expected, const std::string& actual) {
 ReplayResult run_case(std::string_view line, const GuardOptions& base) {
   ReplayResult result;
   result.actual = "invalid case";
+  result.invalid = true;
   rapidjson::Document doc;
   std::string error;
   if (!parse_json(line, doc, &error) || !doc.IsObject()) {
@@ -52,6 +57,7 @@ ReplayResult run_case(std::string_view line, const GuardOptions& base) {
     options.strict = strict->GetBool();
   }
   const GuardDecision decision = decide_resume(BoundedRead{to_json(*input), false, ""}, options);
+  result.invalid = false;
   result.actual = kind_name(decision.kind);
   result.detail = decision.message;
   result.passed = outcome_matches(result.expected, result.actual);
@@ -68,7 +74,18 @@ ReplayResult run_case(std::string_view line, const GuardOptions& base) {
 }  // namespace
 
 std::vector<ReplayResult> replay_cases(const std::string& path, const GuardOptions& options) {
-  const std::string text = read_regular_file(path, kMaxCasesBytes);
+  std::string text;
+  if (path == "-") {
+    BoundedRead input = read_bounded(STDIN_FILENO, kMaxCasesBytes);
+    if (!input.error.empty()) throw Error("cannot read standard input: " + input.error);
+    if (input.truncated) {
+      throw Error("the cases on standard input are larger than " +
+                  std::to_string(kMaxCasesBytes / (1024 * 1024)) + " MiB");
+    }
+    text = std::move(input.text);
+  } else {
+    text = read_regular_file(path, kMaxCasesBytes);
+  }
   std::vector<ReplayResult> results;
   std::size_t number = 0;
   std::size_t start = 0;
@@ -88,23 +105,45 @@ std::vector<ReplayResult> replay_cases(const std::string& path, const GuardOptio
 }
 
 std::string replay_table(const std::vector<ReplayResult>& results) {
-  std::string text = "line  result  expected  actual    case\n";
+  std::size_t widths[] = {6, 8, 10, 10};  // line, result, expected, actual
+  const auto shown = [](const std::string& value) { return value.empty() ? "-" : value; };
+  const auto actual_of = [](const ReplayResult& r) { return r.invalid ? "-" : r.actual; };
+  for (const auto& r : results) {
+    widths[0] = std::max(widths[0], std::to_string(r.line).size() + 2);
+    widths[2] = std::max(widths[2], shown(r.expected).size() + 2);
+    widths[3] = std::max(widths[3], shown(actual_of(r)).size() + 2);
+  }
+  const auto row = [&](std::initializer_list<std::string> cells, const std::string& last) {
+    std::string text;
+    std::size_t column = 0;
+    for (const std::string& cell : cells) {
+      std::string padded = cell;
+      padded.resize(std::max(widths[column++], cell.size() + 1), ' ');
+      text += padded;
+    }
+    return text + last + "\n";
+  };
+  std::string text = row({"line", "result", "expected", "actual"}, "case");
   std::size_t passed = 0;
+  std::size_t invalid = 0;
   for (const auto& r : results) {
     passed += r.passed ? 1 : 0;
-    std::string row = std::to_string(r.line);
-    row.resize(6, ' ');
-    row += r.passed ? "PASS    " : "FAIL    ";
-    std::string expected = r.expected;
-    expected.resize(10, ' ');
-    std::string actual = r.actual;
-    actual.resize(10, ' ');
-    row += expected + actual + (r.name.empty() ? "(unnamed)" : r.name);
-    if (!r.passed && !r.detail.empty()) row += "\n      " + r.detail;
-    text += row + "\n";
+    invalid += r.invalid ? 1 : 0;
+    text += row({std::to_string(r.line),
+                 r.invalid  ? "ERROR"
+                 : r.passed ? "PASS"
+                            : "FAIL",
+                 shown(r.expected), shown(actual_of(r))},
+                r.name.empty() ? "(unnamed)" : r.name);
+    if (r.invalid) {
+      text += std::string(widths[0], ' ') + "invalid case: " + r.detail + "\n";
+    } else if (!r.passed && !r.detail.empty()) {
+      text += std::string(widths[0], ' ') + r.detail + "\n";
+    }
   }
   text += "replay: " + std::to_string(passed) + " of " + std::to_string(results.size()) +
-          " cases passed, " + std::to_string(results.size() - passed) + " failed\n";
+          " cases passed, " + std::to_string(results.size() - passed - invalid) + " failed" +
+          (invalid > 0 ? ", " + std::to_string(invalid) + " invalid" : "") + "\n";
   return text;
 }
 

@@ -20,14 +20,16 @@ struct ReplayResult {
   std::string expected;
   std::string actual;  // deny, silent, advisory, or "invalid case"
   bool passed = false;
-  std::string detail;  // the reason given, or what is wrong with the case
+  bool invalid = false;  // the case itself is wrong: `detail` says how
+  std::string detail;    // the reason given, or what is wrong with the case
 };
 
-// Runs every case against `options` (state dir, tools). Blank lines are skipped. Throws
-// Error when the file cannot be read.
+// Runs every case of the file at `path` ("-": standard input) against `options` (state dir,
+// tools). Blank lines are skipped. Throws Error when the file cannot be read.
 std::vector<ReplayResult> replay_cases(const std::string& path, const GuardOptions& options);
 
-// A table with one row per case and a summary line.
+// A table with one row per case (an invalid case is an ERROR row followed by what is wrong
+// with it; columns widen to fit) and a summary line.
 std::string replay_table(const std::vector<ReplayResult>& results);
 
 }  // namespace fleet

@@ -115,8 +115,8 @@ GuardDecision decide_for_id(const std::string& id, std::string_view caller,
   if (!owner.kitchen_id.empty() && owner.kitchen_id == kitchen) return silent();
   return deny("Refused to resume session '" + owner.session_id + "': it was dispatched by " +
               or_none(owner.caller_session_id) + " in kitchen " + or_none(owner.kitchen_id) +
-              ", not by this session (" + or_none(std::string(caller)) + ") or this kitchen (" +
-              or_none(kitchen) +
+              ", not by this session (" + (caller.empty() ? "none" : std::string(caller)) +
+              ") or this kitchen (" + (kitchen.empty() ? "none" : kitchen) +
               "). Resume it from the orchestrator or kitchen that owns it, or dispatch a fresh "
               "session.");
 }

@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "provenance_record.h"
+#include "provenance_store.h"
+#include "resume_guard.h"
 
 namespace fleet {
 
@@ -17,5 +19,25 @@ std::vector<ProvenanceRecord> find_records(const std::string& store_path, Record
 
 // One record per line, as stored (sorted keys).
 std::string records_text(const std::vector<ProvenanceRecord>& records);
+
+struct SessionRecords {
+  StoreLookup::Status status =
+      StoreLookup::Status::not_found;     // found, not_found, ambiguous, missing
+  std::string session_id;                 // the session `id` resolved to (when found)
+  std::vector<std::string> matches;       // when ambiguous: the sessions `id` is the start of
+  std::vector<ProvenanceRecord> records;  // every record of the session, in store order
+};
+
+// The records of the session `id` names, resolved exactly as resume-guard resolves a
+// resume_session_id (lookup_session): the exact id, or a short id (not a UUID) that is the
+// start of exactly one recorded session. Throws Error when the store cannot be read.
+SessionRecords find_session_records(const std::string& store_path, const std::string& id);
+
+// The guard's verdict on `caller` resuming `session`, for a person: "verdict for caller 'C':
+// allowed|advisory: …|deny: …", or as one JSON object {"verdict", "caller", "session",
+// "reason"} (verdict "allowed", "advisory" or "deny"; reason "" when there is none).
+std::string verdict_text(const std::string& caller, const GuardDecision& decision);
+std::string verdict_json(const std::string& caller, const std::string& session,
+                         const GuardDecision& decision);
 
 }  // namespace fleet

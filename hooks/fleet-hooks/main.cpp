@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli.h"
 #include "error.h"
 #include "paths.h"
 #include "policy_check.h"
@@ -110,7 +111,7 @@ int main(int argc, char** argv) {
       "With --session: the caller to judge a resume for (default: $CLAUDE_CODE_SESSION_ID)");
   query->add_option("--kitchen-id", kitchen_id, "With --session: the current kitchen");
   query->add_option("--state-dir", state_dir, state_dir_help);
-  query->add_flag("--json", json, "Records as JSON lines");
+  query->add_flag("--json", json, "JSON lines only: the records, then the verdict as an object");
 
   CLI::App* compact = app.add_subcommand(
       "compact",
@@ -120,13 +121,14 @@ int main(int argc, char** argv) {
   std::string cases;
   CLI::App* replay =
       app.add_subcommand("replay", "Run ownership policy cases through the guard's logic");
-  replay->add_option("cases", cases, "JSON-lines file of cases")->required();
+  replay->add_option("cases", cases, "JSON-lines file of cases (- reads standard input)")
+      ->required();
   replay->add_option("--state-dir", state_dir, state_dir_help);
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : kExitUsage;
+  fleet::cli::Settings cli;
+  cli.usage_exit = kExitUsage;
+  if (const auto parsed = fleet::cli::parse(app, argc, argv, cli); parsed.exit_status) {
+    return *parsed.exit_status;
   }
 
   try {
@@ -190,8 +192,16 @@ int main(int argc, char** argv) {
       return fleet::has_errors(findings) ? kExitFindings : 0;
     }
 
-    const std::string store = fleet::provenance_store_path(
+    const std::string state = fleet::absolute_path(
         fleet::state_dir_for_project(state_dir, fleet::resolve_project_root("")));
+    if (const std::string problem = fleet::directory_problem(state);
+        !state_dir.empty() && !problem.empty()) {
+      std::fprintf(stderr, "fleet-hooks %s: state directory %s %s (--state-dir)\n",
+                   app.get_subcommands().front()->get_name().c_str(), state.c_str(),
+                   problem.c_str());
+      return kExitUsage;
+    }
+    const std::string store = fleet::provenance_store_path(state);
     if (verify->parsed()) {
       const auto result = fleet::verify_store(store);
       print(json ? fleet::verification_json(result, store)
@@ -211,8 +221,13 @@ int main(int argc, char** argv) {
     }
     if (replay->parsed()) {
       fleet::GuardOptions options;
-      options.state_dir = state_dir.empty() ? fleet::parent_directory(store) : state_dir;
+      options.state_dir = state;
       const auto results = fleet::replay_cases(cases, options);
+      if (results.empty()) {
+        std::fprintf(stderr, "fleet-hooks replay: %s holds no case; nothing was tested\n",
+                     cases == "-" ? "standard input" : fleet::absolute_path(cases).c_str());
+        return kExitFindings;
+      }
       print(fleet::replay_table(results));
       for (const auto& r : results) {
         if (!r.passed) return kExitFindings;
@@ -228,21 +243,39 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "fleet-hooks query: pass --session, --caller or --kitchen\n");
       return kExitUsage;
     }
-    const auto records = fleet::find_records(store, field, value);
-    print(fleet::records_text(records));
-    if (field == fleet::RecordField::session_id) {
-      if (as_caller.empty()) as_caller = fleet::env_value("CLAUDE_CODE_SESSION_ID");
-      fleet::GuardOptions options;
-      options.state_dir = fleet::parent_directory(store);
-      options.kitchen_id = kitchen_id;
-      const auto decision = fleet::decide_resume_for(as_caller, session, options);
-      const char* verdict = decision.kind == fleet::GuardDecision::Kind::deny       ? "deny"
-                            : decision.kind == fleet::GuardDecision::Kind::advisory ? "advisory"
-                                                                                    : "allowed";
-      print(std::string("verdict for caller '") + as_caller + "': " + verdict +
-            (decision.message.empty() ? "" : ": " + decision.message) + "\n");
+    const auto note = [](const std::string& line) {
+      std::fprintf(stderr, "fleet-hooks query: %s\n", line.c_str());
+    };
+    const bool store_exists = ::access(store.c_str(), F_OK) == 0;
+    if (field != fleet::RecordField::session_id) {
+      const auto records = fleet::find_records(store, field, value);
+      print(fleet::records_text(records));
+      if (records.empty()) {
+        note("no record has " +
+             std::string(field == fleet::RecordField::kitchen_id ? "kitchen_id " : "caller ") +
+             value + " in " + store + (store_exists ? "" : " (no store yet)"));
+      }
+      return records.empty() ? kExitFindings : 0;
     }
-    return records.empty() ? kExitFindings : 0;
+    const fleet::SessionRecords found = fleet::find_session_records(store, session);
+    print(fleet::records_text(found.records));
+    if (as_caller.empty()) as_caller = fleet::env_value("CLAUDE_CODE_SESSION_ID");
+    fleet::GuardOptions options;
+    options.state_dir = state;
+    options.kitchen_id = kitchen_id;
+    const auto decision = fleet::decide_resume_for(as_caller, session, options);
+    print(json ? fleet::verdict_json(as_caller, session, decision)
+               : fleet::verdict_text(as_caller, decision));
+    if (found.status == fleet::StoreLookup::Status::ambiguous) {
+      std::string names;
+      for (const auto& match : found.matches) names += (names.empty() ? "" : ", ") + match;
+      note(session + " is the start of " + std::to_string(found.matches.size()) +
+           " recorded session ids (" + names + "); pass more of the id");
+    } else if (found.records.empty()) {
+      note("no record of session " + session + " in " + store +
+           (store_exists ? "" : " (no store yet)"));
+    }
+    return found.records.empty() ? kExitFindings : 0;
   } catch (const fleet::Error& e) {
     std::fprintf(stderr, "fleet-hooks: %s\n", e.what());
     return kExitFindings;

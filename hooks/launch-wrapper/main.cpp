@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "agent_control.h"
+#include "cli.h"
 #include "error.h"
 #include "launch_registry.h"
 #include "launch_wrapper.h"
@@ -25,8 +26,7 @@ int main(int argc, char** argv) {
   CLI::App app{
       "Runs an agent command in its own process group: announces FLEET_PID:<pid> as the first "
       "line of stdout, records the pid for the member, stops the member's previous agent after "
-      "verifying it, forwards signals, and retries only when the failure calls for it.\n"
-      "Usage: launch-wrapper [OPTIONS] -- COMMAND [ARGS...]",
+      "verifying it, forwards signals, and retries only when the failure calls for it.",
       "launch-wrapper"};
   app.set_version_flag("--version", std::string("launch-wrapper ") + fleet::kVersion);
   fleet::LaunchOptions options;
@@ -96,7 +96,6 @@ int main(int argc, char** argv) {
   app.add_option("--resume-note-arg", options.resume_note_arg,
                  "Pass the resume note to the agent as this option's value too (e.g. "
                  "--append-system-prompt)");
-  app.add_option("command", options.command, "The agent command, after --");
 
   std::string member;
   std::string state_dir;
@@ -110,22 +109,40 @@ int main(int argc, char** argv) {
   status->add_option("--member", member, "Fleet member name")->required();
   status->add_option("--state-dir", state_dir, state_dir_help);
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : fleet::kExitWrapperFailure;
-  }
+  fleet::cli::Settings cli;
+  cli.usage_exit = fleet::kExitWrapperFailure;
+  cli.command_follows = true;
+  cli.usage =
+      "launch-wrapper [OPTIONS] [--] COMMAND [ARGS...]\n"
+      "       launch-wrapper stop --member NAME [--state-dir DIR] [--grace SECONDS]\n"
+      "       launch-wrapper status --member NAME [--state-dir DIR]\n"
+      "Options end at COMMAND, the first word that is not an option (or the word after --).";
+  cli.footer =
+      "Exit status:\n"
+      "  0       the agent exited 0, or its completion marker was seen\n"
+      "  N       the agent's own exit status (after the last attempt)\n"
+      "  128+N   signal N ended the agent\n"
+      "  127     the command was not found\n"
+      "  126     the command could not be executed\n"
+      "  125     launch-wrapper itself failed (usage error, invalid member, unwritable state, a\n"
+      "          previous agent that could not be stopped)\n"
+      "stop exits 0, or 1 when the group is still alive after SIGKILL; status exits 0 when the\n"
+      "agent is alive, 1 when it is not.";
+  const fleet::cli::Parsed parsed = fleet::cli::parse(app, argc, argv, cli);
+  if (parsed.exit_status) return *parsed.exit_status;
+  options.command = parsed.command;
 
   try {
     if (stop->parsed() || status->parsed()) {
-      const fleet::LaunchRegistry registry(fleet::resolve_state_dir(state_dir, ""), member);
-      const fleet::UniqueFd lock = registry.lock();
+      const fleet::LaunchRegistry registry(
+          fleet::absolute_path(fleet::resolve_state_dir(state_dir, "")), member);
       if (status->parsed()) {
         bool alive = false;
         const std::string json = fleet::member_status_json(registry, member, alive);
         std::fwrite(json.data(), 1, json.size(), stdout);
         return alive ? 0 : 1;
       }
+      const fleet::UniqueFd lock = registry.lock_if_known();
       const fleet::AgentStop result = fleet::stop_recorded_agent(registry, to_ms(grace_seconds));
       std::printf("%s: %s\n", fleet::outcome_name(result.outcome), result.message.c_str());
       return result.outcome == fleet::AgentStop::Outcome::failed ? 1 : 0;

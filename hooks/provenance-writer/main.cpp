@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli.h"
 #include "error.h"
 #include "hook_protocol.h"
 #include "paths.h"
@@ -62,10 +63,11 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false);
   cmd_hook->add_flag("--fsync", hook_options.append.fsync, "fdatasync the store after the append");
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : kExitUsage;
+  fleet::cli::Settings cli;
+  cli.usage_exit = kExitUsage;
+  cli.subcommand_usage_exit = {{"hook", 1}};  // a hook's usage error must not exit 2
+  if (const auto parsed = fleet::cli::parse(app, argc, argv, cli); parsed.exit_status) {
+    return *parsed.exit_status;
   }
 
   if (cmd_hook->parsed()) {

@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli.h"
 #include "hook_protocol.h"
 #include "resume_guard.h"
 #include "version.h"
@@ -30,11 +31,10 @@ int main(int argc, char** argv) {
                "Deny when the store is missing or unreadable, the session is unrecorded, or the "
                "input is malformed (default: advise and let the call through)");
   app.set_version_flag("--version", std::string("resume-guard ") + fleet::kVersion);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    // Exit 1 (not 2) on a usage error: Claude Code shows it without blocking the tool call.
-    return app.exit(e) == 0 ? 0 : 1;
+  fleet::cli::Settings cli;
+  cli.usage_exit = 1;  // not 2: Claude Code shows it without blocking the tool call
+  if (const auto parsed = fleet::cli::parse(app, argc, argv, cli); parsed.exit_status) {
+    return *parsed.exit_status;
   }
 
   const fleet::BoundedRead input = fleet::read_bounded(STDIN_FILENO, fleet::kMaxHookInputBytes);

@@ -293,6 +293,7 @@ TEST_CASE("fleet-hooks check: the provenance store's safety and a missing writer
 TEST_CASE("fleet-hooks verify: healthy - torn tail - damaged") {
   Project p;
   const std::string state = p.tmp / "state";
+  ::mkdir(state.c_str(), 0755);
   RunResult r = p.run({"verify", "--state-dir", state});
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("no store yet") != std::string::npos);

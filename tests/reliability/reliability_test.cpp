@@ -102,6 +102,7 @@ class SmallFilesystem {
 TEST_CASE("reliability: 64 writers for 30 s with a compaction every second lose nothing") {
   TempDir tmp;
   const std::string state = tmp / "state";
+  ::mkdir(state.c_str(), 0700);  // compact refuses a --state-dir that does not exist
   constexpr int kWriters = 64;
   const auto end = Clock::now() + std::chrono::seconds(30);
   std::vector<pid_t> writers;

@@ -58,3 +58,22 @@ TEST_CASE("json: what the suite writes is valid UTF-8 (found by fuzzing)") {
   rapidjson::Document again;
   CHECK(parse_json(to_json(out), again));
 }
+
+TEST_CASE("json: a parse error is a sentence with byte offset, line and column") {
+  rapidjson::Document doc;
+  std::string error;
+  CHECK_FALSE(parse_json("{\n  \"a\": 1,\n}", doc, &error));
+  CHECK(error ==
+        "the name of an object member (a string in double quotes) is missing at byte offset 12, "
+        "line 3, column 1");
+  CHECK_FALSE(parse_json("[1 2]", doc, &error));
+  CHECK(error ==
+        "a ',' or ']' is missing after an array element at byte offset 3, line 1, "
+        "column 4");
+  CHECK_FALSE(parse_json("  ", doc, &error));
+  CHECK(error == "there is no JSON value at byte offset 2, line 1, column 3");
+  CHECK_FALSE(parse_json(R"({"a":1} x)", doc, &error));
+  CHECK(error.starts_with("more text follows the JSON value at byte offset 8"));
+  CHECK_FALSE(parse_json("\"\xff\"", doc, &error));
+  CHECK(error.starts_with("a string is not valid UTF-8 at byte offset 1"));
+}

@@ -73,3 +73,14 @@ TEST_CASE("paths: the executable's directory and absolute paths") {
   REQUIRE(getcwd(here, sizeof here) != nullptr);
   CHECK(absolute_path("rel/p") == std::string(here) + "/rel/p");
 }
+
+TEST_CASE("absolute_path prints a path normalised; directory_problem names what is wrong") {
+  CHECK(fleet::absolute_path("/p/./.claude") == "/p/.claude");
+  CHECK(fleet::absolute_path("/p//q/.") == "/p/q");
+  CHECK(fleet::absolute_path("/p/q/") == "/p/q");
+  CHECK(fleet::absolute_path("/p/../q") == "/p/../q");
+  CHECK(fleet::absolute_path("/.") == "/");
+  CHECK(fleet::directory_problem("/") == "");
+  CHECK(fleet::directory_problem("/nonexistent-fleet-hooks-dir") == "does not exist");
+  CHECK(fleet::directory_problem("/proc/self/stat") == "is not a directory");
+}

@@ -55,6 +55,8 @@ TEST_CASE("policy_replay: passing and failing cases") {
     CHECK(results[i].actual == "invalid case");
   }
   const std::string table = replay_table(results);
-  CHECK(table.find("replay: 4 of 9 cases passed, 5 failed") != std::string::npos);
+  CHECK(table.find("replay: 4 of 9 cases passed, 2 failed, 3 invalid") != std::string::npos);
+  CHECK(table.find("\n10    ERROR   maybe     -         (unnamed)\n      invalid case: \"expect\" "
+                   "must be deny, silent, advisory or pass\n") != std::string::npos);
   CHECK(table.find("FAIL    deny      silent    wrong expectation") != std::string::npos);
 }

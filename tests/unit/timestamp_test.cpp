@@ -25,3 +25,12 @@ TEST_CASE("timestamp: ISO-8601 UTC with microseconds - as AutoSkillit writes it"
   CHECK(now.substr(0, 2) == "20");
   CHECK(fleet::utc_timestamp_now() >= now);
 }
+
+TEST_CASE("seconds_text writes a duration as a person does") {
+  CHECK(fleet::seconds_text(0.2) == "0.2 s");
+  CHECK(fleet::seconds_text(5) == "5 s");
+  CHECK(fleet::seconds_text(1.25) == "1.25 s");
+  CHECK(fleet::seconds_text(0) == "0 s");
+  CHECK(fleet::seconds_text(0.0001) == "0 s");
+  CHECK(fleet::seconds_text(120) == "120 s");
+}

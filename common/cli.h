@@ -1,0 +1,47 @@
+#pragma once
+// The command lines of the suite's programs, parsed by CLI11 and answered the same way in
+// all four: a usage error is one line on stderr that starts with the program (and
+// subcommand) name and names the word that is wrong, with the closest known option or
+// subcommand when one is close (`--stict` → `did you mean --strict?`); a missing or unknown
+// subcommand also lists the subcommands; --help shows placeholders a person reads (`--grace
+// SECONDS`, `--scope project|local|user`) instead of CLI11's type annotations; and a usage
+// error exits with the status each program documents (a hook must never exit 2, which would
+// block the tool call).
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace fleet::cli {
+
+struct Settings {
+  int usage_exit = 2;  // exit status of a usage error
+  // Subcommands whose usage errors exit differently (e.g. a hook subcommand: 1).
+  std::vector<std::pair<std::string, int>> subcommand_usage_exit;
+  std::string usage;   // usage lines of the top-level --help ("" generates one)
+  std::string footer;  // shown at the end of the top-level --help (e.g. the exit statuses)
+  // Options end at the first word that is not an option (as with timeout(1) or env(1)); that
+  // word and everything after it is the command. A leading "--" is accepted and dropped.
+  bool command_follows = false;
+};
+
+struct Parsed {
+  // Set when the program is done: --help or --version was printed (0), or a usage error was
+  // reported on stderr (its exit status).
+  std::optional<int> exit_status;
+  std::vector<std::string> command;  // with Settings::command_follows
+};
+
+// Parses argv into `app` (whose options and subcommands are defined) and reports as above.
+Parsed parse(CLI::App& app, int argc, const char* const* argv, const Settings& settings);
+
+// The candidate closest to `word` when it is close enough to be a likely misspelling (at
+// most 2 edits, counting a swap of neighbours as one, and at most a third of its length), or
+// one `word` is the start of (3 characters at least); "" when none is.
+std::string closest(std::string_view word, const std::vector<std::string>& candidates);
+
+}  // namespace fleet::cli
