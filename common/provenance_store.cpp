@@ -10,6 +10,7 @@
 #include "ids.h"
 #include "line_scan.h"
 #include "provenance_index.h"
+#include "store_temporary.h"
 
 namespace fleet {
 namespace {
@@ -57,17 +58,17 @@ class SessionMatcher {
   std::unordered_set<std::string> prefixed_ids_;
 };
 
-// Offers the lines the index points at. Returns false when the index disagrees with the
-// store (a line is not a record with the indexed key): the caller must scan instead.
+// Offers the lines the index points at, in store order. Returns false when an offset is not
+// the start of a complete line (an index that disagrees with the store): the caller must
+// scan instead. Lines that are not records of a matching id are skipped, as a scan would.
 bool offer_indexed_lines(int fd, const std::vector<std::uint64_t>& offsets, std::string_view id,
                          SessionMatcher& matcher, bool& done) {
-  const std::uint64_t mask =
-      id.size() >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * id.size())) - 1;
   for (const std::uint64_t offset : offsets) {
     const auto line = read_line_at(fd, offset);
     if (!line) return false;
+    if (line->find(id) == std::string::npos) continue;
     auto record = parse_provenance_line(*line);
-    if (!record || (index_key(record->session_id) & mask) != (index_key(id) & mask)) return false;
+    if (!record) continue;
     if (!matcher.offer(std::move(*record))) {
       done = true;
       return true;
@@ -101,14 +102,13 @@ StoreLookup lookup_session(const std::string& store_path, std::string_view id) {
   try {
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) throw_errno("cannot stat " + store_path);
-    const auto candidates =
-        index_candidates(store_path, fd.get(), static_cast<std::uint64_t>(st.st_size), id);
-    bool done = false;
+    const auto candidates = index_candidates(store_path, fingerprint_of(st), id);
     if (candidates.usable) {
       SessionMatcher matcher(id);
+      bool done = false;
       if (offer_indexed_lines(fd.get(), candidates.offsets, id, matcher, done)) {
-        if (!done) scan_from(fd.get(), candidates.covered_end, id, matcher, result);
         matcher.finish(result);
+        result.used_index = true;
         return result;
       }
     }
@@ -128,13 +128,16 @@ std::string append_record(const std::string& store_path, const ProvenanceRecord&
   const std::string problem = record_problem(record);
   if (!problem.empty()) throw Error(problem);
   std::string warning;
-  append_jsonl(store_path, to_json_line(record), options, [&](int fd) {
-    try {
-      update_index(store_path, fd);
-    } catch (const Error& e) {
-      warning = std::string("the record is stored, but its index was not updated: ") + e.what();
-    }
-  });
+  append_jsonl(store_path, to_json_line(record), options,
+               [&](int fd, const FileFingerprint& before, std::uint64_t appended) {
+                 remove_stale_temporaries(store_path);
+                 try {
+                   update_index(store_path, fd, &before, appended);
+                 } catch (const Error& e) {
+                   warning = std::string("the record is stored, but its index was not updated: ") +
+                             e.what();
+                 }
+               });
   return warning;
 }
 

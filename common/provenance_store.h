@@ -24,13 +24,15 @@ struct StoreLookup {
   std::vector<std::string> matches;
   std::string error;
   std::uint64_t skipped_lines = 0;  // candidate lines that were not valid records
+  bool used_index = false;          // answered from the index (it described the store exactly)
 };
 
 // Finds the first record whose session_id is `id`. When there is none and `id` is not a
 // UUID, a short id that prefixes exactly one recorded session resolves to that session's
 // first record; one that prefixes several is ambiguous. Only candidate lines are parsed:
-// those the index (provenance_index.h) points at plus lines containing `id` in the part of
-// the store the index does not cover, or every line containing `id` without a usable index.
+// those the index (provenance_index.h) points at when it describes the store exactly as it
+// is, else every line containing `id`. Either way the answer is the one a scan of the whole
+// store gives.
 StoreLookup lookup_session(const std::string& store_path, std::string_view id);
 
 // Validates `record` (record_problem) and appends it under the store's lock, then brings
