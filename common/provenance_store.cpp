@@ -10,6 +10,7 @@
 #include "ids.h"
 #include "line_scan.h"
 #include "provenance_index.h"
+#include "store_safety.h"
 #include "store_temporary.h"
 
 namespace fleet {
@@ -127,6 +128,9 @@ std::string append_record(const std::string& store_path, const ProvenanceRecord&
                           const AppendOptions& options) {
   const std::string problem = record_problem(record);
   if (!problem.empty()) throw Error(problem);
+  if (const StoreSafety safety = store_safety(store_path); !safety.safe) {
+    throw Error("refusing to append: " + safety.problem + "; to fix: " + safety.fix);
+  }
   std::string warning;
   append_jsonl(store_path, to_json_line(record), options,
                [&](int fd, const FileFingerprint& before, std::uint64_t appended) {

@@ -35,10 +35,11 @@ struct StoreLookup {
 // store gives.
 StoreLookup lookup_session(const std::string& store_path, std::string_view id);
 
-// Validates `record` (record_problem) and appends it under the store's lock, then brings
-// the index up to date under the same lock. Throws Error when the record is invalid or the
-// append fails. Returns a warning ("" when none) when only the index could not be updated:
-// the record is stored and readers still find it.
+// Validates `record` (record_problem), refuses a store others could write (store_safety.h),
+// and appends it under the store's lock, then removes temporaries a dead compaction left and
+// brings the index up to date under the same lock. Throws Error when the record is invalid,
+// the store unsafe or the append fails. Returns a warning ("" when none) when only the index could
+// not be updated: the record is stored and readers still find it.
 std::string append_record(const std::string& store_path, const ProvenanceRecord& record,
                           const AppendOptions& options);
 
