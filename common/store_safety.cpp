@@ -54,11 +54,11 @@ StoreSafety store_safety(const std::string& store_path) {
   }
   if (::lstat(store_path.c_str(), &st) != 0) return {};  // not created yet
   if (S_ISLNK(st.st_mode)) {
-    return unsafe("the provenance store " + store_path + " is a symbolic link",
+    return unsafe("the provenance store " + store_path + " is unreadable: it is a symbolic link",
                   "replace it with the regular file it points to");
   }
   if (!S_ISREG(st.st_mode)) {
-    return unsafe("the provenance store " + store_path + " is not a regular file",
+    return unsafe("the provenance store " + store_path + " is unreadable: it is not a regular file",
                   "move it away; the next record creates the store");
   }
   return private_path(store_path, st, "the provenance store", "600",
