@@ -1,6 +1,9 @@
 #include "store_fingerprint.h"
 
+#include <sys/statfs.h>
+#include <sys/utsname.h>
 #include <time.h>
+#include <cstdio>
 
 namespace fleet {
 namespace {
@@ -24,6 +27,31 @@ std::int64_t granularity_ns(std::int64_t nsec) {
   return step;
 }
 
+// Linux 6.13 and later stamp changes to ext4, xfs, btrfs and tmpfs files with multigrain
+// time stamps: the first change after a stat gets a time later than the one that stat saw.
+bool kernel_has_multigrain_times() {
+  static const bool has = [] {
+    struct utsname name {};
+    int major = 0;
+    int minor = 0;
+    return ::uname(&name) == 0 && std::sscanf(name.release, "%d.%d", &major, &minor) == 2 &&
+           (major > 6 || (major == 6 && minor >= 13));
+  }();
+  return has;
+}
+
+bool has_multigrain_times(int fd) {
+  constexpr long kExt4 = 0xEF53;
+  constexpr long kXfs = 0x58465342;
+  constexpr long kBtrfs = 0x9123683E;
+  constexpr long kTmpfs = 0x01021994;
+  if (!kernel_has_multigrain_times()) return false;
+  struct statfs fs {};
+  if (::fstatfs(fd, &fs) != 0) return false;
+  const long type = static_cast<long>(fs.f_type);
+  return type == kExt4 || type == kXfs || type == kBtrfs || type == kTmpfs;
+}
+
 }  // namespace
 
 FileFingerprint fingerprint_of(const struct stat& st) {
@@ -45,10 +73,12 @@ bool take_fingerprint(int fd, FileFingerprint& print, bool& settled) {
   const std::int64_t after = coarse_now_ns();
   print = fingerprint_of(st);
   const std::int64_t ctime = print.ctime_sec * kNanosPerSecond + print.ctime_nsec;
-  // Later than the coarse clock: a fine-grained stamp, so the file system stamps the next
-  // change after this stat with a later time. Or the coarse tick of the last change had
-  // passed before the stat: any later change gets at least the current tick.
-  settled = ctime > after || before >= ctime + granularity_ns(print.ctime_nsec);
+  // A file system with multigrain times, or a stamp later than the coarse clock (which only
+  // such a file system gives): the first change after this stat gets a later time. Or the
+  // coarse tick of the last change had passed before the stat: any later change gets at
+  // least the current tick.
+  settled = ctime > after || before >= ctime + granularity_ns(print.ctime_nsec) ||
+            has_multigrain_times(fd);
   return true;
 }
 
