@@ -100,6 +100,43 @@ void put_all(int fd, const void* data, std::size_t size, std::uint64_t offset,
   }
 }
 
+// The key of the record `line` holds, when it may hold one. Every record gets its own key;
+// a line that is not a record may get one too (readers skip it). The common line — no
+// backslash, "session_id" once — is read without parsing: without escapes a string cannot
+// hold a quote, so that one "session_id" followed by ':' is the top-level key if the line is
+// a record at all, and its value ends at the next quote. Anything else is parsed.
+bool key_of_line(std::string_view line, std::uint64_t& key) {
+  static constexpr std::string_view kName = "\"session_id\"";
+  const std::size_t at = line.find(kName);
+  if (at != std::string_view::npos && line.find('\\') == std::string_view::npos &&
+      line.find(kName, at + kName.size()) == std::string_view::npos) {
+    std::size_t i = at + kName.size();
+    const auto skip_space = [&] {
+      while (i < line.size() &&
+             (line[i] == ' ' || line[i] == '\t' || line[i] == '\r' || line[i] == '\n')) {
+        ++i;
+      }
+    };
+    skip_space();
+    if (i < line.size() && line[i] == ':') {
+      ++i;
+      skip_space();
+      if (i < line.size() && line[i] == '"') {
+        const std::size_t end = line.find('"', i + 1);
+        if (end != std::string_view::npos) {
+          key = index_key(line.substr(i + 1, end - i - 1));
+          return true;
+        }
+      }
+    }
+    return false;  // "session_id" not followed by a string: not a record
+  }
+  const auto record = parse_provenance_line(line);
+  if (!record) return false;
+  key = index_key(record->session_id);
+  return true;
+}
+
 // An entry for every complete record line that starts at or after `from` and ends (with its
 // '\n') at or before `to`.
 std::vector<Entry> index_lines(int store_fd, std::uint64_t from, std::uint64_t to) {
@@ -107,9 +144,8 @@ std::vector<Entry> index_lines(int store_fd, std::uint64_t from, std::uint64_t t
   if (from >= to) return entries;
   scan_lines_containing(store_fd, from, "", [&](std::string_view line, std::uint64_t at) {
     if (at + line.size() + 1 > to) return false;
-    if (const auto record = parse_provenance_line(line)) {
-      entries.push_back({index_key(record->session_id), at});
-    }
+    std::uint64_t key = 0;
+    if (key_of_line(line, key)) entries.push_back({key, at});
     return true;
   });
   return entries;

@@ -1,7 +1,9 @@
 #include "provenance_store.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <cerrno>
 #include <unordered_set>
 
@@ -67,7 +69,7 @@ bool offer_indexed_lines(int fd, const std::vector<std::uint64_t>& offsets, std:
   for (const std::uint64_t offset : offsets) {
     const auto line = read_line_at(fd, offset);
     if (!line) return false;
-    if (line->find(id) == std::string::npos) continue;
+    if (line->find(id) == std::string::npos && line->find('\\') == std::string::npos) continue;
     auto record = parse_provenance_line(*line);
     if (!record) continue;
     if (!matcher.offer(std::move(*record))) {
@@ -78,22 +80,51 @@ bool offer_indexed_lines(int fd, const std::vector<std::uint64_t>& offsets, std:
   return true;
 }
 
-// Offers every record line at or after `start` that contains `id`.
+// Offers every record line at or after `start` that contains `id` — or a backslash: an
+// escape (\u0041) can spell the id in other bytes.
 void scan_from(int fd, std::uint64_t start, std::string_view id, SessionMatcher& matcher,
                StoreLookup& result) {
-  scan_lines_containing(fd, start, id, [&](std::string_view line, std::uint64_t) {
-    auto record = parse_provenance_line(line);
-    if (!record) {
-      ++result.skipped_lines;
-      return true;
-    }
-    return matcher.offer(std::move(*record));
-  });
+  scan_lines_containing(
+      fd, start, id,
+      [&](std::string_view line, std::uint64_t) {
+        auto record = parse_provenance_line(line);
+        if (!record) {
+          ++result.skipped_lines;
+          return true;
+        }
+        return matcher.offer(std::move(*record));
+      },
+      '\\');
+}
+
+// Rebuilds the index of the store under the store's lock, when that lock is free right now
+// and the state directory is writable: a guard never waits for a writer or a compaction.
+// Returns false when it did not (the caller scans instead).
+bool try_rebuild_index(const std::string& store_path) {
+  if (::access(parent_directory(store_path).c_str(), W_OK) != 0) return false;
+  UniqueFd fd;
+  std::string error;
+  if (try_open_regular_file(store_path, O_RDONLY, 0, fd, error) != 0) return false;
+  if (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) return false;
+  struct stat by_fd {};
+  struct stat by_path {};
+  if (::fstat(fd.get(), &by_fd) != 0 || ::lstat(store_path.c_str(), &by_path) != 0 ||
+      by_fd.st_dev != by_path.st_dev || by_fd.st_ino != by_path.st_ino) {
+    return false;  // replaced meanwhile
+  }
+  try {
+    remove_stale_temporaries(store_path);
+    update_index(store_path, fd.get(), nullptr, 0);
+  } catch (const Error&) {
+    return false;
+  }
+  return true;
 }
 
 }  // namespace
 
-StoreLookup lookup_session(const std::string& store_path, std::string_view id) {
+StoreLookup lookup_session(const std::string& store_path, std::string_view id,
+                           bool maintain_index) {
   StoreLookup result;
   UniqueFd fd;
   if (const int code = try_open_regular_file(store_path, O_RDONLY, 0, fd, result.error)) {
@@ -103,7 +134,12 @@ StoreLookup lookup_session(const std::string& store_path, std::string_view id) {
   try {
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) throw_errno("cannot stat " + store_path);
-    const auto candidates = index_candidates(store_path, fingerprint_of(st), id);
+    auto candidates = index_candidates(store_path, fingerprint_of(st), id);
+    if (!candidates.usable && maintain_index && try_rebuild_index(store_path) &&
+        ::fstat(fd.get(), &st) == 0) {
+      candidates = index_candidates(store_path, fingerprint_of(st), id);
+      result.rebuilt_index = true;
+    }
     if (candidates.usable) {
       SessionMatcher matcher(id);
       bool done = false;

@@ -25,6 +25,7 @@ struct StoreLookup {
   std::string error;
   std::uint64_t skipped_lines = 0;  // candidate lines that were not valid records
   bool used_index = false;          // answered from the index (it described the store exactly)
+  bool rebuilt_index = false;       // the lookup rebuilt the index first (maintain_index)
 };
 
 // Finds the first record whose session_id is `id`. When there is none and `id` is not a
@@ -33,7 +34,11 @@ struct StoreLookup {
 // those the index (provenance_index.h) points at when it describes the store exactly as it
 // is, else every line containing `id`. Either way the answer is the one a scan of the whole
 // store gives.
-StoreLookup lookup_session(const std::string& store_path, std::string_view id);
+// With `maintain_index`, a lookup that finds the index out of date (another program wrote
+// the store) rebuilds it first when it can take the store's lock without waiting and write
+// the state directory, so that later lookups are fast again; otherwise it scans.
+StoreLookup lookup_session(const std::string& store_path, std::string_view id,
+                           bool maintain_index = false);
 
 // Validates `record` (record_problem), refuses a store others could write (store_safety.h),
 // and appends it under the store's lock, then removes temporaries a dead compaction left and

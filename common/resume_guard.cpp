@@ -94,7 +94,7 @@ GuardDecision decide_for_id(const std::string& id, std::string_view caller,
                           " (to fix: " + safety.fix + ")",
                       options);
   }
-  StoreLookup found = lookup_session(store, id);
+  StoreLookup found = lookup_session(store, id, true);
   switch (found.status) {
     case StoreLookup::Status::missing:
       return unverified(id, "the provenance store " + store + " does not exist", options);

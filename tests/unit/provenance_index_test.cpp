@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <algorithm>
@@ -212,4 +213,73 @@ TEST_CASE("provenance_index: a large store, sorted section plus appended tail") 
   const auto found = lookup_session(store, "00000007-0000-4000-8000-000000000bbf");
   CHECK(found.used_index);
   REQUIRE(found.status == StoreLookup::Status::found);
+}
+
+TEST_CASE("provenance_index: tricky lines are indexed so that lookups equal a scan") {
+  TempDir tmp;
+  const std::string store = tmp / "s.jsonl";
+  const std::string lines[] = {
+      R"({"session\u005fid": "aaaaaaaa-esc", "recipe_name": "r"})",  // an escaped key
+      R"({"meta": {"session_id": "bbbbbbbb-nested"}, "recipe_name": "r"})",
+      R"({"session_id": "cccccccc-first", "session_id": "dddddddd-second"})",
+      R"({"note": "session_id", "session_id": "eeeeeeee-two"})",
+      R"({"session_id" : "ffffffff-spaced" , "recipe_name": "r"})",
+      R"({"session_id": "gggggggg-\u0041"})",
+      R"({"session_id": 5})",
+      R"(["session_id", "hhhhhhhh"])",
+      R"({"session_id": "iiiiiiii-ok", "kitchen_id": "k"})",
+  };
+  std::string text;
+  for (const auto& line : lines) text += line + "\n";
+  write_file(store, text);
+  const char* ids[] = {"aaaaaaaa-esc",
+                       "bbbbbbbb-nested",
+                       "cccccccc-first",
+                       "dddddddd-second",
+                       "eeeeeeee-two",
+                       "ffffffff-spaced",
+                       "gggggggg-A",
+                       "hhhhhhhh",
+                       "iiiiiiii-ok",
+                       "aaaaaaaa",
+                       "ggg"};
+  std::vector<StoreLookup> scanned;
+  for (const char* id : ids) scanned.push_back(lookup_session(store, id));
+  UniqueFd fd = open_regular_file(store, O_RDONLY);
+  update_index(store, fd.get(), nullptr, 0);
+  for (std::size_t i = 0; i < std::size(ids); ++i) {
+    CAPTURE(ids[i]);
+    const auto indexed = lookup_session(store, ids[i]);
+    CHECK(indexed.used_index);
+    CHECK(indexed.status == scanned[i].status);
+    CHECK(indexed.record == scanned[i].record);
+  }
+  CHECK(scanned[0].status == StoreLookup::Status::found);
+  CHECK(scanned[2].status == StoreLookup::Status::found);
+  CHECK(scanned[6].status == StoreLookup::Status::found);
+}
+
+TEST_CASE("provenance_index: a guard's lookup rebuilds it only when the lock is free") {
+  TempDir tmp;
+  const std::string store = tmp / "s.jsonl";
+  write_file(store, autoskillit_line("aaaaaaaa-1", "k1"));
+  {
+    UniqueFd writer = open_regular_file(store, O_RDONLY);
+    REQUIRE(::flock(writer.get(), LOCK_EX) == 0);  // a writer or compaction holds it
+    const auto busy = lookup_session(store, "aaaaaaaa-1", true);
+    CHECK(busy.status == StoreLookup::Status::found);
+    CHECK_FALSE(busy.rebuilt_index);
+    CHECK_FALSE(busy.used_index);
+  }
+  const auto first = lookup_session(store, "aaaaaaaa-1", true);
+  CHECK(first.rebuilt_index);
+  CHECK(first.used_index);
+  const auto second = lookup_session(store, "aaaaaaaa-1", true);
+  CHECK_FALSE(second.rebuilt_index);
+  CHECK(second.used_index);
+  // Another program appends: the next lookup rebuilds again.
+  write_file(store, read_file(store) + autoskillit_line("aaaaaaaa-1", "k2"));
+  const auto third = lookup_session(store, "aaaaaaaa-1", true);
+  CHECK(third.rebuilt_index);
+  CHECK(third.record.kitchen_id == "k1");
 }
