@@ -34,12 +34,15 @@ double median(std::vector<double> values) {
 int main(int argc, char** argv) {
   CLI::App app{"Times repeated runs of a command", "bench-exectime"};
   int runs = 200;
+  int warmup = 5;
   std::string stdin_path = "/dev/null";
   bool first_output = false;
   std::vector<std::string> command;
   app.add_option("--runs", runs, "Number of timed runs")->check(CLI::PositiveNumber);
   app.add_option("--stdin", stdin_path, "File fed to each run's stdin");
   app.add_flag("--first-output", first_output, "Also time the first byte on stdout");
+  app.add_option("--warmup", warmup, "Untimed runs before the timed ones (default 5)")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("command", command, "The command to time (after --)")->required();
   CLI11_PARSE(app, argc, argv);
 
@@ -49,7 +52,7 @@ int main(int argc, char** argv) {
 
   std::vector<double> times, first_bytes;
   long max_rss_kb = 0;
-  for (int i = 0; i < runs + 5; ++i) {
+  for (int i = 0; i < runs + warmup; ++i) {
     const int in = open(stdin_path.c_str(), O_RDONLY | O_CLOEXEC);
     int out[2];
     if (in < 0 || pipe2(out, O_CLOEXEC) != 0) {
@@ -82,7 +85,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "bench-exectime: cannot run %s\n", args[0]);
       return 1;
     }
-    if (i < 5) continue;  // the first runs warm the caches
+    if (i < warmup) continue;  // the first runs warm the caches
     times.push_back(elapsed);
     if (first >= 0) first_bytes.push_back(first);
     max_rss_kb = std::max(max_rss_kb, usage.ru_maxrss);

@@ -48,7 +48,7 @@ UniqueFd open_locked_jsonl(const std::string& path, bool create) {
 }
 
 void append_jsonl(const std::string& path, std::string_view line, const AppendOptions& options,
-                  const std::function<void(int fd)>& while_locked) {
+                  const WhileLocked& while_locked) {
   if (line.find('\n') != std::string_view::npos) {
     throw Error("refusing to append a record that contains a newline");
   }
@@ -71,7 +71,7 @@ void append_jsonl(const std::string& path, std::string_view line, const AppendOp
     }
     throw;
   }
-  if (while_locked) while_locked(fd.get());
+  if (while_locked) while_locked(fd.get(), fingerprint_of(st), buffer.size());
 }  // closing the descriptor releases the lock
 
 }  // namespace fleet

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "files.h"
+#include "store_fingerprint.h"
 
 namespace fleet {
 
@@ -21,9 +22,12 @@ struct AppendOptions {
 // rolled back to the previous size so no partial line stays behind.
 // `line` must not contain '\n'. Throws Error on failure; the file is unchanged then.
 // `while_locked`, when given, runs after the write with the lock still held, on the
-// descriptor of the file written (for work that must see the file exactly as appended).
+// descriptor of the file written (for work that must see the file exactly as appended), with
+// the file's fingerprint taken right before the write and the number of bytes written.
+using WhileLocked =
+    std::function<void(int fd, const FileFingerprint& before, std::uint64_t appended)>;
 void append_jsonl(const std::string& path, std::string_view line, const AppendOptions& options,
-                  const std::function<void(int fd)>& while_locked = {});
+                  const WhileLocked& while_locked = {});
 
 // Opens the JSON-lines file at `path` read-write (creating it 0600 when `create`) and takes
 // its flock(LOCK_EX), reopening until the locked descriptor is still the file at `path`.

@@ -1,6 +1,7 @@
 #include "line_scan.h"
 
 #include <unistd.h>
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <memory>
@@ -21,22 +22,34 @@ std::size_t pread_some(int fd, char* buffer, std::size_t size, std::uint64_t off
   }
 }
 
-// Visits the lines of `region` (which ends in '\n') that contain `needle`. Returns false
-// when `visit` asked to stop.
+// Visits the lines of `region` (which ends in '\n') that contain `needle` or the byte
+// `also` (when not 0). Returns false when `visit` asked to stop.
 bool visit_region(const char* region, std::size_t size, std::uint64_t region_offset,
-                  std::string_view needle,
+                  std::string_view needle, char also,
                   const std::function<bool(std::string_view, std::uint64_t)>& visit) {
   const char* const end = region + size;
   const char* cursor = region;
+  // The next occurrence of each at or after `cursor` (end when there is none).
+  const char* next_needle = region;
+  const char* next_also = also != 0 ? region : end;
   while (cursor < end) {
     const char* line_start;
     if (needle.empty()) {
       line_start = cursor;
     } else {
-      const void* hit =
-          ::memmem(cursor, static_cast<std::size_t>(end - cursor), needle.data(), needle.size());
-      if (hit == nullptr) return true;
-      const char* at = static_cast<const char*>(hit);
+      if (next_needle < cursor) next_needle = cursor;
+      if (next_needle < end) {
+        const void* hit = ::memmem(next_needle, static_cast<std::size_t>(end - next_needle),
+                                   needle.data(), needle.size());
+        next_needle = hit == nullptr ? end : static_cast<const char*>(hit);
+      }
+      if (also != 0 && next_also < end) {
+        if (next_also < cursor) next_also = cursor;
+        const void* hit = std::memchr(next_also, also, static_cast<std::size_t>(end - next_also));
+        next_also = hit == nullptr ? end : static_cast<const char*>(hit);
+      }
+      const char* at = std::min(next_needle, next_also);
+      if (at >= end) return true;
       const void* newline_before = ::memrchr(cursor, '\n', static_cast<std::size_t>(at - cursor));
       line_start =
           newline_before == nullptr ? cursor : static_cast<const char*>(newline_before) + 1;
@@ -56,7 +69,7 @@ bool visit_region(const char* region, std::size_t size, std::uint64_t region_off
 
 LineScanStats scan_lines_containing(
     int fd, std::uint64_t start, std::string_view needle,
-    const std::function<bool(std::string_view line, std::uint64_t offset)>& visit) {
+    const std::function<bool(std::string_view line, std::uint64_t offset)>& visit, char also) {
   LineScanStats stats;
   stats.end_offset = start;
   // Uninitialised storage: zeroing a block the reads overwrite anyway costs page faults.
@@ -81,7 +94,7 @@ LineScanStats scan_lines_containing(
     const auto complete =
         static_cast<std::size_t>(static_cast<const char*>(last_newline) - buffer.get()) + 1;
     stats.end_offset = buffer_offset + complete;
-    if (!visit_region(buffer.get(), complete, buffer_offset, needle, visit)) return stats;
+    if (!visit_region(buffer.get(), complete, buffer_offset, needle, also, visit)) return stats;
     std::memmove(buffer.get(), buffer.get() + complete, filled - complete);
     filled -= complete;
     buffer_offset += complete;

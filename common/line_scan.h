@@ -18,13 +18,14 @@ struct LineScanStats {
 
 // Calls `visit(line, offset)` in file order for every complete ('\n'-terminated) line of
 // the file open on `fd` that starts at or after `start` (which must be a line start) and
-// contains `needle` (every line when `needle` is empty), until `visit` returns false.
+// contains `needle` (every line when `needle` is empty) or, when `also` is not 0, the byte
+// `also`, until `visit` returns false.
 // `line` excludes the '\n'; `offset` is where the line starts. A final line without '\n'
 // is never visited. Uses pread: the descriptor's file position is not used or moved.
 // Throws Error on read errors.
 LineScanStats scan_lines_containing(
     int fd, std::uint64_t start, std::string_view needle,
-    const std::function<bool(std::string_view line, std::uint64_t offset)>& visit);
+    const std::function<bool(std::string_view line, std::uint64_t offset)>& visit, char also = 0);
 
 // The complete line starting exactly at `offset` (without its '\n'), or nullopt when
 // `offset` is not the start of a line or the line has no '\n' yet. Throws Error on read

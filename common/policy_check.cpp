@@ -14,6 +14,7 @@
 #include "matcher.h"
 #include "paths.h"
 #include "settings_file.h"
+#include "store_safety.h"
 #include "subprocess.h"
 #include "tool_names.h"
 
@@ -172,21 +173,9 @@ bool guard_blocks_forgery(const ConfiguredHook& hook, const std::string& tool,
 }
 
 void check_store(const std::string& store, std::vector<Finding>& findings) {
-  struct stat st {};
-  if (::lstat(store.c_str(), &st) != 0) return;  // not created yet: fine
-  if (S_ISLNK(st.st_mode)) {
-    findings.push_back({"store-unsafe", "error",
-                        "the provenance store is a symbolic link; writers refuse it. Replace it "
-                        "with the regular file it points to",
-                        store});
-  } else if (!S_ISREG(st.st_mode)) {
-    findings.push_back(
-        {"store-unsafe", "error", "the provenance store is not a regular file", store});
-  } else if ((st.st_mode & 022) != 0) {
-    findings.push_back({"store-unsafe", "error",
-                        "the provenance store is writable by group or others, who could forge "
-                        "ownership; chmod 600 it",
-                        store});
+  const StoreSafety safety = store_safety(store);
+  if (!safety.safe) {
+    findings.push_back({"store-unsafe", "error", safety.problem + "; fix: " + safety.fix, store});
   }
 }
 

@@ -73,11 +73,20 @@ std::optional<ProvenanceRecord> dispatched_record(const HookInput& hook,
         "or tool_input";
     return std::nullopt;
   }
+  if (const rapidjson::Value* input = hook.tool_input(); input && input->IsObject()) {
+    const auto resumed = string_member(*input, "resume_session_id");
+    // The resumed session itself, named in full or by a prefix.
+    if (resumed && !resumed->empty() && std::string_view(record.session_id).starts_with(*resumed)) {
+      problem.clear();
+      return std::nullopt;  // nothing was launched
+    }
+  }
   record.caller_session_id = std::string(hook.session_id());
   record.dispatch_id = sources.find({"dispatch_id"});
   record.kitchen_id = sources.find({"kitchen_id"});
   if (record.kitchen_id.empty()) record.kitchen_id = default_kitchen;
   record.recipe_name = sources.find({"recipe_name"});
+  if (record.recipe_name.empty()) record.recipe_name = kUnnamedRecipe;
   record.step_name = sources.find({"step_name"});
   return record;
 }
@@ -96,7 +105,7 @@ std::string run_provenance_hook(const BoundedRead& input, const ProvenanceHookOp
 
     std::string problem;
     auto record = dispatched_record(hook, resolve_kitchen_id(options.kitchen_id), problem);
-    if (!record) return prefix + problem + "; nothing recorded";
+    if (!record) return problem.empty() ? "" : prefix + problem + "; nothing recorded";
     record->timestamp = utc_timestamp_now();
     const std::string store =
         provenance_store_path(resolve_state_dir(options.state_dir, hook.cwd()));

@@ -18,12 +18,19 @@ struct ProvenanceHookOptions {
   AppendOptions append;
 };
 
+// The recipe_name of a session the dispatch tool launched when the call named no recipe: the
+// session is a worker (an empty recipe_name would mark an L3 orchestrator, whose resumes the
+// guard denies — also to the caller that launched it).
+inline constexpr const char* kUnnamedRecipe = "(unnamed)";
+
 // The record a dispatch call implies: caller = the hook input's session_id; the dispatched
 // session id, dispatch id, kitchen id, recipe and step from tool_response (a JSON object, a
 // JSON string holding one, or MCP text blocks whose text is one), then tool_input, under the
 // names dispatched_session_id / session_id, dispatch_id, kitchen_id, recipe_name, step_name.
-// The kitchen falls back to `default_kitchen`. The timestamp is left empty.
-// nullopt with `problem` set when no dispatched session id is found.
+// The kitchen falls back to `default_kitchen`, the recipe to kUnnamedRecipe. The timestamp
+// is left empty. nullopt with `problem` set when no dispatched session id is found, and
+// nullopt with `problem` empty when the call resumed a session (tool_input's
+// resume_session_id) and launched no other: a resume launches nothing, so it records nothing.
 std::optional<ProvenanceRecord> dispatched_record(const HookInput& hook,
                                                   const std::string& default_kitchen,
                                                   std::string& problem);

@@ -3,41 +3,60 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <memory>
 
 #include "error.h"
 #include "files.h"
 #include "line_scan.h"
+#include "process_identity.h"
 #include "provenance_record.h"
+#include "store_temporary.h"
 
 namespace fleet {
 namespace {
 
-constexpr char kMagic[8] = {'F', 'H', 'P', 'I', 'D', 'X', '1', '\n'};
+constexpr char kMagic[8] = {'F', 'H', 'P', 'I', 'D', 'X', '2', '\n'};
+constexpr std::uint64_t kSettled = 1;
+// Entries appended after the sorted section before the writer sorts the whole index again:
+// a reader scans at most this many (64 KiB) besides its binary search.
+constexpr std::uint64_t kMaxTail = 4096;
+constexpr std::size_t kBootIdSize = 40;
 
 struct Header {
   char magic[8];
-  std::uint64_t dev;
-  std::uint64_t ino;
+  FileFingerprint store;
+  std::uint64_t flags;
+  std::uint64_t sorted;  // entries in the sorted section
+  char boot_id[kBootIdSize];
   std::uint64_t reserved;
 };
-static_assert(sizeof(Header) == 32);
+static_assert(sizeof(FileFingerprint) == 56);
+static_assert(sizeof(Header) == 128);
 
 struct Entry {
   std::uint64_t key;
   std::uint64_t offset;
+  bool operator<(const Entry& other) const {
+    return key != other.key ? key < other.key : offset < other.offset;
+  }
 };
 static_assert(sizeof(Entry) == 16);
 
-constexpr std::size_t kEntriesPerRead = 65536;  // 1 MiB of entries
+const std::string& boot_id() {
+  static const std::string id = current_boot_id();
+  return id;
+}
 
-Header header_for(const struct stat& store) {
+Header header_for(const FileFingerprint& store, bool settled, std::uint64_t sorted) {
   Header header{};
   std::memcpy(header.magic, kMagic, sizeof kMagic);
-  header.dev = static_cast<std::uint64_t>(store.st_dev);
-  header.ino = static_cast<std::uint64_t>(store.st_ino);
+  header.store = store;
+  // Without a boot id the index cannot show that the store was not changed across a crash.
+  header.flags = settled && !boot_id().empty() ? kSettled : 0;
+  header.sorted = sorted;
+  std::memcpy(header.boot_id, boot_id().data(), std::min(boot_id().size(), kBootIdSize - 1));
   return header;
 }
 
@@ -53,22 +72,20 @@ bool read_exact(int fd, void* buffer, std::size_t size, std::uint64_t offset) {
   return true;
 }
 
-bool header_matches(int index_fd, const struct stat& store) {
-  Header found{};
-  const Header expected = header_for(store);
-  return read_exact(index_fd, &found, sizeof found, 0) &&
-         std::memcmp(found.magic, expected.magic, sizeof kMagic) == 0 &&
-         found.dev == expected.dev && found.ino == expected.ino;
+bool read_header(int fd, Header& header) {
+  return read_exact(fd, &header, sizeof header, 0) &&
+         std::memcmp(header.magic, kMagic, sizeof kMagic) == 0;
 }
 
-// Where the line `entry` points at ends (just past its '\n'), when that line is a record
-// whose key is entry.key; 0 when the entry does not match the store.
-std::uint64_t verified_line_end(int store_fd, const Entry& entry) {
-  const auto line = read_line_at(store_fd, entry.offset);
-  if (!line) return 0;
-  const auto record = parse_provenance_line(*line);
-  if (!record || index_key(record->session_id) != entry.key) return 0;
-  return entry.offset + line->size() + 1;
+bool same_boot(const Header& header) {
+  return !boot_id().empty() && boot_id().size() < kBootIdSize &&
+         std::string_view(header.boot_id, ::strnlen(header.boot_id, kBootIdSize)) == boot_id();
+}
+
+// The header says the index covers exactly the store whose fingerprint is `store`, taken so
+// that any later change shows (settled), in this boot.
+bool describes(const Header& header, const FileFingerprint& store) {
+  return (header.flags & kSettled) != 0 && header.store == store && same_boot(header);
 }
 
 void put_all(int fd, const void* data, std::size_t size, std::uint64_t offset,
@@ -76,18 +93,97 @@ void put_all(int fd, const void* data, std::size_t size, std::uint64_t offset,
   const auto* in = static_cast<const char*>(data);
   std::size_t done = 0;
   while (done < size) {
-    const ssize_t n = ::pwrite(fd, in + done, size - done, static_cast<off_t>(offset + done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw_errno("cannot write " + path);
-    done += static_cast<std::size_t>(n);
+    const ssize_t w = ::pwrite(fd, in + done, size - done, static_cast<off_t>(offset + done));
+    if (w < 0 && errno == EINTR) continue;
+    if (w < 0) throw_errno("cannot write " + path);
+    done += static_cast<std::size_t>(w);
   }
+}
+
+// The key of the record `line` holds, when it may hold one. Every record gets its own key;
+// a line that is not a record may get one too (readers skip it). The common line — no
+// backslash, "session_id" once — is read without parsing: without escapes a string cannot
+// hold a quote, so that one "session_id" followed by ':' is the top-level key if the line is
+// a record at all, and its value ends at the next quote. Anything else is parsed.
+bool key_of_line(std::string_view line, std::uint64_t& key) {
+  static constexpr std::string_view kName = "\"session_id\"";
+  const std::size_t at = line.find(kName);
+  if (at != std::string_view::npos && line.find('\\') == std::string_view::npos &&
+      line.find(kName, at + kName.size()) == std::string_view::npos) {
+    std::size_t i = at + kName.size();
+    const auto skip_space = [&] {
+      while (i < line.size() &&
+             (line[i] == ' ' || line[i] == '\t' || line[i] == '\r' || line[i] == '\n')) {
+        ++i;
+      }
+    };
+    skip_space();
+    if (i < line.size() && line[i] == ':') {
+      ++i;
+      skip_space();
+      if (i < line.size() && line[i] == '"') {
+        const std::size_t end = line.find('"', i + 1);
+        if (end != std::string_view::npos) {
+          key = index_key(line.substr(i + 1, end - i - 1));
+          return true;
+        }
+      }
+    }
+    return false;  // "session_id" not followed by a string: not a record
+  }
+  const auto record = parse_provenance_line(line);
+  if (!record) return false;
+  key = index_key(record->session_id);
+  return true;
+}
+
+// An entry for every complete record line that starts at or after `from` and ends (with its
+// '\n') at or before `to`.
+std::vector<Entry> index_lines(int store_fd, std::uint64_t from, std::uint64_t to) {
+  std::vector<Entry> entries;
+  if (from >= to) return entries;
+  scan_lines_containing(store_fd, from, "", [&](std::string_view line, std::uint64_t at) {
+    if (at + line.size() + 1 > to) return false;
+    std::uint64_t key = 0;
+    if (key_of_line(line, key)) entries.push_back({key, at});
+    return true;
+  });
+  return entries;
+}
+
+// Writes a whole new index (sorted) into a temporary file and renames it over `path`:
+// readers see the old index or the new one, never a mix.
+void write_index(const std::string& store_path, const FileFingerprint& store, bool settled,
+                 std::vector<Entry>& entries) {
+  std::sort(entries.begin(), entries.end());
+  const Header header = header_for(store, settled, entries.size());
+  std::string temporary;
+  UniqueFd out = create_store_temporary(store_path, "idx", temporary);
+  try {
+    put_all(out.get(), &header, sizeof header, 0, temporary);
+    put_all(out.get(), entries.data(), entries.size() * sizeof(Entry), sizeof header, temporary);
+    if (::rename(temporary.c_str(), index_path(store_path).c_str()) != 0) {
+      throw_errno("cannot replace " + index_path(store_path));
+    }
+  } catch (const Error&) {
+    ::unlink(temporary.c_str());
+    throw;
+  }
+}
+
+bool ends_a_line(int fd, std::uint64_t offset) {
+  if (offset == 0) return true;
+  char last = 0;
+  return read_exact(fd, &last, 1, offset - 1) && last == '\n';
 }
 
 }  // namespace
 
 std::uint64_t index_key(std::string_view session_id) {
   std::uint64_t key = 0;
-  std::memcpy(&key, session_id.data(), std::min<std::size_t>(session_id.size(), sizeof key));
+  for (std::size_t i = 0; i < 8; ++i) {
+    key = (key << 8) | (i < session_id.size() ? static_cast<unsigned char>(session_id[i]) : 0u);
+  }
   return key;
 }
 
@@ -95,95 +191,132 @@ std::string index_path(const std::string& store_path) {
   return store_path + ".idx";
 }
 
-void update_index(const std::string& store_path, int store_fd) {
-  const std::string path = index_path(store_path);
-  struct stat store {};
-  if (::fstat(store_fd, &store) != 0) throw_errno("cannot stat " + store_path);
-  UniqueFd index = open_regular_file(path, O_RDWR | O_CREAT, 0600);
-  struct stat index_stat {};
-  if (::fstat(index.get(), &index_stat) != 0) throw_errno("cannot stat " + path);
+void update_index(const std::string& store_path, int store_fd, const FileFingerprint* before,
+                  std::uint64_t appended_bytes) {
+  // The fingerprint first, the content after: whatever changes the store once this fstat
+  // is done gives it another fingerprint.
+  FileFingerprint now;
+  bool settled = false;
+  bool changed = false;
+  if (!take_settled_fingerprint(store_fd, now, settled, changed)) {
+    throw_errno("cannot stat " + store_path);
+  }
 
-  const auto size = static_cast<std::uint64_t>(index_stat.st_size);
-  std::uint64_t entries = size >= sizeof(Header) ? (size - sizeof(Header)) / sizeof(Entry) : 0;
-  std::uint64_t covered_end = 0;
-  bool rebuild = size < sizeof(Header) || !header_matches(index.get(), store);
-  if (!rebuild && entries > 0) {
-    Entry last{};
-    const std::uint64_t at = sizeof(Header) + (entries - 1) * sizeof(Entry);
-    covered_end =
-        read_exact(index.get(), &last, sizeof last, at) ? verified_line_end(store_fd, last) : 0;
-    rebuild = covered_end == 0;
+  const std::string path = index_path(store_path);
+  UniqueFd index;
+  std::string error;
+  const int code = try_open_regular_file(path, O_RDWR, 0, index, error);
+  if (code != 0 && code != ENOENT) throw Error(error, code);
+
+  Header header{};
+  struct stat index_stat {};
+  const bool extend = !changed && index && before != nullptr && read_header(index.get(), header) &&
+                      header.store == *before && same_boot(header) &&
+                      ::fstat(index.get(), &index_stat) == 0 && now.dev == before->dev &&
+                      now.ino == before->ino && now.size == before->size + appended_bytes &&
+                      ends_a_line(store_fd, before->size);
+  const std::uint64_t count =
+      extend ? (static_cast<std::uint64_t>(index_stat.st_size) - sizeof(Header)) / sizeof(Entry)
+             : 0;
+  if (!extend || header.sorted > count) {
+    std::vector<Entry> entries = index_lines(store_fd, 0, now.size);
+    write_index(store_path, now, settled, entries);
+    return;
   }
-  if (rebuild) {
-    entries = 0;
-    covered_end = 0;
-    const Header header = header_for(store);
-    if (::ftruncate(index.get(), 0) != 0) throw_errno("cannot truncate " + path);
-    put_all(index.get(), &header, sizeof header, 0, path);
+  settled = settled && (header.flags & kSettled) != 0;
+  std::vector<Entry> added = index_lines(store_fd, before->size, now.size);
+  if (count - header.sorted + added.size() > kMaxTail) {
+    std::vector<Entry> entries(count);
+    if (count > 0 &&
+        !read_exact(index.get(), entries.data(), count * sizeof(Entry), sizeof(Header))) {
+      throw Error("cannot read " + path);
+    }
+    entries.insert(entries.end(), added.begin(), added.end());
+    write_index(store_path, now, settled, entries);
+    return;
   }
-  const std::uint64_t entries_end = sizeof(Header) + entries * sizeof(Entry);
-  if (size > entries_end && !rebuild &&
+  const std::uint64_t entries_end = sizeof(Header) + count * sizeof(Entry);
+  if (static_cast<std::uint64_t>(index_stat.st_size) > entries_end &&
       ::ftruncate(index.get(), static_cast<off_t>(entries_end)) != 0) {
     throw_errno("cannot truncate " + path);  // drop a torn entry
   }
-
-  std::vector<Entry> added;
-  scan_lines_containing(store_fd, covered_end, "", [&](std::string_view line, std::uint64_t at) {
-    if (const auto record = parse_provenance_line(line)) {
-      added.push_back({index_key(record->session_id), at});
-    }
-    return true;
-  });
-  if (!added.empty()) {
-    put_all(index.get(), added.data(), added.size() * sizeof(Entry), entries_end, path);
-  }
+  // Entries before the header: a reader that sees the new header finds them all.
+  put_all(index.get(), added.data(), added.size() * sizeof(Entry), entries_end, path);
+  const Header updated = header_for(now, settled, header.sorted);
+  put_all(index.get(), &updated, sizeof updated, 0, path);
 }
 
-IndexCandidates index_candidates(const std::string& store_path, int store_fd,
-                                 std::uint64_t store_size, std::string_view id) {
+IndexCandidates index_candidates(const std::string& store_path, const FileFingerprint& store,
+                                 std::string_view id) {
   IndexCandidates result;
-  try {
-    UniqueFd index;
-    std::string error;
-    if (try_open_regular_file(index_path(store_path), O_RDONLY, 0, index, error) != 0) {
-      return result;
-    }
-    struct stat store {};
-    if (::fstat(store_fd, &store) != 0 || !header_matches(index.get(), store)) return result;
-
-    const std::uint64_t key = index_key(id);
-    const std::uint64_t mask =
-        id.size() >= sizeof key ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * id.size())) - 1;
-    auto entries = std::make_unique_for_overwrite<Entry[]>(kEntriesPerRead);
-    Entry last{};
-    bool any = false;
-    bool past_snapshot = false;
-    for (std::uint64_t at = sizeof(Header); !past_snapshot;) {
-      const ssize_t n = ::pread(index.get(), entries.get(), kEntriesPerRead * sizeof(Entry),
-                                static_cast<off_t>(at));
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) return result;
-      const std::size_t count = static_cast<std::size_t>(n) / sizeof(Entry);
-      if (count == 0) break;
-      for (std::size_t i = 0; i < count && !past_snapshot; ++i) {
-        const Entry& entry = entries[i];
-        // Entries for lines appended after the caller looked at the store are not used.
-        past_snapshot = entry.offset >= store_size;
-        if (past_snapshot) break;
-        if ((entry.key & mask) == key) result.offsets.push_back(entry.offset);
-        last = entry;
-        any = true;
-      }
-      at += count * sizeof(Entry);
-    }
-    if (any) {
-      result.covered_end = verified_line_end(store_fd, last);
-      if (result.covered_end == 0) return {};
-    }
-    result.usable = true;
-  } catch (const std::exception&) {
-    return {};
+  UniqueFd index;
+  std::string error;
+  if (try_open_regular_file(index_path(store_path), O_RDONLY, 0, index, error) != 0) {
+    return result;
   }
+  Header header{};
+  struct stat index_stat {};
+  if (!read_header(index.get(), header) || !describes(header, store) ||
+      ::fstat(index.get(), &index_stat) != 0 ||
+      static_cast<std::uint64_t>(index_stat.st_size) < sizeof(Header)) {
+    return result;
+  }
+  const std::uint64_t count =
+      (static_cast<std::uint64_t>(index_stat.st_size) - sizeof(Header)) / sizeof(Entry);
+  if (header.sorted > count) return result;
+
+  // Every key of a session id that starts with `id`.
+  const std::uint64_t low = index_key(id);
+  const std::uint64_t high = id.size() >= 8 ? low
+                             : id.empty()   ? ~std::uint64_t{0}
+                                          : low | ((std::uint64_t{1} << (8 * (8 - id.size()))) - 1);
+  const auto entry_at = [&](std::uint64_t i, Entry& found) {
+    return read_exact(index.get(), &found, sizeof found, sizeof(Header) + i * sizeof(Entry));
+  };
+  const auto take = [&](const Entry& entry) {
+    if (entry.key >= low && entry.key <= high && entry.offset < store.size) {
+      result.offsets.push_back(entry.offset);
+    }
+  };
+
+  // The sorted section: binary search for the first key >= low, then read the run.
+  std::uint64_t first = 0;
+  std::uint64_t last = header.sorted;
+  Entry entry{};
+  while (first < last) {
+    const std::uint64_t middle = first + (last - first) / 2;
+    if (!entry_at(middle, entry)) return {};
+    if (entry.key < low) {
+      first = middle + 1;
+    } else {
+      last = middle;
+    }
+  }
+  constexpr std::uint64_t kChunk = 256;
+  std::vector<Entry> run;
+  for (std::uint64_t i = first; i < header.sorted; i += kChunk) {
+    run.resize(std::min(kChunk, header.sorted - i));
+    if (!read_exact(index.get(), run.data(), run.size() * sizeof(Entry),
+                    sizeof(Header) + i * sizeof(Entry))) {
+      return {};
+    }
+    const auto past =
+        std::find_if(run.begin(), run.end(), [&](const Entry& e) { return e.key > high; });
+    std::for_each(run.begin(), past, take);
+    if (past != run.end()) break;
+  }
+  // The tail, in store order.
+  const std::uint64_t tail = count - header.sorted;
+  if (tail > 0) {
+    std::vector<Entry> entries(tail);
+    if (!read_exact(index.get(), entries.data(), tail * sizeof(Entry),
+                    sizeof(Header) + header.sorted * sizeof(Entry))) {
+      return {};
+    }
+    for (const Entry& e : entries) take(e);
+  }
+  std::sort(result.offsets.begin(), result.offsets.end());
+  result.usable = true;
   return result;
 }
 

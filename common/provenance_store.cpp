@@ -1,7 +1,9 @@
 #include "provenance_store.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <cerrno>
 #include <unordered_set>
 
@@ -10,6 +12,8 @@
 #include "ids.h"
 #include "line_scan.h"
 #include "provenance_index.h"
+#include "store_safety.h"
+#include "store_temporary.h"
 
 namespace fleet {
 namespace {
@@ -57,17 +61,17 @@ class SessionMatcher {
   std::unordered_set<std::string> prefixed_ids_;
 };
 
-// Offers the lines the index points at. Returns false when the index disagrees with the
-// store (a line is not a record with the indexed key): the caller must scan instead.
+// Offers the lines the index points at, in store order. Returns false when an offset is not
+// the start of a complete line (an index that disagrees with the store): the caller must
+// scan instead. Lines that are not records of a matching id are skipped, as a scan would.
 bool offer_indexed_lines(int fd, const std::vector<std::uint64_t>& offsets, std::string_view id,
                          SessionMatcher& matcher, bool& done) {
-  const std::uint64_t mask =
-      id.size() >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * id.size())) - 1;
   for (const std::uint64_t offset : offsets) {
     const auto line = read_line_at(fd, offset);
     if (!line) return false;
+    if (line->find(id) == std::string::npos && line->find('\\') == std::string::npos) continue;
     auto record = parse_provenance_line(*line);
-    if (!record || (index_key(record->session_id) & mask) != (index_key(id) & mask)) return false;
+    if (!record) continue;
     if (!matcher.offer(std::move(*record))) {
       done = true;
       return true;
@@ -76,22 +80,51 @@ bool offer_indexed_lines(int fd, const std::vector<std::uint64_t>& offsets, std:
   return true;
 }
 
-// Offers every record line at or after `start` that contains `id`.
+// Offers every record line at or after `start` that contains `id` — or a backslash: an
+// escape (\u0041) can spell the id in other bytes.
 void scan_from(int fd, std::uint64_t start, std::string_view id, SessionMatcher& matcher,
                StoreLookup& result) {
-  scan_lines_containing(fd, start, id, [&](std::string_view line, std::uint64_t) {
-    auto record = parse_provenance_line(line);
-    if (!record) {
-      ++result.skipped_lines;
-      return true;
-    }
-    return matcher.offer(std::move(*record));
-  });
+  scan_lines_containing(
+      fd, start, id,
+      [&](std::string_view line, std::uint64_t) {
+        auto record = parse_provenance_line(line);
+        if (!record) {
+          ++result.skipped_lines;
+          return true;
+        }
+        return matcher.offer(std::move(*record));
+      },
+      '\\');
+}
+
+// Rebuilds the index of the store under the store's lock, when that lock is free right now
+// and the state directory is writable: a guard never waits for a writer or a compaction.
+// Returns false when it did not (the caller scans instead).
+bool try_rebuild_index(const std::string& store_path) {
+  if (::access(parent_directory(store_path).c_str(), W_OK) != 0) return false;
+  UniqueFd fd;
+  std::string error;
+  if (try_open_regular_file(store_path, O_RDONLY, 0, fd, error) != 0) return false;
+  if (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) return false;
+  struct stat by_fd {};
+  struct stat by_path {};
+  if (::fstat(fd.get(), &by_fd) != 0 || ::lstat(store_path.c_str(), &by_path) != 0 ||
+      by_fd.st_dev != by_path.st_dev || by_fd.st_ino != by_path.st_ino) {
+    return false;  // replaced meanwhile
+  }
+  try {
+    remove_stale_temporaries(store_path);
+    update_index(store_path, fd.get(), nullptr, 0);
+  } catch (const Error&) {
+    return false;
+  }
+  return true;
 }
 
 }  // namespace
 
-StoreLookup lookup_session(const std::string& store_path, std::string_view id) {
+StoreLookup lookup_session(const std::string& store_path, std::string_view id,
+                           bool maintain_index) {
   StoreLookup result;
   UniqueFd fd;
   if (const int code = try_open_regular_file(store_path, O_RDONLY, 0, fd, result.error)) {
@@ -101,14 +134,18 @@ StoreLookup lookup_session(const std::string& store_path, std::string_view id) {
   try {
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) throw_errno("cannot stat " + store_path);
-    const auto candidates =
-        index_candidates(store_path, fd.get(), static_cast<std::uint64_t>(st.st_size), id);
-    bool done = false;
+    auto candidates = index_candidates(store_path, fingerprint_of(st), id);
+    if (!candidates.usable && maintain_index && try_rebuild_index(store_path) &&
+        ::fstat(fd.get(), &st) == 0) {
+      candidates = index_candidates(store_path, fingerprint_of(st), id);
+      result.rebuilt_index = true;
+    }
     if (candidates.usable) {
       SessionMatcher matcher(id);
+      bool done = false;
       if (offer_indexed_lines(fd.get(), candidates.offsets, id, matcher, done)) {
-        if (!done) scan_from(fd.get(), candidates.covered_end, id, matcher, result);
         matcher.finish(result);
+        result.used_index = true;
         return result;
       }
     }
@@ -127,14 +164,20 @@ std::string append_record(const std::string& store_path, const ProvenanceRecord&
                           const AppendOptions& options) {
   const std::string problem = record_problem(record);
   if (!problem.empty()) throw Error(problem);
+  if (const StoreSafety safety = store_safety(store_path); !safety.safe) {
+    throw Error("refusing to append: " + safety.problem + "; to fix: " + safety.fix);
+  }
   std::string warning;
-  append_jsonl(store_path, to_json_line(record), options, [&](int fd) {
-    try {
-      update_index(store_path, fd);
-    } catch (const Error& e) {
-      warning = std::string("the record is stored, but its index was not updated: ") + e.what();
-    }
-  });
+  append_jsonl(store_path, to_json_line(record), options,
+               [&](int fd, const FileFingerprint& before, std::uint64_t appended) {
+                 remove_stale_temporaries(store_path);
+                 try {
+                   update_index(store_path, fd, &before, appended);
+                 } catch (const Error& e) {
+                   warning = std::string("the record is stored, but its index was not updated: ") +
+                             e.what();
+                 }
+               });
   return warning;
 }
 

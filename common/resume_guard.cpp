@@ -5,6 +5,7 @@
 #include "json.h"
 #include "paths.h"
 #include "provenance_store.h"
+#include "store_safety.h"
 #include "tool_names.h"
 
 namespace fleet {
@@ -87,7 +88,13 @@ GuardDecision decide_for_id(const std::string& id, std::string_view caller,
         id, std::string("the provenance store could not be located (") + e.what() + ")", options);
   }
 
-  StoreLookup found = lookup_session(store, id);
+  if (const StoreSafety safety = store_safety(store); !safety.safe) {
+    return unverified(id,
+                      "the provenance store cannot be trusted: " + safety.problem +
+                          " (to fix: " + safety.fix + ")",
+                      options);
+  }
+  StoreLookup found = lookup_session(store, id, true);
   switch (found.status) {
     case StoreLookup::Status::missing:
       return unverified(id, "the provenance store " + store + " does not exist", options);

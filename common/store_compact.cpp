@@ -13,6 +13,7 @@
 #include "line_scan.h"
 #include "provenance_index.h"
 #include "provenance_record.h"
+#include "store_temporary.h"
 
 namespace fleet {
 
@@ -46,15 +47,16 @@ CompactionReport compact_store(const std::string& store_path) {
 
   struct stat st {};
   if (::fstat(store.get(), &st) != 0) throw_errno("cannot stat " + store_path);
-  std::string temporary = store_path + ".compact.XXXXXX";
-  UniqueFd out(::mkostemp(temporary.data(), O_CLOEXEC));
-  if (!out) throw_errno("cannot create a temporary file beside " + store_path);
+  remove_stale_temporaries(store_path);
+  // Created under the store's lock and locked while written: a compaction that dies leaves
+  // a temporary nobody holds, which the next compaction or append removes.
+  std::string temporary;
+  UniqueFd out = create_store_temporary(store_path, "compact", temporary);
   try {
     if (::fchmod(out.get(), st.st_mode & 0600) != 0)
       throw_errno("cannot set the mode of " + temporary);
     write_all(out.get(), kept, temporary);
     if (::fsync(out.get()) != 0) throw_errno("cannot sync " + temporary);
-    update_index(store_path, out.get());  // indexes the new inode before anyone can see it
     if (::rename(temporary.c_str(), store_path.c_str()) != 0)
       throw_errno("cannot replace " + store_path);
   } catch (const Error&) {
@@ -63,6 +65,13 @@ CompactionReport compact_store(const std::string& store_path) {
   }
   UniqueFd dir(::open(parent_directory(store_path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (dir) ::fsync(dir.get());
+  // `out` is still locked: writers that were waiting for the old file's lock reopen the
+  // path and wait for this one's, so the new store is indexed before any of them appends.
+  try {
+    update_index(store_path, out.get(), nullptr, 0);
+  } catch (const Error&) {
+    // The store is compacted; readers scan until the next append rebuilds the index.
+  }
   return report;  // closing `store` releases the lock: waiting writers reopen the new file
 }
 

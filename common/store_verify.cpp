@@ -11,6 +11,7 @@
 #include "ids.h"
 #include "json.h"
 #include "line_scan.h"
+#include "provenance_record.h"
 
 namespace fleet {
 namespace {
@@ -19,45 +20,91 @@ constexpr const char* kRequiredFields[] = {"session_id",  "caller_session_id", "
                                            "dispatch_id", "recipe_name",       "step_name",
                                            "timestamp"};
 
-// The problem of one complete line, or nullopt when it is a valid record.
+constexpr const char* kSkipped = "; readers skip this line (fleet-hooks compact drops it)";
+
+// What a field that reads as empty means for the guard, when it is the session's first record.
+std::string empty_field_meaning(std::string_view field) {
+  if (field == "recipe_name") {
+    return "it reads as empty, so the guard takes the session for an L3 orchestrator and denies "
+           "every resume of it";
+  }
+  if (field == "caller_session_id") {
+    return "it reads as empty, so no caller owns the session: only its kitchen can resume it";
+  }
+  if (field == "kitchen_id") {
+    return "it reads as empty, so no kitchen owns the session: only its caller can resume it";
+  }
+  return "it reads as empty (the guard does not use it)";
+}
+
+std::string invalid_id_meaning(std::string_view field) {
+  if (field == "session_id") {
+    return "the guard refuses such a resume_session_id, so this session is never resumed by "
+           "its full id (a short prefix may still name it)";
+  }
+  if (field == "caller_session_id") {
+    return "no caller's session id can equal it: only the session's kitchen can resume it";
+  }
+  if (field == "kitchen_id") {
+    return "no current kitchen can equal it: only the session's caller can resume it";
+  }
+  return "the guard does not use it";
+}
+
+// The problem of one complete line, or nullopt when it is a valid record. A line readers
+// skip (not a record) is an error that compact clears by dropping it; a record readers
+// accept is at most a warning (compact keeps it: it may be the session's first record).
 std::optional<StoreProblem> line_problem(std::string_view line, std::string& session_id) {
   if (line.find_first_not_of(" \t\r") == std::string_view::npos) {
-    return StoreProblem{0, "blank", "blank line", false};
+    return StoreProblem{0, "blank", "blank line; readers skip it (fleet-hooks compact drops it)",
+                        false};
   }
   rapidjson::Document doc;
   std::string error;
-  if (!parse_json(line, doc, &error)) return StoreProblem{0, "not-json", error, true};
+  if (!parse_json(line, doc, &error)) return StoreProblem{0, "not-json", error + kSkipped, true};
   if (!doc.IsObject()) {
-    return StoreProblem{0, "not-object", std::string("a JSON ") + json_type_name(doc), true};
+    return StoreProblem{0, "not-object", std::string("a JSON ") + json_type_name(doc) + kSkipped,
+                        true};
   }
+  const auto record = parse_provenance_line(line);
+  if (!record) {
+    const rapidjson::Value* value = member(doc, "session_id");
+    const std::string why = value == nullptr ? "no session_id"
+                            : !value->IsString()
+                                ? std::string("session_id is a JSON ") + json_type_name(*value)
+                                : "session_id is empty";
+    return StoreProblem{0, value == nullptr ? "missing-field" : "no-session-id", why + kSkipped,
+                        true};
+  }
+  session_id = record->session_id;
   for (const char* field : kRequiredFields) {
     const rapidjson::Value* value = member(doc, field);
-    if (value == nullptr) return StoreProblem{0, "missing-field", field, true};
+    if (value == nullptr) {
+      return StoreProblem{0, "missing-field",
+                          std::string(field) + " is missing: " + empty_field_meaning(field), false};
+    }
     if (!value->IsString()) {
       return StoreProblem{0, "wrong-type",
-                          std::string(field) + " is a JSON " + json_type_name(*value), true};
+                          std::string(field) + " is a JSON " + json_type_name(*value) + ": " +
+                              empty_field_meaning(field),
+                          false};
     }
   }
-  session_id = std::string(string_member(doc, "session_id").value());
-  std::string problem = id_problem("session_id", session_id);
-  for (const char* field : {"caller_session_id", "kitchen_id", "dispatch_id"}) {
+  for (const char* field : {"session_id", "caller_session_id", "kitchen_id", "dispatch_id"}) {
     const std::string value(string_member(doc, field).value());
-    if (problem.empty() && !value.empty()) problem = id_problem(field, value);
+    if (value.empty()) continue;
+    const std::string problem = id_problem(field, value);
+    if (!problem.empty()) {
+      return StoreProblem{0, "invalid-id", problem + ": " + invalid_id_meaning(field), false};
+    }
   }
-  if (!problem.empty()) return StoreProblem{0, "invalid-id", problem, true};
   return std::nullopt;
 }
 
 }  // namespace
 
 bool StoreVerification::has_errors() const {
-  for (const auto& problem : problems) {
-    if (problem.error) return true;
-  }
-  for (const auto& [kind, count] : counts) {
-    if (kind != "blank" && kind != "torn-tail" && count > 0) return true;
-  }
-  return false;
+  return errors > 0;
 }
 
 StoreVerification verify_store(const std::string& store_path, std::size_t max_listed) {
@@ -72,6 +119,7 @@ StoreVerification verify_store(const std::string& store_path, std::size_t max_li
   std::unordered_set<std::string> sessions;
   const auto note = [&](StoreProblem problem) {
     ++result.counts[problem.kind];
+    if (problem.error) ++result.errors;
     if (result.problems.size() < max_listed) result.problems.push_back(std::move(problem));
   };
   const LineScanStats stats =
@@ -81,7 +129,8 @@ StoreVerification verify_store(const std::string& store_path, std::size_t max_li
         if (auto problem = line_problem(line, session_id)) {
           problem->line = result.lines;
           note(std::move(*problem));
-        } else {
+        }
+        if (!session_id.empty()) {  // a record readers accept
           ++result.records;
           if (!sessions.insert(session_id).second) ++result.duplicates;
         }
@@ -89,7 +138,9 @@ StoreVerification verify_store(const std::string& store_path, std::size_t max_li
       });
   if (stats.incomplete_tail) {
     ++result.lines;
-    note({result.lines, "torn-tail", "the last line has no newline (a writer was interrupted)",
+    note({result.lines, "torn-tail",
+          "the last line has no newline (a writer was interrupted, or is writing it now); "
+          "readers skip it (fleet-hooks compact drops it)",
           false});
   }
   result.sessions = sessions.size();
@@ -99,7 +150,7 @@ StoreVerification verify_store(const std::string& store_path, std::size_t max_li
 std::string verification_text(const StoreVerification& result, const std::string& store_path) {
   if (!result.exists) return store_path + ": no store yet (nothing to verify)\n";
   std::string text = store_path + ": " + std::to_string(result.lines) + " lines, " +
-                     std::to_string(result.records) + " valid records of " +
+                     std::to_string(result.records) + " records of " +
                      std::to_string(result.sessions) + " sessions, " +
                      std::to_string(result.duplicates) + " later duplicates (ignored by readers)\n";
   for (const auto& [kind, count] : result.counts) {
@@ -109,8 +160,9 @@ std::string verification_text(const StoreVerification& result, const std::string
     text += std::string(problem.error ? "error" : "warning") + " line " +
             std::to_string(problem.line) + ": " + problem.kind + ": " + problem.detail + "\n";
   }
-  text +=
-      result.has_errors() ? "damaged: run fleet-hooks compact to drop the damaged lines\n" : "ok\n";
+  text += result.has_errors() ? "damaged: run fleet-hooks compact to drop the lines readers skip "
+                                "(every error above); the first record of each session stays\n"
+                              : "ok\n";
   return text;
 }
 

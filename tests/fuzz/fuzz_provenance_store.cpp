@@ -54,7 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fleet::StoreLookup scanned[5];
   for (int i = 0; i < 5; ++i) scanned[i] = fleet::lookup_session(store, ids[i]);
   fleet::UniqueFd fd = fleet::open_regular_file(store, O_RDONLY);
-  fleet::update_index(store, fd.get());
+  fleet::update_index(store, fd.get(), nullptr, 0);
   for (int i = 0; i < 5; ++i) {
     if (!same(scanned[i], fleet::lookup_session(store, ids[i]))) std::abort();
   }

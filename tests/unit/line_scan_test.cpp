@@ -111,3 +111,18 @@ TEST_CASE("line_scan: read_line_at returns only whole lines that start at the of
   CHECK_FALSE(read_line_at(fd.get(), 6 + 10001));  // no '\n' after it yet
   CHECK_FALSE(read_line_at(fd.get(), 1 << 20));    // past the end
 }
+
+TEST_CASE("line_scan: lines holding the needle or the extra byte, in file order, each once") {
+  TempDir tmp;
+  fleet::test::write_file(tmp / "f", "a\\b\nplain\nneedle\nneedle \\ both\n\\\nx needle\ntail\\");
+  UniqueFd fd(::open((tmp / "f").c_str(), O_RDONLY | O_CLOEXEC));
+  std::vector<std::string> lines;
+  scan_lines_containing(
+      fd.get(), 0, "needle",
+      [&](std::string_view line, std::uint64_t) {
+        lines.emplace_back(line);
+        return true;
+      },
+      '\\');
+  CHECK(lines == std::vector<std::string>{"a\\b", "needle", "needle \\ both", "\\", "x needle"});
+}

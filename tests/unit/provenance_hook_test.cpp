@@ -96,3 +96,30 @@ TEST_CASE("provenance_hook: run_provenance_hook writes the record and never thro
             .find("session id") != std::string::npos);
   CHECK(lookup_session(store, "../x").status == StoreLookup::Status::not_found);
 }
+
+TEST_CASE("provenance_hook: a resume records nothing, a session the call launched is a worker") {
+  std::string problem = "unset";
+  // The resumed session, named by the response in full or by the call with a prefix.
+  CHECK_FALSE(extract(
+      post_tool_use(
+          R"({"resume_session_id":"0d07e5d0-0000-4000-8000-000000000001"})",
+          R"([{"type":"text","text":"{\"session_id\":\"0d07e5d0-0000-4000-8000-000000000001\"}"}])"),
+      problem));
+  CHECK(problem.empty());
+  problem = "unset";
+  CHECK_FALSE(extract(post_tool_use(R"({"resume_session_id":"0d07e5d0"})",
+                                    R"({"session_id":"0d07e5d0-0000-4000-8000-000000000001"})"),
+                      problem));
+  CHECK(problem.empty());
+  // The dispatcher launched a fresh session instead: that one is recorded, as a worker.
+  auto fresh = extract(post_tool_use(R"({"resume_session_id":"0d07e5d0"})",
+                                     R"({"session_id":"1e07e5d0-0000-4000-8000-000000000002"})"),
+                       problem);
+  REQUIRE(fresh);
+  CHECK(fresh->session_id == "1e07e5d0-0000-4000-8000-000000000002");
+  CHECK(fresh->recipe_name == kUnnamedRecipe);
+  auto named =
+      extract(post_tool_use(R"({"recipe_name":"implement"})", R"({"session_id":"w-9"})"), problem);
+  REQUIRE(named);
+  CHECK(named->recipe_name == "implement");
+}

@@ -1,0 +1,24 @@
+#pragma once
+// Whether the provenance store can be trusted: a store that other users can write, or that
+// lives in a directory they can write (where they could put another file in its place), may
+// hold forged ownership records. resume-guard treats such a store like an unreadable one
+// (it advises; with --strict it denies), provenance-writer refuses to append to it, and
+// `fleet-hooks check` reports it (store-unsafe).
+
+#include <string>
+
+namespace fleet {
+
+struct StoreSafety {
+  bool safe = true;
+  std::string problem;  // what is wrong, naming the path ("" when safe)
+  std::string fix;      // the command or step that makes it safe ("" when safe)
+};
+
+// Checks the store at `store_path` and its directory, without following symlinks: each,
+// when it exists, must be owned by the effective user and not writable by group or others;
+// the store must be a regular file. A store that does not exist yet is safe when its
+// directory is. Two lstat calls; never throws.
+StoreSafety store_safety(const std::string& store_path);
+
+}  // namespace fleet

@@ -1,0 +1,97 @@
+// The suite installed into a project whose workers were launched before it: resumes go
+// through the hooks as Claude Code runs them (PreToolUse resume-guard, then PostToolUse
+// provenance-writer hook), and no record the safety-net hook writes ever locks the owner out.
+
+#include <doctest/doctest.h>
+
+#include "json.h"
+#include "process.h"
+#include "temp_dir.h"
+
+using fleet::test::read_file;
+using fleet::test::run_process;
+using fleet::test::TempDir;
+
+namespace {
+
+constexpr const char* kL3 = "c0ffee00-0000-4000-8000-000000000001";
+constexpr const char* kStranger = "c0ffee00-0000-4000-8000-0000000000ff";
+constexpr const char* kOldWorker = "0d07e5d0-0000-4000-8000-000000000001";
+constexpr const char* kNewWorker = "1e07e5d0-0000-4000-8000-000000000002";
+
+struct Project {
+  TempDir tmp;
+  std::string store() const { return tmp / "session_provenance.jsonl"; }
+
+  std::string call(const std::string& event, const std::string& caller,
+                   const std::string& tool_input, const std::string& launched) const {
+    std::string input = R"({"session_id":")" + caller + R"(","hook_event_name":")" + event +
+                        R"(","tool_name":"mcp__fleet__dispatch_food_truck","tool_input":)" +
+                        tool_input;
+    if (!launched.empty()) {
+      input +=
+          R"(,"tool_response":[{"type":"text","text":"{\"session_id\":\")" + launched + R"(\"}"}])";
+    }
+    return input + "}";
+  }
+
+  // The guard's decision: "deny", "advisory" or "silent".
+  std::string guard(const std::string& caller, const std::string& resume) const {
+    const auto r = run_process(
+        {FLEET_RESUME_GUARD, "--state-dir", tmp.path(), "--kitchen-id", "k-current"},
+        {call("PreToolUse", caller, R"({"resume_session_id":")" + resume + R"("})", ""), {}, ""});
+    REQUIRE(r.exit_code == 0);
+    if (r.out.empty()) return "silent";
+    rapidjson::Document doc;
+    REQUIRE(fleet::parse_json(r.out, doc));
+    return fleet::member(doc, "hookSpecificOutput") != nullptr ? "deny" : "advisory";
+  }
+
+  void post(const std::string& caller, const std::string& tool_input,
+            const std::string& launched) const {
+    const auto r = run_process({FLEET_PROVENANCE_WRITER, "hook", "--state-dir", tmp.path()},
+                               {call("PostToolUse", caller, tool_input, launched), {}, ""});
+    REQUIRE(r.exit_code == 0);
+    CHECK_MESSAGE(r.err.empty(), r.err);
+  }
+
+  // A resume of `worker` by `caller` as Claude Code runs the hooks; returns the guard's
+  // decision (a denied call never reaches PostToolUse).
+  std::string resume(const std::string& caller, const std::string& worker) const {
+    const std::string decision = guard(caller, worker);
+    if (decision != "deny") post(caller, R"({"resume_session_id":")" + worker + R"("})", worker);
+    return decision;
+  }
+
+  std::string store_text() const {
+    const auto r = run_process({"/bin/cat", store()});
+    return r.exit_code == 0 ? r.out : "";
+  }
+};
+
+}  // namespace
+
+TEST_CASE("hooks upgrade path: an unrecorded worker resumed twice by its owner is not denied") {
+  Project p;
+  CHECK(p.resume(kL3, kOldWorker) == "advisory");               // unrecorded: advised, not decided
+  CHECK(p.store_text().find(kOldWorker) == std::string::npos);  // a resume records nothing
+  CHECK(p.resume(kL3, kOldWorker) == "advisory");
+  CHECK(p.resume(kL3, kOldWorker) == "advisory");
+  CHECK(p.store_text().find(kOldWorker) == std::string::npos);
+}
+
+TEST_CASE("hooks upgrade path: a real dispatch records a worker, even without a recipe") {
+  Project p;
+  // A fresh dispatch that names no recipe: the launched session is a worker of the caller.
+  REQUIRE(p.guard(kL3, "") == "silent");
+  p.post(kL3, R"({"prompt":"do it"})", kNewWorker);
+  const std::string text = p.store_text();
+  CHECK(text.find(kNewWorker) != std::string::npos);
+  CHECK(text.find(R"x("recipe_name":"(unnamed)")x") != std::string::npos);
+  CHECK(p.resume(kL3, kNewWorker) == "silent");
+  CHECK(p.resume(kL3, kNewWorker) == "silent");
+  CHECK(p.resume(kStranger, kNewWorker) == "deny");
+  // The old, unrecorded worker: still advised for everyone until a real dispatch records it.
+  CHECK(p.resume(kStranger, kOldWorker) == "advisory");
+  CHECK(p.resume(kL3, kOldWorker) == "advisory");
+}

@@ -1,0 +1,195 @@
+// The provenance store as other programs leave it: whatever they do to the file (rewrite it in
+// place, truncate it, copy or rename another file over it, delete and recreate it, append
+// torn lines), resume-guard and `fleet-hooks query` decide on the first complete record of
+// the session in the store as it is now, exactly as a plain scan of the file does.
+
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "json.h"
+#include "process.h"
+#include "temp_dir.h"
+
+using fleet::test::read_file;
+using fleet::test::run_process;
+using fleet::test::RunResult;
+using fleet::test::TempDir;
+using fleet::test::write_file;
+
+namespace {
+
+// Session X and Y have ids of the same length, and so do the owners O1 and O2: a line of one
+// can replace a line of the other without moving any later line.
+constexpr const char* kX = "0d07e5d0-0000-4000-8000-000000000001";
+constexpr const char* kY = "1e07e5d0-0000-4000-8000-000000000002";
+constexpr const char* kO1 = "c0ffee00-0000-4000-8000-00000000000a";
+constexpr const char* kO2 = "c0ffee00-0000-4000-8000-00000000000b";
+
+struct Store {
+  TempDir tmp;
+  std::string path() const { return tmp / "session_provenance.jsonl"; }
+
+  void record(const std::string& session, const std::string& caller,
+              const std::string& kitchen) const {
+    const auto r = run_process({FLEET_PROVENANCE_WRITER, "record", "--session-id", session,
+                                "--caller-session-id", caller, "--kitchen-id", kitchen,
+                                "--recipe-name", "implement", "--state-dir", tmp.path()});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  }
+
+  // resume-guard's decision for `caller` in `kitchen` resuming `session`: "deny", "advisory"
+  // or "silent".
+  std::string guard(const std::string& caller, const std::string& kitchen,
+                    const std::string& session) const {
+    const std::string input = R"({"session_id":")" + caller +
+                              R"(","hook_event_name":"PreToolUse","tool_name":)"
+                              R"("mcp__kitchen__dispatch_food_truck","tool_input":)"
+                              R"({"resume_session_id":")" +
+                              session + R"("}})";
+    const auto r = run_process(
+        {FLEET_RESUME_GUARD, "--state-dir", tmp.path(), "--kitchen-id", kitchen}, {input, {}, ""});
+    REQUIRE(r.exit_code == 0);
+    if (r.out.empty()) return "silent";
+    rapidjson::Document doc;
+    REQUIRE(fleet::parse_json(r.out, doc));
+    if (fleet::member(doc, "hookSpecificOutput") != nullptr) return "deny";
+    return "advisory";
+  }
+
+  // The verdict `fleet-hooks query` prints: "deny", "advisory" or "allowed".
+  std::string query(const std::string& caller, const std::string& kitchen,
+                    const std::string& session) const {
+    const auto r = run_process({FLEET_HOOKS_CLI, "query", "--session", session, "--as-caller",
+                                caller, "--kitchen-id", kitchen, "--state-dir", tmp.path()});
+    const std::string label = "verdict for caller '" + caller + "': ";
+    const auto at = r.out.find(label);
+    REQUIRE_MESSAGE(at != std::string::npos, r.out << r.err);
+    const std::string rest = r.out.substr(at + label.size());
+    for (const char* verdict : {"deny", "advisory", "allowed"}) {
+      if (rest.starts_with(verdict)) return verdict;
+    }
+    FAIL("unknown verdict: " << rest);
+    return "";
+  }
+
+  ino_t inode() const {
+    struct stat st {};
+    REQUIRE(::stat(path().c_str(), &st) == 0);
+    return st.st_ino;
+  }
+
+  // What another program does with open(r+), ftruncate, write: the same inode, new content.
+  void rewrite_in_place(const std::string& content) const {
+    const int fd = ::open(path().c_str(), O_RDWR);
+    REQUIRE(fd >= 0);
+    REQUIRE(::ftruncate(fd, 0) == 0);
+    REQUIRE(::write(fd, content.data(), content.size()) == static_cast<ssize_t>(content.size()));
+    ::close(fd);
+  }
+};
+
+std::string line(const std::string& session, const std::string& caller,
+                 const std::string& kitchen) {
+  return R"({"caller_session_id": ")" + caller + R"(", "dispatch_id": "", "kitchen_id": ")" +
+         kitchen + R"(", "recipe_name": "implement", "session_id": ")" + session +
+         R"(", "step_name": "", "timestamp": "2026-05-06T13:30:00.123456+00:00"})" + "\n";
+}
+
+}  // namespace
+
+TEST_CASE("store currency: the issue's reproduction, a store rewritten in place") {
+  Store s;
+  // Written by provenance-writer: Y first, then X owned by O2 in kitchen k2 (indexed).
+  s.record(kY, kO1, "k1");
+  s.record(kX, kO2, "k2");
+  REQUIRE(s.guard(kO2, "k2", kX) == "silent");
+  const ino_t before = s.inode();
+  // Another tool rewrites the store in place: now the FIRST record of X says O1/k1, and the
+  // later one O2/k2. Every line keeps its length and offset.
+  const std::string text = read_file(s.path());
+  const std::string first_line = text.substr(0, text.find('\n') + 1);
+  std::string forged = first_line;
+  const auto replace = [&forged](const std::string& from, const std::string& to) {
+    forged.replace(forged.find(from), from.size(), to);
+  };
+  replace(kY, kX);
+  REQUIRE(forged.size() == first_line.size());
+  s.rewrite_in_place(forged + text.substr(first_line.size()));
+  CHECK(s.inode() == before);
+  // A full scan: X's first record is O1/k1, so O2 in k2 is a stranger.
+  CHECK(s.guard(kO2, "k2", kX) == "deny");
+  CHECK(s.query(kO2, "k2", kX) == "deny");
+  CHECK(s.guard(kO1, "k1", kX) == "silent");
+  CHECK(s.query(kO1, "k1", kX) == "allowed");
+  // The next append through the writer repairs the index; the decision stays.
+  s.record("2f07e5d0-0000-4000-8000-000000000003", kO1, "k1");
+  CHECK(s.guard(kO2, "k2", kX) == "deny");
+  CHECK(s.guard(kO1, "k1", kX) == "silent");
+}
+
+TEST_CASE("store currency: truncated, then appended by another program") {
+  Store s;
+  s.record(kX, kO1, "k1");
+  s.record(kY, kO1, "k1");
+  REQUIRE(s.guard(kO2, "k2", kX) == "deny");
+  s.rewrite_in_place("");
+  CHECK(s.guard(kO2, "k2", kX) == "advisory");
+  // Another program appends X for O2, then Y again: same inode, the index still names X and
+  // Y at their old offsets.
+  write_file(s.path(), read_file(s.path()) + line(kY, kO2, "k2") + line(kX, kO2, "k2"));
+  CHECK(s.guard(kO2, "k2", kX) == "silent");
+  CHECK(s.query(kO2, "k2", kX) == "allowed");
+  CHECK(s.guard(kO1, "k1", kX) == "deny");
+}
+
+TEST_CASE("store currency: a file copied over the store, and one renamed over it") {
+  Store s;
+  s.record(kY, kO1, "k1");
+  s.record(kX, kO2, "k2");
+  write_file(s.tmp / "other", line(kX, kO1, "k1") + line(kX, kO2, "k2"));
+  // cp keeps the inode of the destination.
+  REQUIRE(run_process({"/bin/cp", s.tmp / "other", s.path()}).exit_code == 0);
+  CHECK(s.guard(kO2, "k2", kX) == "deny");
+  CHECK(s.query(kO2, "k2", kX) == "deny");
+  s.record(kY, kO2, "k2");
+  write_file(s.tmp / "other2", line(kX, kO2, "k2") + line(kX, kO1, "k1"));
+  REQUIRE(::rename((s.tmp / "other2").c_str(), s.path().c_str()) == 0);
+  CHECK(s.guard(kO1, "k1", kX) == "deny");
+  CHECK(s.guard(kO2, "k2", kX) == "silent");
+}
+
+TEST_CASE("store currency: deleted and recreated (the inode may be reused)") {
+  Store s;
+  s.record(kY, kO1, "k1");
+  s.record(kX, kO2, "k2");
+  REQUIRE(s.guard(kO2, "k2", kX) == "silent");
+  const std::string old_text = read_file(s.path());
+  std::string text = old_text;
+  text.replace(0, text.find('\n') + 1, line(kX, kO1, "k1"));
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    REQUIRE(::unlink(s.path().c_str()) == 0);
+    write_file(s.path(), text);
+    CHECK(s.guard(kO2, "k2", kX) == "deny");
+    CHECK(s.query(kO2, "k2", kX) == "deny");
+  }
+}
+
+TEST_CASE("store currency: torn lines and foreign appends") {
+  Store s;
+  s.record(kY, kO1, "k1");
+  // A torn tail that would be X's first record if it were complete is not a record.
+  std::string torn = line(kX, kO1, "k1");
+  torn.resize(torn.size() / 2);
+  write_file(s.path(), read_file(s.path()) + torn);
+  CHECK(s.guard(kO2, "k2", kX) == "advisory");
+  // The next writer terminates the torn line; X's first complete record is then its own.
+  s.record(kX, kO2, "k2");
+  CHECK(s.guard(kO2, "k2", kX) == "silent");
+  CHECK(s.guard(kO1, "k1", kX) == "deny");
+  // A foreign append of a later X record changes nothing.
+  write_file(s.path(), read_file(s.path()) + line(kX, kO1, "k1"));
+  CHECK(s.guard(kO2, "k2", kX) == "silent");
+  CHECK(s.guard(kO1, "k1", kX) == "deny");
+}

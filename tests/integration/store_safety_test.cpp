@@ -1,0 +1,139 @@
+// A provenance store that other users could write is not trusted: resume-guard only advises
+// (with --strict it denies) and says why, provenance-writer refuses to append and says how
+// to fix the mode, and `fleet-hooks check` reports store-unsafe.
+
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "process.h"
+#include "temp_dir.h"
+
+using fleet::test::read_file;
+using fleet::test::run_process;
+using fleet::test::RunResult;
+using fleet::test::TempDir;
+using fleet::test::write_file;
+
+namespace {
+
+constexpr const char* kL3 = "c0ffee00-0000-4000-8000-000000000001";
+constexpr const char* kWorker = "0d07e5d0-0000-4000-8000-000000000001";
+
+struct State {
+  TempDir tmp;
+  std::string dir = tmp / "state";
+  std::string store = dir + "/session_provenance.jsonl";
+
+  State() {
+    REQUIRE(::mkdir(dir.c_str(), 0700) == 0);
+    REQUIRE(record(kWorker).exit_code == 0);
+  }
+
+  RunResult record(const std::string& session) const {
+    return run_process({FLEET_PROVENANCE_WRITER, "record", "--session-id", session,
+                        "--caller-session-id", kL3, "--recipe-name", "implement", "--state-dir",
+                        dir});
+  }
+
+  RunResult guard(const std::string& caller, bool strict = false) const {
+    std::vector<std::string> argv = {FLEET_RESUME_GUARD, "--state-dir", dir};
+    if (strict) argv.push_back("--strict");
+    return run_process(argv, {R"({"session_id":")" + caller +
+                                  R"(","hook_event_name":"PreToolUse","tool_name":)"
+                                  R"("dispatch_food_truck","tool_input":{"resume_session_id":")" +
+                                  kWorker + R"("}})",
+                              {},
+                              ""});
+  }
+
+  RunResult hook(const std::string& launched) const {
+    return run_process({FLEET_PROVENANCE_WRITER, "hook", "--state-dir", dir},
+                       {R"({"session_id":")" + std::string(kL3) +
+                            R"(","hook_event_name":"PostToolUse","tool_name":)"
+                            R"("dispatch_food_truck","tool_input":{},"tool_response":)"
+                            R"({"session_id":")" +
+                            launched + R"("}})",
+                        {},
+                        ""});
+  }
+};
+
+bool is_deny(const RunResult& r) {
+  return r.out.find(R"("permissionDecision":"deny")") != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("store safety: a store writable by group or others") {
+  State s;
+  const std::string stranger = "c0ffee00-0000-4000-8000-0000000000ff";
+  REQUIRE(is_deny(s.guard(stranger)));
+  for (const mode_t mode : {0620, 0602, 0666}) {
+    CAPTURE(mode);
+    REQUIRE(::chmod(s.store.c_str(), mode) == 0);
+    // The guard no longer decides on its records: it advises, naming the reason and the fix.
+    RunResult r = s.guard(stranger);
+    CHECK(r.exit_code == 0);
+    CHECK_FALSE(is_deny(r));
+    CHECK(r.out.find("systemMessage") != std::string::npos);
+    CHECK(r.out.find("writable by group or others") != std::string::npos);
+    CHECK(r.out.find("chmod 600 " + s.store) != std::string::npos);
+    CHECK_FALSE(is_deny(s.guard(kL3)));
+    r = s.guard(stranger, true);
+    CHECK(is_deny(r));
+    CHECK(r.out.find("chmod 600") != std::string::npos);
+    // The writer refuses and says how to fix it; nothing is written.
+    const std::string before = read_file(s.store);
+    r = s.record("1e07e5d0-0000-4000-8000-000000000002");
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.find("chmod 600 " + s.store) != std::string::npos);
+    CHECK(r.err.find("nothing written") != std::string::npos);
+    r = s.hook("1e07e5d0-0000-4000-8000-000000000002");
+    CHECK(r.exit_code == 0);
+    CHECK(r.err.find("chmod 600 " + s.store) != std::string::npos);
+    CHECK(read_file(s.store) == before);
+  }
+  REQUIRE(::chmod(s.store.c_str(), 0600) == 0);
+  CHECK(is_deny(s.guard(stranger)));
+  CHECK(s.record("1e07e5d0-0000-4000-8000-000000000002").exit_code == 0);
+  REQUIRE(::chmod(s.store.c_str(), 0640) == 0);  // readable by the group is fine
+  CHECK(is_deny(s.guard(stranger)));
+}
+
+TEST_CASE("store safety: a state directory writable by group or others") {
+  State s;
+  const std::string stranger = "c0ffee00-0000-4000-8000-0000000000ff";
+  for (const mode_t mode : {0770, 0707, 01777}) {
+    CAPTURE(mode);
+    REQUIRE(::chmod(s.dir.c_str(), mode) == 0);
+    RunResult r = s.guard(stranger);
+    CHECK_FALSE(is_deny(r));
+    CHECK(r.out.find("chmod 700 " + s.dir) != std::string::npos);
+    CHECK(is_deny(s.guard(stranger, true)));
+    r = s.record("1e07e5d0-0000-4000-8000-000000000002");
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.find("chmod 700 " + s.dir) != std::string::npos);
+    // check reports it too.
+    r = run_process({FLEET_HOOKS_CLI, "check", "--project", s.tmp.path(), "--state-dir", s.dir});
+    CHECK(r.out.find("store-unsafe") != std::string::npos);
+    CHECK(r.out.find("chmod 700 " + s.dir) != std::string::npos);
+  }
+  REQUIRE(::chmod(s.dir.c_str(), 0755) == 0);
+  CHECK(is_deny(s.guard(stranger)));
+}
+
+TEST_CASE("store safety: a store owned by another user") {
+  if (::geteuid() != 0) {
+    MESSAGE("skipped: only root can give a file to another user");
+    return;
+  }
+  State s;
+  REQUIRE(::chown(s.store.c_str(), 65534, 65534) == 0);
+  RunResult r = s.guard("c0ffee00-0000-4000-8000-0000000000ff");
+  CHECK_FALSE(is_deny(r));
+  CHECK(r.out.find("owned by uid 65534") != std::string::npos);
+  r = s.record("1e07e5d0-0000-4000-8000-000000000002");
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("owned by uid 65534") != std::string::npos);
+}
