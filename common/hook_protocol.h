@@ -1,7 +1,7 @@
 #pragma once
 // The Claude Code hook protocol: a bounded read of the hook's stdin JSON, typed access to
-// the fields the suite uses, and the JSON a hook prints to decide (DESIGN.md, "Claude Code
-// facts").
+// the fields the suite uses, and the JSON a hook prints to decide (README.md,
+// "resume-guard").
 
 #include <cstddef>
 #include <string>

@@ -1,6 +1,7 @@
 #pragma once
 // Appending one line to a JSON-lines file so that concurrent writers and crashed writers
-// never lose or tear a complete record (DESIGN.md, "Rules for every file the suite writes").
+// never lose or tear a complete record (README.md, "Files on disk":
+// session_provenance.jsonl).
 
 #include <functional>
 #include <string>

@@ -1,7 +1,8 @@
 #pragma once
-// Claude Code's hook matchers (DESIGN.md, "Matchers"): "" and "*" match every tool; a matcher
-// made only of letters, digits and `_ - | , space` is a list of exact tool names separated by
-// `|` or `,`; anything else is an unanchored JavaScript regular expression (ECMAScript here).
+// Claude Code's hook matchers (README.md, "Wiring it into Claude Code"): "" and "*" match every
+// tool; a matcher made only of letters, digits and `_ - | , space` is a list of exact tool names
+// separated by `|` or `,`; anything else is an unanchored JavaScript regular expression
+// (ECMAScript here).
 
 #include <string>
 #include <string_view>

@@ -1,6 +1,6 @@
 #pragma once
-// Where the suite's state lives, resolved the same way in every executable (DESIGN.md,
-// "State dir resolution"), and which kitchen the current process belongs to.
+// Where the suite's state lives, resolved the same way in every executable (README.md,
+// "Files on disk": State directory), and which kitchen the current process belongs to.
 
 #include <string>
 #include <string_view>

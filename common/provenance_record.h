@@ -1,5 +1,5 @@
 #pragma once
-// One line of session_provenance.jsonl: who launched which session (DESIGN.md, "Data on
+// One line of session_provenance.jsonl: who launched which session (README.md, "Files on
 // disk"). Written with sorted keys like AutoSkillit; read from either writer.
 
 #include <optional>

@@ -1,5 +1,5 @@
 #pragma once
-// The resume-ownership decision of resume-guard (DESIGN.md, "resume-guard decision rules").
+// The resume-ownership decision of resume-guard (README.md, "resume-guard": Decision table).
 // The guard never allows: it denies, advises, or stays silent.
 
 #include <string>
@@ -10,8 +10,8 @@
 namespace fleet {
 
 struct GuardOptions {
-  std::string state_dir;           // --state-dir ("" resolves as DESIGN.md says)
-  std::string kitchen_id;          // --kitchen-id ("" resolves from the environment)
+  std::string state_dir;   // --state-dir ("" resolves as README.md, "State directory", says)
+  std::string kitchen_id;  // --kitchen-id ("" resolves from the environment)
   std::vector<std::string> tools;  // --tool: more dispatch tool names
   bool strict = false;             // deny when the store cannot vouch for the session
 };

@@ -1,6 +1,6 @@
 #pragma once
-// `fleet-hooks verify`: every line of the provenance store checked against the format of
-// DESIGN.md ("Data on disk").
+// `fleet-hooks verify`: every line of the provenance store checked against the format in
+// README.md ("Files on disk").
 
 #include <cstdint>
 #include <map>
