@@ -1,6 +1,7 @@
 #include "agent_supervisor.h"
 
 #include <poll.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cerrno>
 #include <optional>
@@ -30,9 +31,15 @@ AgentExit supervise_agent(HeldChild& child, SignalRouter& router,
   OutputRelay out(std::move(child.out), STDOUT_FILENO, options.tail_bytes);
   OutputRelay err(std::move(child.err), STDERR_FILENO, options.tail_bytes);
   std::optional<Clock::time_point> completion_deadline, drain_deadline, kill_deadline;
+  sigset_t sent;  // every signal the wrapper sent to the agent's group
+  sigemptyset(&sent);
+  const auto send = [&](int sig) {
+    sigaddset(&sent, sig);
+    ::kill(-child.pid, sig);
+  };
   const auto stop_group = [&] {
     if (kill_deadline) return;
-    ::kill(-child.pid, SIGTERM);
+    send(SIGTERM);
     kill_deadline = Clock::now() + options.grace;
   };
   if (options.watch != nullptr && options.watch->check()) {
@@ -70,7 +77,7 @@ AgentExit supervise_agent(HeldChild& child, SignalRouter& router,
           result.drain_signal = sig;
           drain_deadline = Clock::now() + options.drain;
         } else {
-          ::kill(-child.pid, sig);
+          send(sig);
           if (is_stop_signal(sig)) result.forwarded_signal = sig;
         }
       }
@@ -87,9 +94,12 @@ AgentExit supervise_agent(HeldChild& child, SignalRouter& router,
       stop_group();
     }
     if (kill_deadline && now >= *kill_deadline) {
-      ::kill(-child.pid, SIGKILL);
+      send(SIGKILL);
       kill_deadline = now + std::chrono::hours(24);  // once
     }
+  }
+  if (WIFSIGNALED(result.status) && sigismember(&sent, WTERMSIG(result.status)) != 1) {
+    result.outside_signal = WTERMSIG(result.status);
   }
   out.drain();
   err.drain();

@@ -33,6 +33,9 @@ struct AgentExit {
   bool stopped_after_completion = false;  // the drain after completion ran out
   int drain_signal = 0;                   // TERM or USR1 that started a drain
   bool drain_timed_out = false;
+  // The signal that ended the agent when the wrapper did not send it (it was killed from
+  // outside: a launcher, a person, the OOM killer), else 0.
+  int outside_signal = 0;
   std::string output_tail;  // last bytes of stdout, then of stderr
 };
 

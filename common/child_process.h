@@ -20,12 +20,16 @@ struct HeldChild {
   UniqueFd exec_error;  // reads the child's exec errno, or end of file when exec succeeded
 };
 
-// Forks the held child. `argv` is searched on PATH like execvp; `env` ("NAME=value") is its
-// whole environment; `child_mask` is the signal mask it gets back before exec, and SIGPIPE
-// goes back to its default unless `keep_sigpipe_ignored` (the wrapper ignores SIGPIPE for
-// itself; every other disposition passes through unchanged). Throws Error.
+// Forks the held child. `argv[0]` is searched on PATH as execvp does, except that a file
+// the kernel cannot execute (ENOEXEC: a bad ELF, a script without #!) is an error (126),
+// never handed to /bin/sh; `env` ("NAME=value") is its whole environment; `child_mask` is
+// the signal mask it gets back before exec, and SIGPIPE goes back to its default unless
+// `keep_sigpipe_ignored` (the wrapper ignores SIGPIPE for itself; every other disposition
+// passes through unchanged). With `die_with_parent` the child gets SIGKILL when the wrapper
+// dies (PR_SET_PDEATHSIG). Throws Error.
 HeldChild spawn_held(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                     const sigset_t& child_mask, bool keep_sigpipe_ignored = false);
+                     const sigset_t& child_mask, bool keep_sigpipe_ignored = false,
+                     bool die_with_parent = false);
 
 // Lets the child exec. Returns 0 once the exec succeeded, or the errno of the failed exec.
 int release_child(HeldChild& child);

@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -33,6 +34,11 @@ int exit_code_of(int status) {
   return kExitWrapperFailure;
 }
 
+std::string signal_name(int sig) {
+  const char* abbreviation = ::sigabbrev_np(sig);
+  return abbreviation != nullptr ? std::string("SIG") + abbreviation : std::to_string(sig);
+}
+
 void log_line(const std::string& line) {
   const std::string text = "launch-wrapper: " + line + "\n";
   (void)!::write(STDERR_FILENO, text.data(), text.size());
@@ -52,8 +58,9 @@ struct Attempt {
   bool superseded = false;       // another launch of the member replaced this agent
   bool completion_seen = false;
   bool drain_timed_out = false;
-  std::string kill_reason;  // natural_exit, completed_then_stopped, signal, drain_timeout,
-                            // superseded, exec_failed
+  int outside_signal = 0;   // a signal the wrapper did not send ended the agent
+  std::string kill_reason;  // natural_exit, completed_then_stopped, signal, killed,
+                            // drain_timeout, superseded, exec_failed
   std::string output_tail;
 };
 
@@ -69,7 +76,13 @@ class Launcher {
       attempts_.push_back(attempt);
       const int code = attempt.exit_code;
       if (code == 0 || attempt.ended_by_signal || attempt.superseded ||
-          attempt.kill_reason == "exec_failed" || number > options_.retries) {
+          attempt.outside_signal != 0 || attempt.kill_reason == "exec_failed" ||
+          number > options_.retries) {
+        return finish(code);
+      }
+      if (::getppid() != parent_) {
+        log_line("attempt " + std::to_string(number) +
+                 " failed and the wrapper's parent is gone: no retry");
         return finish(code);
       }
       const ErrorClass failure = classify_failure(attempt.output_tail);
@@ -88,7 +101,12 @@ class Launcher {
       const double delay = options_.backoff_seconds * std::pow(2.0, number - 1);
       log_line("attempt " + std::to_string(number) + " failed with a retryable error (exit " +
                std::to_string(code) + "); retrying in " + std::to_string(delay) + " s");
-      if (const int sig = router_.sleep(delay); sig != 0) {
+      const int sig = router_.sleep(delay);
+      if (sig == 0 && ::getppid() != parent_) {
+        log_line("the wrapper's parent is gone: no retry");
+        return finish(code);
+      }
+      if (sig != 0) {
         Attempt interrupted;
         interrupted.exit_code = 128 + sig;
         interrupted.kill_reason = "signal";
@@ -238,15 +256,33 @@ class Launcher {
         throw Error("the previous agent of member " + options_.member + " could not be stopped");
       }
     }
-    HeldChild child = spawn_held(command, environment_with(environment_), router_.original_mask(),
-                                 router_.sigpipe_was_ignored());
+    // Children left on purpose would keep a cgroup forever: --leave-children uses the token.
+    Containment containment = create_containment(
+        options_.leave_children && options_.containment == ContainmentMode::automatic
+            ? ContainmentMode::token
+            : options_.containment);
+    std::vector<std::string> environment = environment_;
+    environment.push_back(containment_environment_entry(containment));
+    HeldChild child;
+    try {
+      child = spawn_held(command, environment_with(environment), router_.original_mask(),
+                         router_.sigpipe_was_ignored(), options_.announce == AnnounceMode::wrapper);
+      enter_containment(containment, child.pid, options_.containment == ContainmentMode::cgroup);
+    } catch (const Error&) {
+      if (child.pid > 0) {
+        child.release.reset();
+        wait_child(child.pid);
+      }
+      remove_containment(containment);
+      throw;
+    }
     attempt.pid = child.pid;
     // Recorded first, so whoever reads the announce line can rely on the record.
     if (registry_) {
       const auto identity = identify_process(child.pid);
       if (!identity) throw Error("the agent process vanished before it was released");
-      registry_->write(
-          {options_.member, *identity, child.pid, session_id_, utc_timestamp_now(), command});
+      registry_->write({options_.member, *identity, child.pid, session_id_, utc_timestamp_now(),
+                        command, containment});
     }
     if (options_.record_provenance && resume_id_.empty() && !provenance_written_ &&
         !session_id_.empty()) {
@@ -258,8 +294,15 @@ class Launcher {
     // The resume boundary: what the transcript holds before the agent can write to it.
     std::unique_ptr<TranscriptWatch> watch = make_watch();
     if (watch) watch->mark_boundary();
-    const std::string announce = options_.announce_prefix + std::to_string(child.pid) + "\n";
-    write_all(STDOUT_FILENO, announce, "stdout");
+    if (options_.announce == AnnounceMode::agent || !announced_) {
+      const pid_t named = options_.announce == AnnounceMode::agent ? child.pid : ::getpid();
+      write_all(STDOUT_FILENO, options_.announce_prefix + std::to_string(named) + "\n", "stdout");
+      announced_ = true;
+    }
+    if (options_.announce == AnnounceMode::wrapper) {
+      log_line("attempt " + std::to_string(attempts_.size() + 1) + ": agent pid " +
+               std::to_string(child.pid));
+    }
     member_lock.reset();
 
     // A request to stop that arrived while we prepared: do not start the agent at all.
@@ -270,6 +313,7 @@ class Launcher {
       child.release.reset();  // the child exits 125 without running the command
       wait_child(child.pid);
       forget(child.pid);
+      remove_containment(containment);
       attempt.exit_code = 128 + sig;
       attempt.ended_by_signal = true;
       attempt.kill_reason = "signal";
@@ -279,6 +323,7 @@ class Launcher {
       log_line("cannot run '" + command.front() + "': " + std::strerror(error));
       wait_child(child.pid);
       forget(child.pid);
+      remove_containment(containment);
       attempt.exit_code = exec_failure_exit_code(error);
       attempt.kill_reason = "exec_failed";
       return attempt;
@@ -304,14 +349,26 @@ class Launcher {
       });
     };
     const AgentExit exit = supervise_agent(child, router_, supervision);
+    if (!options_.leave_children) {
+      // Processes that left the agent's group: in the cgroup, or (without one) anywhere,
+      // but then only while the wrapper, their subreaper, still has a child.
+      const ContainedStop left =
+          stop_contained(containment, options_.grace, std::chrono::seconds(5),
+                         &reap_exited_children, containment.cgroup.empty() && has_children());
+      if (left.found > 0) log_line("stopped processes the agent left outside its group");
+    } else {
+      remove_containment(containment);  // only when empty: the children it left stay in it
+    }
     attempt.exit_code = exit_code_of(exit.status);
     attempt.output_tail = exit.output_tail;
     attempt.completion_seen = exit.completion_seen;
     attempt.drain_timed_out = exit.drain_timed_out;
     attempt.ended_by_signal = exit.forwarded_signal != 0 || exit.drain_signal != 0;
+    attempt.outside_signal = exit.outside_signal;
     attempt.kill_reason = exit.stopped_after_completion ? "completed_then_stopped"
                           : exit.drain_timed_out        ? "drain_timeout"
                           : exit.forwarded_signal != 0  ? "signal"
+                          : exit.outside_signal != 0    ? "killed"
                                                         : "natural_exit";
     if (exit.completion_seen) attempt.exit_code = 0;
     if (exit.drain_timed_out) attempt.exit_code = 128 + exit.drain_signal;
@@ -341,6 +398,8 @@ class Launcher {
     summary.session_state = final_state_;
     summary.exit_code = exit_code;
     summary.kill_reason = attempts_.back().kill_reason;
+    if (attempts_.back().kill_reason == "killed")
+      summary.signal = signal_name(attempts_.back().outside_signal);
     summary.completion_seen = attempts_.back().completion_seen;
     summary.attempts = static_cast<unsigned>(attempts_.size());
     for (const Attempt& a : attempts_) {
@@ -359,7 +418,14 @@ class Launcher {
     return exit_code;
   }
 
+  static bool has_children() {
+    siginfo_t info{};
+    return ::waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) == 0;
+  }
+
   const LaunchOptions& options_;
+  const pid_t parent_ = ::getppid();
+  bool announced_ = false;
   SignalRouter router_;
   std::vector<std::string> command_;
   std::vector<std::string> environment_;  // added to the agent's environment

@@ -96,6 +96,17 @@ int main(int argc, char** argv) {
   app.add_option("--resume-note-arg", options.resume_note_arg,
                  "Pass the resume note to the agent as this option's value too (e.g. "
                  "--append-system-prompt)");
+  std::string containment = "auto";
+  app.add_option("--containment", containment,
+                 "How the launch's processes are found when they leave the agent's group: "
+                 "auto (a cgroup v2 where one can be created, and a token in the "
+                 "environment), cgroup (required), token (environment only)")
+      ->check(CLI::IsMember({"auto", "cgroup", "token"}));
+  std::string announce = "agent";
+  app.add_option("--announce", announce,
+                 "Which pid FLEET_PID names: agent (each attempt's agent, one line per "
+                 "attempt) or wrapper (this wrapper's pid, once; valid across retries)")
+      ->check(CLI::IsMember({"agent", "wrapper"}));
   app.add_option("command", options.command, "The agent command, after --");
 
   std::string member;
@@ -134,6 +145,9 @@ int main(int argc, char** argv) {
     options.drain = to_ms(drain_seconds);
     options.poll_interval = std::chrono::milliseconds(poll_ms);
     options.use_inotify = !no_inotify;
+    fleet::parse_containment_mode(containment, options.containment);
+    options.announce =
+        announce == "wrapper" ? fleet::AnnounceMode::wrapper : fleet::AnnounceMode::agent;
     return fleet::run_launch(options);
   } catch (const fleet::Error& e) {
     std::fprintf(stderr, "launch-wrapper: %s\n", e.what());
