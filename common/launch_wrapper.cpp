@@ -16,6 +16,7 @@
 #include "error.h"
 #include "error_class.h"
 #include "ids.h"
+#include "launch_guardian.h"
 #include "launch_registry.h"
 #include "launch_summary.h"
 #include "paths.h"
@@ -268,6 +269,7 @@ class Launcher {
       child = spawn_held(command, environment_with(environment), router_.original_mask(),
                          router_.sigpipe_was_ignored(), options_.announce == AnnounceMode::wrapper);
       enter_containment(containment, child.pid, options_.containment == ContainmentMode::cgroup);
+      if (guardian_) guardian_->watch(containment);
     } catch (const Error&) {
       if (child.pid > 0) {
         child.release.reset();
@@ -426,6 +428,9 @@ class Launcher {
   const LaunchOptions& options_;
   const pid_t parent_ = ::getppid();
   bool announced_ = false;
+  // Before router_: the guardian must be forked before the wrapper becomes a subreaper.
+  std::unique_ptr<LaunchGuardian> guardian_ =
+      options_.announce == AnnounceMode::wrapper ? std::make_unique<LaunchGuardian>() : nullptr;
   SignalRouter router_;
   std::vector<std::string> command_;
   std::vector<std::string> environment_;  // added to the agent's environment

@@ -401,3 +401,68 @@ TEST_CASE("containment: a stop from outside is final - no retry whatever the tai
     kill_all_with_env(marker);
   }
 }
+
+namespace {
+
+// Attempt 1 fails with a retryable error; attempt 2 starts processes that leave its group,
+// says "attempt-2-ready" and runs until stopped.
+std::string flaky_agent(const TempDir& tmp) {
+  return write_script(tmp / "agent",
+                      "n=$(cat " + tmp / "count" + " 2>/dev/null || echo 0)\n" +
+                          "n=$((n + 1)); echo $n > " + tmp / "count" + "\n" +
+                          "if [ $n -lt 2 ]; then echo 'API Error: 529 overloaded' >&2; exit 1; fi\n"
+                          "setsid sleep 1000 &\n"
+                          "(setsid sh -c 'sleep 1000 & sleep 1000' &)\n"
+                          "sleep 1000 &\n"
+                          "echo attempt-$n-ready\n"
+                          "while :; do sleep 0.05; done\n");
+}
+
+// A launcher that implements apra-fleet's contract: it keeps the first FLEET_PID line only.
+pid_t first_announced(BackgroundProcess& launch) {
+  REQUIRE(launch.wait_for_output("FLEET_PID:"));
+  return announced(launch.result().out).at(0);
+}
+
+}  // namespace
+
+TEST_CASE("announce wrapper: a launcher holding the first pid stops every attempt") {
+  for (int run = 0; run < 5; ++run) {
+    TempDir tmp;
+    const std::string marker = unique_marker();
+    BackgroundProcess launch({kWrapper, "--announce", "wrapper", "--retries", "2", "--backoff",
+                              "0.01", "--", flaky_agent(tmp)},
+                             with_marker(marker));
+    const pid_t held = first_announced(launch);
+    CHECK(held == launch.pid());
+    REQUIRE(launch.wait_for_output("attempt-2-ready"));
+    CHECK(announced(launch.result().out).size() == 1);  // no second line to tell apart
+    SUBCASE("kill -9 of the tree, leaves first") {
+      kill_tree_leaves_first(held);
+    }
+    SUBCASE("kill -9 of the pid alone") {
+      ::kill(held, SIGKILL);
+    }
+    REQUIRE(launch.wait());
+    CHECK_MESSAGE(wait_none_running_with_env(marker), launch.result().err);
+    kill_all_with_env(marker);
+  }
+}
+
+TEST_CASE("announce wrapper: the summary and the exit code are those of the last attempt") {
+  TempDir tmp;
+  const std::string agent =
+      write_script(tmp / "agent",
+                   "n=$(cat " + tmp / "count" + " 2>/dev/null || echo 0)\n" + "echo $((n + 1)) > " +
+                       tmp / "count" + "\n" +
+                       "if [ $n -lt 1 ]; then echo 'API Error: 529' >&2; exit 1; fi\necho done\n");
+  const RunResult r = run_process(
+      {kWrapper, "--announce", "wrapper", "--retries", "2", "--backoff", "0.01", "--", agent});
+  CHECK(r.exit_code == 0);
+  const auto lines = split_lines(r.out);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0].starts_with("FLEET_PID:"));
+  CHECK(lines[1] == "done");
+  CHECK(summary(r.err)["attempts"].GetUint() == 2);
+  CHECK(r.err.find("attempt 2: agent pid ") != std::string::npos);
+}
