@@ -1,6 +1,7 @@
 #include "agent_supervisor.h"
 
 #include <poll.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cerrno>
@@ -14,6 +15,21 @@ namespace fleet {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// A pipe or socket: the kinds whose reader can go away, which poll reports as POLLERR/POLLHUP.
+bool reader_can_vanish(int fd) {
+  struct stat st {};
+  return ::fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+}
+
+// The launcher's end of one of our output streams.
+struct Channel {
+  int fd;
+  const char* name;
+  OutputRelay* relay;
+  bool watched;
+  bool closed = false;
+};
 
 int ms_until(Clock::time_point when) {
   const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(when - Clock::now());
@@ -42,6 +58,39 @@ AgentExit supervise_agent(HeldChild& child, SignalRouter& router,
     send(SIGTERM);
     kill_deadline = Clock::now() + options.grace;
   };
+  Channel channels[2] = {{STDOUT_FILENO, "out", &out, reader_can_vanish(STDOUT_FILENO)},
+                         {STDERR_FILENO, "err", &err, reader_can_vanish(STDERR_FILENO)}};
+  // Returns the descriptor the stream goes on to, or -1 when it ends.
+  const auto output_closed = [&](Channel& channel) -> int {
+    if (channel.closed) return -1;
+    channel.closed = true;
+    result.output_closed = true;
+    int spool = -1;
+    if (!options.stop_on_output_closed && options.spool_output)
+      spool = options.spool_output(channel.name);
+    if (spool >= 0) {
+      channel.relay->redirect(spool);
+      return spool;
+    }
+    if (!result.output_stopped) {
+      result.output_stopped = true;
+      say("the launcher's end of std" + std::string(channel.name) + " closed; stopping the agent");
+      stop_group();
+    }
+    return -1;
+  };
+  struct Replacement {
+    decltype(output_closed)* handler;
+    Channel* channel;
+  } replacements[2] = {{&output_closed, &channels[0]}, {&output_closed, &channels[1]}};
+  for (Replacement& r : replacements) {
+    r.channel->relay->on_destination_gone(
+        [](void* context) {
+          auto* self = static_cast<Replacement*>(context);
+          return (*self->handler)(*self->channel);
+        },
+        &r);
+  }
   if (options.watch != nullptr && options.watch->check()) {
     result.completion_seen = true;
     completion_deadline = Clock::now() + options.drain;
@@ -55,11 +104,21 @@ AgentExit supervise_agent(HeldChild& child, SignalRouter& router,
       if (deadline)
         timeout = timeout < 0 ? ms_until(*deadline) : std::min(timeout, ms_until(*deadline));
     }
-    struct pollfd fds[4] = {{router.fd(), POLLIN, 0},
+    const auto launcher_end = [&](const Channel& c) {
+      return c.watched && !c.closed ? c.fd : -1;  // events 0: only POLLERR/POLLHUP come back
+    };
+    struct pollfd fds[6] = {{router.fd(), POLLIN, 0},
                             {out.fd(), POLLIN, 0},
                             {err.fd(), POLLIN, 0},
-                            {options.watch != nullptr ? options.watch->fd() : -1, POLLIN, 0}};
-    if (::poll(fds, 4, timeout) < 0 && errno != EINTR) throw_errno("poll failed");
+                            {options.watch != nullptr ? options.watch->fd() : -1, POLLIN, 0},
+                            {launcher_end(channels[0]), 0, 0},
+                            {launcher_end(channels[1]), 0, 0}};
+    if (::poll(fds, 6, timeout) < 0 && errno != EINTR) throw_errno("poll failed");
+    for (int i = 0; i < 2; ++i) {
+      if (fds[4 + i].fd >= 0 && (fds[4 + i].revents & (POLLERR | POLLHUP)) != 0) {
+        output_closed(channels[i]);
+      }
+    }
     if (fds[1].revents != 0) out.pump();
     if (fds[2].revents != 0) err.pump();
     if (options.watch != nullptr && !result.completion_seen && options.watch->check()) {

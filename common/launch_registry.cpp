@@ -40,6 +40,8 @@ std::string launch_record_json(const LaunchRecord& record) {
     doc.AddMember("token", json_string(record.containment.token, alloc), alloc);
   if (!record.containment.cgroup.empty())
     doc.AddMember("cgroup", json_string(record.containment.cgroup, alloc), alloc);
+  if (!record.output_spool.empty())
+    doc.AddMember("output_spool", json_string(record.output_spool, alloc), alloc);
   return to_json(doc) + "\n";
 }
 
@@ -96,7 +98,8 @@ std::optional<LaunchRecord> parse_launch_record(std::string_view text, std::stri
   }
   for (const auto& [key, out] :
        {std::pair<const char*, std::string*>{"token", &record.containment.token},
-        {"cgroup", &record.containment.cgroup}}) {
+        {"cgroup", &record.containment.cgroup},
+        {"output_spool", &record.output_spool}}) {
     if (member(doc, key) == nullptr) continue;
     if (!text_field(key, *out)) {
       problem = std::string(key) + " is not a string";

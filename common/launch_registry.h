@@ -24,6 +24,9 @@ struct LaunchRecord {
   // How to find every process of the launch, even those that left the agent's group
   // ("token" and "cgroup" in the file; absent in records of older versions).
   Containment containment{};
+  // Where the agent's output goes since the launcher's end of stdout closed ("" while it
+  // is passed through).
+  std::string output_spool{};
 
   bool operator==(const LaunchRecord&) const = default;
 };

@@ -1,5 +1,6 @@
 #include "launch_wrapper.h"
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cerrno>
@@ -59,7 +60,9 @@ struct Attempt {
   bool superseded = false;       // another launch of the member replaced this agent
   bool completion_seen = false;
   bool drain_timed_out = false;
-  int outside_signal = 0;   // a signal the wrapper did not send ended the agent
+  int outside_signal = 0;  // a signal the wrapper did not send ended the agent
+  bool output_closed = false;
+  std::string output_spool;
   std::string kill_reason;  // natural_exit, completed_then_stopped, signal, killed,
                             // drain_timeout, superseded, exec_failed
   std::string output_tail;
@@ -77,8 +80,8 @@ class Launcher {
       attempts_.push_back(attempt);
       const int code = attempt.exit_code;
       if (code == 0 || attempt.ended_by_signal || attempt.superseded ||
-          attempt.outside_signal != 0 || attempt.kill_reason == "exec_failed" ||
-          number > options_.retries) {
+          attempt.outside_signal != 0 || attempt.output_closed ||
+          attempt.kill_reason == "exec_failed" || number > options_.retries) {
         return finish(code);
       }
       if (::getppid() != parent_) {
@@ -350,7 +353,12 @@ class Launcher {
         mark_drain_timeout(state, reason, options_.max_restarts, utc_timestamp_now());
       });
     };
+    supervision.stop_on_output_closed = options_.stop_on_output_closed;
+    supervision.spool_output = [&](const char* stream) {
+      return spool_output(child.pid, stream, attempt.output_spool);
+    };
     const AgentExit exit = supervise_agent(child, router_, supervision);
+    attempt.output_closed = exit.output_closed;
     if (!options_.leave_children) {
       // Processes that left the agent's group: in the cgroup, or (without one) anywhere,
       // but then only while the wrapper, their subreaper, still has a child.
@@ -370,6 +378,7 @@ class Launcher {
     attempt.kill_reason = exit.stopped_after_completion ? "completed_then_stopped"
                           : exit.drain_timed_out        ? "drain_timeout"
                           : exit.forwarded_signal != 0  ? "signal"
+                          : exit.output_closed          ? "output_closed"
                           : exit.outside_signal != 0    ? "killed"
                                                         : "natural_exit";
     if (exit.completion_seen) attempt.exit_code = 0;
@@ -402,6 +411,7 @@ class Launcher {
     summary.kill_reason = attempts_.back().kill_reason;
     if (attempts_.back().kill_reason == "killed")
       summary.signal = signal_name(attempts_.back().outside_signal);
+    summary.output_spool = attempts_.back().output_spool;
     summary.completion_seen = attempts_.back().completion_seen;
     summary.attempts = static_cast<unsigned>(attempts_.size());
     for (const Attempt& a : attempts_) {
@@ -418,6 +428,39 @@ class Launcher {
       }
     }
     return exit_code;
+  }
+
+  // The launcher's end of our `stream` ("out"/"err") closed: opens
+  // <state dir>/output/<member or "agent">-<pid>.<stream> for the agent's output to go on
+  // to, records it for `status`, and returns its descriptor (-1 when it cannot be opened:
+  // the agent is stopped then, as nobody could read its output).
+  int spool_output(pid_t agent, const char* stream, std::string& spool_path) {
+    try {
+      const std::string directory =
+          (state_dir_.empty() ? resolve_state_dir(options_.state_dir, "") : state_dir_) + "/output";
+      ensure_directory(directory);
+      const std::string path = directory + "/" +
+                               (options_.member.empty() ? std::string("agent") : options_.member) +
+                               "-" + std::to_string(agent) + "." + stream;
+      spools_.push_back(open_regular_file(path, O_WRONLY | O_CREAT | O_APPEND, 0600));
+      if (spool_path.empty() || std::string(stream) == "out") spool_path = path;
+      log_line("the launcher's end of std" + std::string(stream) +
+               " closed; the agent runs on, its output goes to " + path);
+      if (registry_) {
+        UniqueFd lock = registry_->lock();
+        RegistryRead read = registry_->read();
+        if (read.status == RegistryRead::Status::ok && read.record.process.pid == agent) {
+          if (read.record.output_spool.empty() || std::string(stream) == "out")
+            read.record.output_spool = path;
+          registry_->write(read.record);
+        }
+      }
+      return spools_.back().get();
+    } catch (const Error& e) {
+      log_line(std::string("cannot spool the agent's output: ") + e.what() +
+               "; stopping the agent");
+      return -1;
+    }
   }
 
   static bool has_children() {
@@ -444,6 +487,7 @@ class Launcher {
   bool provenance_written_ = false;
   std::vector<Attempt> attempts_;
   std::vector<std::string> classes_;
+  std::vector<UniqueFd> spools_;
 };
 
 }  // namespace

@@ -28,6 +28,9 @@ struct LaunchOptions {
   ContainmentMode containment = ContainmentMode::automatic;
   std::chrono::milliseconds grace{5000};
   bool leave_children = false;
+  // When the launcher's end of stdout/stderr closes: spool the output to
+  // <state dir>/output/ and let the agent run on (false), or stop it at once (true).
+  bool stop_on_output_closed = false;
   int retries = 0;
   double backoff_seconds = 1.0;
   std::size_t tail_bytes = 64 * 1024;  // kept of stdout and of stderr for classification

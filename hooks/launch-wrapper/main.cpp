@@ -107,6 +107,11 @@ int main(int argc, char** argv) {
                  "Which pid FLEET_PID names: agent (each attempt's agent, one line per "
                  "attempt) or wrapper (this wrapper's pid, once; valid across retries)")
       ->check(CLI::IsMember({"agent", "wrapper"}));
+  std::string on_output_closed = "spool";
+  app.add_option("--on-output-closed", on_output_closed,
+                 "When the launcher's end of stdout/stderr closes mid-run: spool (the agent "
+                 "runs on, its output goes to <state dir>/output/) or stop (stop it at once)")
+      ->check(CLI::IsMember({"spool", "stop"}));
   app.add_option("command", options.command, "The agent command, after --");
 
   std::string member;
@@ -146,6 +151,7 @@ int main(int argc, char** argv) {
     options.poll_interval = std::chrono::milliseconds(poll_ms);
     options.use_inotify = !no_inotify;
     fleet::parse_containment_mode(containment, options.containment);
+    options.stop_on_output_closed = on_output_closed == "stop";
     options.announce =
         announce == "wrapper" ? fleet::AnnounceMode::wrapper : fleet::AnnounceMode::agent;
     return fleet::run_launch(options);
