@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <ctime>
 #include <thread>
 #include <vector>
 
@@ -321,6 +322,27 @@ void remove_cgroup_tree(const std::string& directory) {
   }
 }
 
+// Removes empty fleet-launch-* cgroups below `parent` that are older than a minute: left by
+// a wrapper killed between creating its cgroup and recording it. rmdir cannot remove a
+// cgroup that holds a process, and a launch enters its cgroup microseconds after making it.
+void collect_abandoned_cgroups(const std::string& parent) {
+  DIR* dir = ::opendir(parent.c_str());
+  if (dir == nullptr) return;
+  std::vector<std::string> old;
+  const time_t now = ::time(nullptr);
+  while (const dirent* entry = ::readdir(dir)) {
+    if (std::strncmp(entry->d_name, kCgroupPrefix, sizeof kCgroupPrefix - 1) != 0) continue;
+    struct stat st {};
+    const std::string path = parent + "/" + entry->d_name;
+    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && now - st.st_mtime > 60 &&
+        read_pseudo_file(path + "/cgroup.events").find("populated 0") != std::string::npos) {
+      old.push_back(path);
+    }
+  }
+  ::closedir(dir);
+  for (const std::string& path : old) ::rmdir(path.c_str());
+}
+
 }  // namespace
 
 bool parse_containment_mode(const std::string& name, ContainmentMode& mode) {
@@ -346,6 +368,7 @@ Containment create_containment(ContainmentMode mode) {
       throw Error("--containment cgroup: no cgroup v2 hierarchy holds this process");
     return containment;
   }
+  collect_abandoned_cgroups(own);
   const std::string directory = own + "/" + kCgroupPrefix + containment.token;
   if (::mkdir(directory.c_str(), 0755) != 0) {
     if (mode == ContainmentMode::cgroup)
@@ -354,6 +377,11 @@ Containment create_containment(ContainmentMode mode) {
   }
   containment.cgroup = directory;
   return containment;
+}
+
+int open_containment_directory(const Containment& containment) {
+  if (containment.cgroup.empty()) return -1;
+  return ::open(containment.cgroup.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 }
 
 void enter_containment(Containment& containment, pid_t pid, bool required) {

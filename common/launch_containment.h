@@ -40,6 +40,9 @@ struct Containment {
 // cannot be created leaves `cgroup` empty; with `cgroup` that throws Error.
 Containment create_containment(ContainmentMode mode);
 
+// The cgroup's directory, opened for spawn_held (an invalid descriptor when there is none).
+int open_containment_directory(const Containment& containment);
+
 // Moves `pid` (a held child that has not forked yet) into the cgroup. With `required`
 // false, a failure removes the cgroup and clears `containment.cgroup` (token only); with
 // `required` true it throws Error.

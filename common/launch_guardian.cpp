@@ -40,9 +40,10 @@ namespace {
 }  // namespace
 
 LaunchGuardian::LaunchGuardian() {
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) throw_errno("cannot create the guardian's pipe");
-  UniqueFd read_end(fds[0]);
+  int fds[2], sync[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0 || ::pipe2(sync, O_CLOEXEC) != 0)
+    throw_errno("cannot create the guardian's pipes");
+  UniqueFd read_end(fds[0]), sync_read(sync[0]), sync_write(sync[1]);
   pipe_.reset(fds[1]);
   const pid_t middle = ::fork();
   if (middle < 0) throw_errno("cannot fork the guardian");
@@ -53,8 +54,14 @@ LaunchGuardian::LaunchGuardian() {
     const int null = ::open("/dev/null", O_RDWR | O_CLOEXEC);
     for (int fd = 0; fd <= 2; ++fd) ::dup2(null, fd);
     ::dup2(read_end.get(), 3);
-    ::close_range(4, ~0U, 0);
+    ::close_range(4, ~0U, 0);  // also the sync pipe: the wrapper may go on now
     guard(3);
+  }
+  sync_write.reset();
+  // End of file once the middle process has exited and the guardian has closed everything
+  // it inherited; the middle's exit status once the guardian has been reparented.
+  char byte;
+  while (::read(sync_read.get(), &byte, 1) < 0 && errno == EINTR) {
   }
   int status = 0;
   while (::waitpid(middle, &status, 0) < 0 && errno == EINTR) {

@@ -269,9 +269,12 @@ class Launcher {
     environment.push_back(containment_environment_entry(containment));
     HeldChild child;
     try {
+      const UniqueFd cgroup(open_containment_directory(containment));
       child = spawn_held(command, environment_with(environment), router_.original_mask(),
-                         router_.sigpipe_was_ignored(), options_.announce == AnnounceMode::wrapper);
-      enter_containment(containment, child.pid, options_.containment == ContainmentMode::cgroup);
+                         router_.sigpipe_was_ignored(), options_.announce == AnnounceMode::wrapper,
+                         cgroup ? cgroup.get() : -1);
+      if (!child.in_cgroup)
+        enter_containment(containment, child.pid, options_.containment == ContainmentMode::cgroup);
       if (guardian_) guardian_->watch(containment);
     } catch (const Error&) {
       if (child.pid > 0) {
