@@ -74,7 +74,7 @@ struct CgroupMount {
 
 // The cgroup v2 mounts of this process's mount namespace, from /proc/self/mountinfo:
 // "id parent major:minor root mount-point options [optional...] - fstype source superopts".
-std::vector<CgroupMount> cgroup2_mounts() {
+std::vector<CgroupMount> read_cgroup2_mounts() {
   std::vector<CgroupMount> mounts;
   const std::string text = read_pseudo_file("/proc/self/mountinfo");
   std::size_t start = 0;
@@ -96,6 +96,12 @@ std::vector<CgroupMount> cgroup2_mounts() {
       mounts.push_back({unescape_mount_field(fields[3]), unescape_mount_field(fields[4])});
     }
   }
+  return mounts;
+}
+
+// Read once per process: mounts do not move under a running wrapper.
+const std::vector<CgroupMount>& cgroup2_mounts() {
+  static const std::vector<CgroupMount> mounts = read_cgroup2_mounts();
   return mounts;
 }
 
