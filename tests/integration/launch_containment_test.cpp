@@ -107,7 +107,7 @@ std::vector<pid_t> running_with_env(const std::string& entry) {
   return found;
 }
 
-bool wait_none_running_with_env(const std::string& entry, int timeout_ms = 20000) {
+bool wait_none_running_with_env(const std::string& entry, int timeout_ms = 60000) {
   for (int waited = 0; waited < timeout_ms; waited += 20) {
     if (running_with_env(entry).empty()) return true;
     ::usleep(20000);

@@ -132,7 +132,7 @@ TEST_CASE("output closed: the agent runs on and its output is spooled") {
       REQUIRE(launch.read_until("started"));
       launch.drop_stdout();
       // Noticed without waiting for a write: status shows it alive and where its output is.
-      const std::string status = wait_for_spool(tmp, 20000);
+      const std::string status = wait_for_spool(tmp, 60000);
       auto doc = json_of(status);
       CHECK_MESSAGE(std::string(doc["state"].GetString()) == "alive", kind);
       REQUIRE(doc["record"].HasMember("output_spool"));
@@ -156,7 +156,7 @@ TEST_CASE("output closed: the next launch of the member still stops the spooling
   Launch launch({kWrapper, "--member", "m", "--state-dir", tmp.path(), "--", agent}, tmp / "err");
   REQUIRE(launch.read_until("started"));
   launch.drop_stdout();
-  REQUIRE(wait_for_spool(tmp, 20000).find("\"alive\"") != std::string::npos);
+  REQUIRE(wait_for_spool(tmp, 60000).find("\"alive\"") != std::string::npos);
   const RunResult next = run_process(
       {kWrapper, "--quiet", "--member", "m", "--state-dir", tmp.path(), "--", "/bin/true"});
   CHECK(next.exit_code == 0);
