@@ -42,38 +42,40 @@ AgentStop stop_recorded_agent(const LaunchRegistry& registry, std::chrono::milli
   const LaunchRecord& record = read.record;
   result.pid = record.process.pid;
   const std::string who = "agent pid " + std::to_string(record.process.pid);
-  switch (check_process(record.process)) {
-    case Liveness::reused:
-      result.outcome = AgentStop::Outcome::pid_reused;
-      result.message = who +
-                       " is gone and the pid now names another process (other start "
-                       "time or boot); nothing was signalled";
-      registry.remove();
-      return result;
-    case Liveness::gone: {
-      // The leader is gone, so its pid cannot have been reused as a group id while members
-      // are left: whatever is still in the group is the agent's own.
-      const StopResult left = stop_process_group(record.pgid, grace);
-      result.outcome = left.gone ? AgentStop::Outcome::not_running : AgentStop::Outcome::failed;
-      result.message = who + " had already exited" +
-                       (left.was_alive ? "; its left-over processes were stopped" : "");
-      if (left.gone) registry.remove();
-      return result;
-    }
-    case Liveness::same:
-      break;
-  }
-  const StopResult stop = stop_process_group(record.pgid, grace);
-  result.killed = stop.killed;
-  if (!stop.gone) {
-    result.outcome = AgentStop::Outcome::failed;
-    result.message = who + " (group " + std::to_string(record.pgid) +
-                     ") is still alive after SIGKILL; it may not be ours to signal";
+  const Liveness liveness = check_process(record.process);
+  if (liveness == Liveness::reused) {
+    result.outcome = AgentStop::Outcome::pid_reused;
+    result.message = who +
+                     " is gone and the pid now names another process (other start "
+                     "time or boot); nothing was signalled";
+    registry.remove();
     return result;
   }
-  result.outcome = AgentStop::Outcome::stopped;
-  result.message = who + " was stopped" +
-                   (stop.killed ? " with SIGKILL after the grace period" : " with SIGTERM");
+  // The group is stopped only while the pid still names the recorded process, alive or a
+  // zombie (which keeps the pid, and so the group id, from being reused). Once the pid is
+  // gone, only the launch's containment (its cgroup, its token) can name what is left.
+  StopResult group;
+  group.gone = true;
+  if (liveness != Liveness::gone) group = stop_process_group(record.pgid, grace);
+  const ContainedStop contained = stop_contained(record.containment, grace);
+  result.killed = group.killed || contained.killed;
+  if (!group.gone || !contained.gone) {
+    result.outcome = AgentStop::Outcome::failed;
+    result.message = who + " (group " + std::to_string(record.pgid) +
+                     ") or processes it started are still alive after SIGKILL; they may not "
+                     "be ours to signal";
+    return result;
+  }
+  const bool left_overs = (liveness != Liveness::same && group.was_alive) || contained.found > 0;
+  if (liveness == Liveness::same) {
+    result.outcome = AgentStop::Outcome::stopped;
+    result.message = who + " was stopped" +
+                     (result.killed ? " with SIGKILL after the grace period" : " with SIGTERM");
+  } else {
+    result.outcome = AgentStop::Outcome::not_running;
+    result.message =
+        who + " had already exited" + (left_overs ? "; its left-over processes were stopped" : "");
+  }
   registry.remove();
   return result;
 }
@@ -115,6 +117,7 @@ std::string member_status_json(const LaunchRegistry& registry, const std::string
         state = "alive";
         alive = true;
         break;
+      case Liveness::exited:
       case Liveness::gone:
         state = "exited";
         break;

@@ -1,6 +1,8 @@
 #include "agent_supervisor.h"
 
 #include <poll.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cerrno>
 #include <optional>
@@ -14,6 +16,21 @@ namespace fleet {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// A pipe or socket: the kinds whose reader can go away, which poll reports as POLLERR/POLLHUP.
+bool reader_can_vanish(int fd) {
+  struct stat st {};
+  return ::fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+}
+
+// The launcher's end of one of our output streams.
+struct Channel {
+  int fd;
+  const char* name;
+  OutputRelay* relay;
+  bool watched;
+  bool closed = false;
+};
 
 int ms_until(Clock::time_point when) {
   const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(when - Clock::now());
@@ -31,11 +48,50 @@ AgentExit supervise_agent(HeldChild& child, SignalRouter& router,
   OutputRelay out(std::move(child.out), STDOUT_FILENO, options.tail_bytes);
   OutputRelay err(std::move(child.err), STDERR_FILENO, options.tail_bytes);
   std::optional<Clock::time_point> completion_deadline, drain_deadline, kill_deadline;
+  sigset_t sent;  // every signal the wrapper sent to the agent's group
+  sigemptyset(&sent);
+  const auto send = [&](int sig) {
+    sigaddset(&sent, sig);
+    ::kill(-child.pid, sig);
+  };
   const auto stop_group = [&] {
     if (kill_deadline) return;
-    ::kill(-child.pid, SIGTERM);
+    send(SIGTERM);
     kill_deadline = Clock::now() + options.grace;
   };
+  Channel channels[2] = {{STDOUT_FILENO, "out", &out, reader_can_vanish(STDOUT_FILENO)},
+                         {STDERR_FILENO, "err", &err, reader_can_vanish(STDERR_FILENO)}};
+  // Returns the descriptor the stream goes on to, or -1 when it ends.
+  const auto output_closed = [&](Channel& channel) -> int {
+    if (channel.closed) return -1;
+    channel.closed = true;
+    result.output_closed = true;
+    int spool = -1;
+    if (!options.stop_on_output_closed && options.spool_output)
+      spool = options.spool_output(channel.name);
+    if (spool >= 0) {
+      channel.relay->redirect(spool);
+      return spool;
+    }
+    if (!result.output_stopped) {
+      result.output_stopped = true;
+      say("the launcher's end of std" + std::string(channel.name) + " closed; stopping the agent");
+      stop_group();
+    }
+    return -1;
+  };
+  struct Replacement {
+    decltype(output_closed)* handler;
+    Channel* channel;
+  } replacements[2] = {{&output_closed, &channels[0]}, {&output_closed, &channels[1]}};
+  for (Replacement& r : replacements) {
+    r.channel->relay->on_destination_gone(
+        [](void* context) {
+          auto* self = static_cast<Replacement*>(context);
+          return (*self->handler)(*self->channel);
+        },
+        &r);
+  }
   if (options.watch != nullptr && options.watch->check()) {
     result.completion_seen = true;
     completion_deadline = Clock::now() + options.drain;
@@ -49,11 +105,21 @@ AgentExit supervise_agent(HeldChild& child, SignalRouter& router,
       if (deadline)
         timeout = timeout < 0 ? ms_until(*deadline) : std::min(timeout, ms_until(*deadline));
     }
-    struct pollfd fds[4] = {{router.fd(), POLLIN, 0},
+    const auto launcher_end = [&](const Channel& c) {
+      return c.watched && !c.closed ? c.fd : -1;  // events 0: only POLLERR/POLLHUP come back
+    };
+    struct pollfd fds[6] = {{router.fd(), POLLIN, 0},
                             {out.fd(), POLLIN, 0},
                             {err.fd(), POLLIN, 0},
-                            {options.watch != nullptr ? options.watch->fd() : -1, POLLIN, 0}};
-    if (::poll(fds, 4, timeout) < 0 && errno != EINTR) throw_errno("poll failed");
+                            {options.watch != nullptr ? options.watch->fd() : -1, POLLIN, 0},
+                            {launcher_end(channels[0]), 0, 0},
+                            {launcher_end(channels[1]), 0, 0}};
+    if (::poll(fds, 6, timeout) < 0 && errno != EINTR) throw_errno("poll failed");
+    for (int i = 0; i < 2; ++i) {
+      if (fds[4 + i].fd >= 0 && (fds[4 + i].revents & (POLLERR | POLLHUP)) != 0) {
+        output_closed(channels[i]);
+      }
+    }
     if (fds[1].revents != 0) out.pump();
     if (fds[2].revents != 0) err.pump();
     if (options.watch != nullptr && !result.completion_seen && options.watch->check()) {
@@ -71,7 +137,7 @@ AgentExit supervise_agent(HeldChild& child, SignalRouter& router,
           result.drain_signal = sig;
           drain_deadline = Clock::now() + options.drain;
         } else {
-          ::kill(-child.pid, sig);
+          send(sig);
           if (is_stop_signal(sig)) result.forwarded_signal = sig;
         }
       }
@@ -88,9 +154,12 @@ AgentExit supervise_agent(HeldChild& child, SignalRouter& router,
       stop_group();
     }
     if (kill_deadline && now >= *kill_deadline) {
-      ::kill(-child.pid, SIGKILL);
+      send(SIGKILL);
       kill_deadline = now + std::chrono::hours(24);  // once
     }
+  }
+  if (WIFSIGNALED(result.status) && sigismember(&sent, WTERMSIG(result.status)) != 1) {
+    result.outside_signal = WTERMSIG(result.status);
   }
   out.drain();
   err.drain();

@@ -22,6 +22,12 @@ struct SupervisorOptions {
   bool drain_on_stop_signals = false;  // TERM and USR1 start a drain instead of passing on
   // Called when a drain started by `signal` ran out, before the group is stopped.
   std::function<void(int signal)> on_drain_timeout;
+  // When the launcher's end of our stdout (or stderr) closes, noticed as it happens when it
+  // is a pipe or socket: `spool_output` opens the file to go on writing that stream to
+  // ("out" or "err") and returns its descriptor; with `stop_on_output_closed`, or when it
+  // returns -1, the agent is stopped at once instead.
+  bool stop_on_output_closed = false;
+  std::function<int(const char* stream)> spool_output;
   // Receives one line for a person (completion seen, left-over processes stopped).
   std::function<void(const std::string&)> log;
 };
@@ -33,7 +39,12 @@ struct AgentExit {
   bool stopped_after_completion = false;  // the drain after completion ran out
   int drain_signal = 0;                   // TERM or USR1 that started a drain
   bool drain_timed_out = false;
-  std::string output_tail;  // last bytes of stdout, then of stderr
+  // The signal that ended the agent when the wrapper did not send it (it was killed from
+  // outside: a launcher, a person, the OOM killer), else 0.
+  int outside_signal = 0;
+  bool output_closed = false;   // the launcher's end of stdout/stderr closed during the run
+  bool output_stopped = false;  // ... and the agent was stopped for it
+  std::string output_tail;      // last bytes of stdout, then of stderr
 };
 
 AgentExit supervise_agent(HeldChild& child, SignalRouter& router, const SupervisorOptions& options);

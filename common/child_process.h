@@ -13,19 +13,27 @@
 namespace fleet {
 
 struct HeldChild {
-  pid_t pid = 0;        // also its process group id
-  UniqueFd out;         // read end of the child's stdout
-  UniqueFd err;         // read end of the child's stderr
-  UniqueFd release;     // write a byte to let it exec; close without writing to abort it
-  UniqueFd exec_error;  // reads the child's exec errno, or end of file when exec succeeded
+  pid_t pid = 0;           // also its process group id
+  UniqueFd out;            // read end of the child's stdout
+  UniqueFd err;            // read end of the child's stderr
+  UniqueFd release;        // write a byte to let it exec; close without writing to abort it
+  UniqueFd exec_error;     // reads the child's exec errno, or end of file when exec succeeded
+  bool in_cgroup = false;  // it was started inside the cgroup given to spawn_held
 };
 
-// Forks the held child. `argv` is searched on PATH like execvp; `env` ("NAME=value") is its
-// whole environment; `child_mask` is the signal mask it gets back before exec, and SIGPIPE
-// goes back to its default unless `keep_sigpipe_ignored` (the wrapper ignores SIGPIPE for
-// itself; every other disposition passes through unchanged). Throws Error.
+// Forks the held child. `argv[0]` is searched on PATH as execvp does, except that a file
+// the kernel cannot execute (ENOEXEC: a bad ELF, a script without #!) is an error (126),
+// never handed to /bin/sh; `env` ("NAME=value") is its whole environment; `child_mask` is
+// the signal mask it gets back before exec, and SIGPIPE goes back to its default unless
+// `keep_sigpipe_ignored` (the wrapper ignores SIGPIPE for itself; every other disposition
+// passes through unchanged). With `die_with_parent` the child gets SIGKILL when the wrapper
+// dies (PR_SET_PDEATHSIG). With `cgroup_fd` (a cgroup v2 directory) the child is created
+// inside that cgroup (clone3 with CLONE_INTO_CGROUP: no migration of a running process,
+// which is slow); `in_cgroup` says whether that worked (else it is forked as usual).
+// Throws Error.
 HeldChild spawn_held(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                     const sigset_t& child_mask, bool keep_sigpipe_ignored = false);
+                     const sigset_t& child_mask, bool keep_sigpipe_ignored = false,
+                     bool die_with_parent = false, int cgroup_fd = -1);
 
 // Lets the child exec. Returns 0 once the exec succeeded, or the errno of the failed exec.
 int release_child(HeldChild& child);

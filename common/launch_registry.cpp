@@ -37,6 +37,12 @@ std::string launch_record_json(const LaunchRecord& record) {
   rapidjson::Value command(rapidjson::kArrayType);
   for (const auto& part : record.command) command.PushBack(json_string(part, alloc), alloc);
   doc.AddMember("command", command, alloc);
+  if (!record.containment.token.empty())
+    doc.AddMember("token", json_string(record.containment.token, alloc), alloc);
+  if (!record.containment.cgroup.empty())
+    doc.AddMember("cgroup", json_string(record.containment.cgroup, alloc), alloc);
+  if (!record.output_spool.empty())
+    doc.AddMember("output_spool", json_string(record.output_spool, alloc), alloc);
   return to_json(doc) + "\n";
 }
 
@@ -90,6 +96,24 @@ std::optional<LaunchRecord> parse_launch_record(std::string_view text, std::stri
   if (record.process.boot_id.empty()) {
     problem = "boot_id is empty";
     return std::nullopt;
+  }
+  for (const auto& [key, out] :
+       {std::pair<const char*, std::string*>{"token", &record.containment.token},
+        {"cgroup", &record.containment.cgroup},
+        {"output_spool", &record.output_spool}}) {
+    if (member(doc, key) == nullptr) continue;
+    if (!text_field(key, *out)) {
+      problem = std::string(key) + " is not a string";
+      return std::nullopt;
+    }
+  }
+  if (!record.containment.cgroup.empty() && record.containment.token.empty()) {
+    problem = "cgroup without token";
+    return std::nullopt;
+  }
+  if (!record.containment.token.empty()) {
+    problem = containment_problem(record.containment);
+    if (!problem.empty()) return std::nullopt;
   }
   record.process.pid = static_cast<pid_t>(pid);
   record.pgid = static_cast<pid_t>(pgid);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "files.h"
+#include "launch_containment.h"
 #include "process_identity.h"
 
 namespace fleet {
@@ -20,6 +21,12 @@ struct LaunchRecord {
   std::string session_id;   // "" when not known
   std::string started_at;   // ISO-8601 UTC
   std::vector<std::string> command;
+  // How to find every process of the launch, even those that left the agent's group
+  // ("token" and "cgroup" in the file; absent in records of older versions).
+  Containment containment{};
+  // Where the agent's output goes since the launcher's end of stdout closed ("" while it
+  // is passed through).
+  std::string output_spool{};
 
   bool operator==(const LaunchRecord&) const = default;
 };
@@ -28,7 +35,8 @@ struct LaunchRecord {
 std::string launch_record_json(const LaunchRecord& record);
 
 // Reads a record; nullopt with `problem` set when it is not valid JSON, lacks a field, has
-// a field of the wrong type, or names an impossible process (pid <= 1, pgid != pid).
+// a field of the wrong type, names an impossible process (pid <= 1, pgid != pid), or names a
+// containment that is not a launch's own (containment_problem).
 std::optional<LaunchRecord> parse_launch_record(std::string_view text, std::string& problem);
 
 struct RegistryRead {

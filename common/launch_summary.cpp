@@ -21,6 +21,9 @@ std::string launch_summary_json(const LaunchSummary& summary) {
   doc.AddMember("attempts", summary.attempts, alloc);
   doc.AddMember("exit_code", summary.exit_code, alloc);
   doc.AddMember("kill_reason", json_string(summary.kill_reason, alloc), alloc);
+  if (!summary.signal.empty()) doc.AddMember("signal", json_string(summary.signal, alloc), alloc);
+  if (!summary.output_spool.empty())
+    doc.AddMember("output_spool", json_string(summary.output_spool, alloc), alloc);
   doc.AddMember("completion_seen", summary.completion_seen, alloc);
   rapidjson::Value pids(rapidjson::kArrayType);
   for (pid_t pid : summary.pids) pids.PushBack(static_cast<std::int64_t>(pid), alloc);

@@ -14,8 +14,10 @@ struct LaunchSummary {
   std::string session_key;    // "" when none
   std::string session_state;  // the session's state afterwards, "" when unchanged/none
   int exit_code = 0;
-  std::string kill_reason;  // natural_exit, completed_then_stopped, signal, drain_timeout,
-                            // superseded, exec_failed
+  std::string kill_reason;   // natural_exit, completed_then_stopped, signal, killed,
+                             // output_closed, drain_timeout, superseded, exec_failed
+  std::string signal;        // with `killed`: the signal from outside ("SIGKILL")
+  std::string output_spool;  // with `output_closed`: the file the output went on to
   bool completion_seen = false;
   std::vector<pid_t> pids;                   // one per attempt that started
   std::vector<std::string> failure_classes;  // of the failed attempts that were classified

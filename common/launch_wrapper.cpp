@@ -1,9 +1,11 @@
 #include "launch_wrapper.h"
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -15,6 +17,7 @@
 #include "error.h"
 #include "error_class.h"
 #include "ids.h"
+#include "launch_guardian.h"
 #include "launch_registry.h"
 #include "launch_summary.h"
 #include "paths.h"
@@ -31,6 +34,11 @@ int exit_code_of(int status) {
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
   return kExitWrapperFailure;
+}
+
+std::string signal_name(int sig) {
+  const char* abbreviation = ::sigabbrev_np(sig);
+  return abbreviation != nullptr ? std::string("SIG") + abbreviation : std::to_string(sig);
 }
 
 void log_line(const std::string& line) {
@@ -52,8 +60,11 @@ struct Attempt {
   bool superseded = false;       // another launch of the member replaced this agent
   bool completion_seen = false;
   bool drain_timed_out = false;
-  std::string kill_reason;  // natural_exit, completed_then_stopped, signal, drain_timeout,
-                            // superseded, exec_failed
+  int outside_signal = 0;  // a signal the wrapper did not send ended the agent
+  bool output_closed = false;
+  std::string output_spool;
+  std::string kill_reason;  // natural_exit, completed_then_stopped, signal, killed,
+                            // drain_timeout, superseded, exec_failed
   std::string output_tail;
 };
 
@@ -69,7 +80,13 @@ class Launcher {
       attempts_.push_back(attempt);
       const int code = attempt.exit_code;
       if (code == 0 || attempt.ended_by_signal || attempt.superseded ||
+          attempt.outside_signal != 0 || attempt.output_closed ||
           attempt.kill_reason == "exec_failed" || number > options_.retries) {
+        return finish(code);
+      }
+      if (::getppid() != parent_) {
+        log_line("attempt " + std::to_string(number) +
+                 " failed and the wrapper's parent is gone: no retry");
         return finish(code);
       }
       const ErrorClass failure = classify_failure(attempt.output_tail);
@@ -88,7 +105,12 @@ class Launcher {
       const double delay = options_.backoff_seconds * std::pow(2.0, number - 1);
       log_line("attempt " + std::to_string(number) + " failed with a retryable error (exit " +
                std::to_string(code) + "); retrying in " + seconds_text(delay));
-      if (const int sig = router_.sleep(delay); sig != 0) {
+      const int sig = router_.sleep(delay);
+      if (sig == 0 && ::getppid() != parent_) {
+        log_line("the wrapper's parent is gone: no retry");
+        return finish(code);
+      }
+      if (sig != 0) {
         Attempt interrupted;
         interrupted.exit_code = 128 + sig;
         interrupted.kill_reason = "signal";
@@ -239,15 +261,37 @@ class Launcher {
         throw Error("the previous agent of member " + options_.member + " could not be stopped");
       }
     }
-    HeldChild child = spawn_held(command, environment_with(environment_), router_.original_mask(),
-                                 router_.sigpipe_was_ignored());
+    // Children left on purpose would keep a cgroup forever: --leave-children uses the token.
+    Containment containment = create_containment(
+        options_.leave_children && options_.containment == ContainmentMode::automatic
+            ? ContainmentMode::token
+            : options_.containment);
+    std::vector<std::string> environment = environment_;
+    environment.push_back(containment_environment_entry(containment));
+    HeldChild child;
+    try {
+      const UniqueFd cgroup(open_containment_directory(containment));
+      child = spawn_held(command, environment_with(environment), router_.original_mask(),
+                         router_.sigpipe_was_ignored(), options_.announce == AnnounceMode::wrapper,
+                         cgroup ? cgroup.get() : -1);
+      if (!child.in_cgroup)
+        enter_containment(containment, child.pid, options_.containment == ContainmentMode::cgroup);
+      if (guardian_) guardian_->watch(containment);
+    } catch (const Error&) {
+      if (child.pid > 0) {
+        child.release.reset();
+        wait_child(child.pid);
+      }
+      remove_containment(containment);
+      throw;
+    }
     attempt.pid = child.pid;
     // Recorded first, so whoever reads the announce line can rely on the record.
     if (registry_) {
       const auto identity = identify_process(child.pid);
       if (!identity) throw Error("the agent process vanished before it was released");
-      registry_->write(
-          {options_.member, *identity, child.pid, session_id_, utc_timestamp_now(), command});
+      registry_->write({options_.member, *identity, child.pid, session_id_, utc_timestamp_now(),
+                        command, containment});
     }
     if (options_.record_provenance && resume_id_.empty() && !provenance_written_ &&
         !session_id_.empty()) {
@@ -259,8 +303,15 @@ class Launcher {
     // The resume boundary: what the transcript holds before the agent can write to it.
     std::unique_ptr<TranscriptWatch> watch = make_watch();
     if (watch) watch->mark_boundary();
-    const std::string announce = options_.announce_prefix + std::to_string(child.pid) + "\n";
-    write_all(STDOUT_FILENO, announce, "stdout");
+    if (options_.announce == AnnounceMode::agent || !announced_) {
+      const pid_t named = options_.announce == AnnounceMode::agent ? child.pid : ::getpid();
+      write_all(STDOUT_FILENO, options_.announce_prefix + std::to_string(named) + "\n", "stdout");
+      announced_ = true;
+    }
+    if (options_.announce == AnnounceMode::wrapper) {
+      log_line("attempt " + std::to_string(attempts_.size() + 1) + ": agent pid " +
+               std::to_string(child.pid));
+    }
     member_lock.reset();
 
     // A request to stop that arrived while we prepared: do not start the agent at all.
@@ -271,6 +322,7 @@ class Launcher {
       child.release.reset();  // the child exits 125 without running the command
       wait_child(child.pid);
       forget(child.pid);
+      remove_containment(containment);
       attempt.exit_code = 128 + sig;
       attempt.ended_by_signal = true;
       attempt.kill_reason = "signal";
@@ -280,6 +332,7 @@ class Launcher {
       log_line("cannot run '" + command.front() + "': " + std::strerror(error));
       wait_child(child.pid);
       forget(child.pid);
+      remove_containment(containment);
       attempt.exit_code = exec_failure_exit_code(error);
       attempt.kill_reason = "exec_failed";
       return attempt;
@@ -304,15 +357,33 @@ class Launcher {
         mark_drain_timeout(state, reason, options_.max_restarts, utc_timestamp_now());
       });
     };
+    supervision.stop_on_output_closed = options_.stop_on_output_closed;
+    supervision.spool_output = [&](const char* stream) {
+      return spool_output(child.pid, stream, attempt.output_spool);
+    };
     const AgentExit exit = supervise_agent(child, router_, supervision);
+    attempt.output_closed = exit.output_closed;
+    if (!options_.leave_children) {
+      // Processes that left the agent's group: in the cgroup, or (without one) anywhere,
+      // but then only while the wrapper, their subreaper, still has a child.
+      const ContainedStop left =
+          stop_contained(containment, options_.grace, std::chrono::seconds(5),
+                         &reap_exited_children, containment.cgroup.empty() && has_children());
+      if (left.found > 0) log_line("stopped processes the agent left outside its group");
+    } else {
+      remove_containment(containment);  // only when empty: the children it left stay in it
+    }
     attempt.exit_code = exit_code_of(exit.status);
     attempt.output_tail = exit.output_tail;
     attempt.completion_seen = exit.completion_seen;
     attempt.drain_timed_out = exit.drain_timed_out;
     attempt.ended_by_signal = exit.forwarded_signal != 0 || exit.drain_signal != 0;
+    attempt.outside_signal = exit.outside_signal;
     attempt.kill_reason = exit.stopped_after_completion ? "completed_then_stopped"
                           : exit.drain_timed_out        ? "drain_timeout"
                           : exit.forwarded_signal != 0  ? "signal"
+                          : exit.output_closed          ? "output_closed"
+                          : exit.outside_signal != 0    ? "killed"
                                                         : "natural_exit";
     if (exit.completion_seen) attempt.exit_code = 0;
     if (exit.drain_timed_out) attempt.exit_code = 128 + exit.drain_signal;
@@ -342,6 +413,9 @@ class Launcher {
     summary.session_state = final_state_;
     summary.exit_code = exit_code;
     summary.kill_reason = attempts_.back().kill_reason;
+    if (attempts_.back().kill_reason == "killed")
+      summary.signal = signal_name(attempts_.back().outside_signal);
+    summary.output_spool = attempts_.back().output_spool;
     summary.completion_seen = attempts_.back().completion_seen;
     summary.attempts = static_cast<unsigned>(attempts_.size());
     for (const Attempt& a : attempts_) {
@@ -360,7 +434,50 @@ class Launcher {
     return exit_code;
   }
 
+  // The launcher's end of our `stream` ("out"/"err") closed: opens
+  // <state dir>/output/<member or "agent">-<pid>.<stream> for the agent's output to go on
+  // to, records it for `status`, and returns its descriptor (-1 when it cannot be opened:
+  // the agent is stopped then, as nobody could read its output).
+  int spool_output(pid_t agent, const char* stream, std::string& spool_path) {
+    try {
+      const std::string directory =
+          (state_dir_.empty() ? resolve_state_dir(options_.state_dir, "") : state_dir_) + "/output";
+      ensure_directory(directory);
+      const std::string path = directory + "/" +
+                               (options_.member.empty() ? std::string("agent") : options_.member) +
+                               "-" + std::to_string(agent) + "." + stream;
+      spools_.push_back(open_regular_file(path, O_WRONLY | O_CREAT | O_APPEND, 0600));
+      if (spool_path.empty() || std::string(stream) == "out") spool_path = path;
+      log_line("the launcher's end of std" + std::string(stream) +
+               " closed; the agent runs on, its output goes to " + path);
+      if (registry_) {
+        UniqueFd lock = registry_->lock();
+        RegistryRead read = registry_->read();
+        if (read.status == RegistryRead::Status::ok && read.record.process.pid == agent) {
+          if (read.record.output_spool.empty() || std::string(stream) == "out")
+            read.record.output_spool = path;
+          registry_->write(read.record);
+        }
+      }
+      return spools_.back().get();
+    } catch (const Error& e) {
+      log_line(std::string("cannot spool the agent's output: ") + e.what() +
+               "; stopping the agent");
+      return -1;
+    }
+  }
+
+  static bool has_children() {
+    siginfo_t info{};
+    return ::waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) == 0;
+  }
+
   const LaunchOptions& options_;
+  const pid_t parent_ = ::getppid();
+  bool announced_ = false;
+  // Before router_: the guardian must be forked before the wrapper becomes a subreaper.
+  std::unique_ptr<LaunchGuardian> guardian_ =
+      options_.announce == AnnounceMode::wrapper ? std::make_unique<LaunchGuardian>() : nullptr;
   SignalRouter router_;
   std::vector<std::string> command_;
   std::vector<std::string> environment_;  // added to the agent's environment
@@ -374,6 +491,7 @@ class Launcher {
   bool provenance_written_ = false;
   std::vector<Attempt> attempts_;
   std::vector<std::string> classes_;
+  std::vector<UniqueFd> spools_;
 };
 
 }  // namespace

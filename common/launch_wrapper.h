@@ -7,15 +7,30 @@
 #include <string>
 #include <vector>
 
+#include "launch_containment.h"
+
 namespace fleet {
+
+// Which pid the FLEET_PID line names.
+enum class AnnounceMode {
+  agent,    // each attempt's agent, one line per attempt (for launchers that read every line)
+  wrapper,  // the wrapper's own pid, once: it stays valid across retries, and killing it
+            // kills the current agent (PR_SET_PDEATHSIG) (for launchers that keep the first
+            // line only and kill that pid's tree)
+};
 
 struct LaunchOptions {
   std::vector<std::string> command;  // after "--"
   std::string member;                // --member: "" keeps no registry record
   std::string state_dir;             // --state-dir
   std::string announce_prefix = "FLEET_PID:";
+  AnnounceMode announce = AnnounceMode::agent;
+  ContainmentMode containment = ContainmentMode::automatic;
   std::chrono::milliseconds grace{5000};
   bool leave_children = false;
+  // When the launcher's end of stdout/stderr closes: spool the output to
+  // <state dir>/output/ and let the agent run on (false), or stop it at once (true).
+  bool stop_on_output_closed = false;
   int retries = 0;
   double backoff_seconds = 1.0;
   std::size_t tail_bytes = 64 * 1024;  // kept of stdout and of stderr for classification

@@ -57,6 +57,14 @@ void OutputRelay::forward(const char* data, std::size_t size) {
     } else if (errno == EAGAIN) {
       struct pollfd wait_writable = {destination_, POLLOUT, 0};
       ::poll(&wait_writable, 1, -1);
+    } else if (errno == EPIPE && replacement_ != nullptr) {
+      const int next = replacement_(replacement_context_);
+      replacement_ = nullptr;
+      if (next < 0) {
+        source_.reset();
+      } else {
+        destination_ = next;
+      }
     } else if (errno != EINTR) {
       source_.reset();  // EPIPE and friends: nobody reads what we would pass on
     }

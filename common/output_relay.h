@@ -30,6 +30,17 @@ class OutputRelay {
   // Closes our end of the pipe (the writers left behind get EPIPE).
   void close() { source_.reset(); }
 
+  // From now on the bytes go to `destination` (e.g. a spool file once the launcher's end of
+  // our stdout has closed). Bytes that could not be written before are not replayed.
+  void redirect(int destination) { destination_ = destination; }
+
+  // Called when a write to the destination fails with EPIPE (its reader is gone): returns a
+  // new destination to go on with, or -1 to end the stream (the default).
+  void on_destination_gone(int (*replacement)(void* context), void* context) {
+    replacement_ = replacement;
+    replacement_context_ = context;
+  }
+
   // The last `tail_limit` bytes that passed through.
   std::string tail() const;
 
@@ -40,6 +51,8 @@ class OutputRelay {
 
   UniqueFd source_;
   int destination_;
+  int (*replacement_)(void*) = nullptr;
+  void* replacement_context_ = nullptr;
   std::size_t tail_limit_;
   std::string tail_;
 };

@@ -108,8 +108,9 @@ std::optional<ProcessIdentity> identify_process(pid_t pid) {
 Liveness check_process(const ProcessIdentity& recorded) {
   if (recorded.boot_id != current_boot_id()) return Liveness::reused;
   const auto stat = read_proc_stat(recorded.pid);
-  if (!stat || is_dead_state(stat->state)) return Liveness::gone;
-  return stat->starttime == recorded.starttime_ticks ? Liveness::same : Liveness::reused;
+  if (!stat) return Liveness::gone;
+  if (stat->starttime != recorded.starttime_ticks) return Liveness::reused;
+  return is_dead_state(stat->state) ? Liveness::exited : Liveness::same;
 }
 
 bool group_alive(pid_t pgid) {

@@ -29,11 +29,14 @@ std::optional<ProcessIdentity> identify_process(pid_t pid);
 
 enum class Liveness {
   same,    // the recorded process is alive
-  gone,    // no process has the pid, or it is a zombie waiting to be reaped
-  reused,  // the pid now names another process (other start time or boot)
+  exited,  // the recorded process has exited and is a zombie waiting to be reaped (its pid,
+           // and so its process group id, cannot be reused until then)
+  gone,    // no process has the pid (ESRCH)
+  reused,  // the pid now names another process, alive or zombie (other start time or boot)
 };
 
-// Whether `recorded` still names the same live process.
+// Whether `recorded` still names the same process. A zombie's start time is compared too:
+// a zombie with another start time is another process (`reused`), never `gone`.
 Liveness check_process(const ProcessIdentity& recorded);
 
 // True while any process is in group `pgid` (kill(-pgid, 0) does not fail with ESRCH).

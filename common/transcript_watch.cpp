@@ -35,11 +35,36 @@ TranscriptWatch::TranscriptWatch(std::string path, MarkerRule rule,
 }
 
 void TranscriptWatch::mark_boundary() {
-  struct stat st {};
-  boundary_ = ::stat(path_.c_str(), &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+  // The boundary belongs to the file that exists now: it is opened here, so a file that
+  // replaces it later is recognised as another one (read from its start).
+  file_.reset();
+  boundary_ = 0;
+  std::string error;
+  if (try_open_regular_file(path_, O_RDONLY, 0, file_, error) == 0) {
+    struct stat st {};
+    if (::fstat(file_.get(), &st) == 0) boundary_ = static_cast<std::uint64_t>(st.st_size);
+  }
   offset_ = boundary_;
   partial_.clear();
   arm();
+}
+
+bool TranscriptWatch::follow_replacement() {
+  if (!file_) return false;
+  struct stat at_path {
+  }, open_file{};
+  if (::stat(path_.c_str(), &at_path) != 0 || ::fstat(file_.get(), &open_file) != 0) return false;
+  if (at_path.st_ino == open_file.st_ino && at_path.st_dev == open_file.st_dev) return false;
+  // Replaced or recreated (a new inode), like tail -F: the new file is read from byte 0.
+  file_.reset();
+  offset_ = 0;
+  partial_.clear();
+  if (inotify_ && file_watch_ >= 0) {
+    ::inotify_rm_watch(inotify_.get(), file_watch_);
+    file_watch_ = -1;
+  }
+  arm();
+  return true;
 }
 
 int TranscriptWatch::wait_ms() const {
@@ -71,6 +96,7 @@ bool TranscriptWatch::check() {
 }
 
 void TranscriptWatch::read_new_lines() {
+  follow_replacement();
   if (!file_) {
     std::string error;
     if (try_open_regular_file(path_, O_RDONLY, 0, file_, error) != 0) return;

@@ -2,7 +2,9 @@
 // Watching a Claude Code transcript for the completion marker without being fooled by a
 // resumed session: only bytes appended after the resume boundary are read, only complete
 // lines, only matching records (completion_marker.h). inotify on the file and its directory
-// wakes the reader; without inotify (or before the directory exists) it polls.
+// wakes the reader; without inotify (or before the directory exists) it polls. Like tail -F,
+// a transcript replaced or recreated during the run (a new inode) is read from its start:
+// the boundary applies only to the file that existed when it was taken.
 
 #include <chrono>
 #include <cstdint>
@@ -44,6 +46,8 @@ class TranscriptWatch {
 
  private:
   void arm();
+  // Reopens the path from byte 0 when it names another file than the one open.
+  bool follow_replacement();
   void read_new_lines();
 
   std::string path_;

@@ -96,6 +96,22 @@ int main(int argc, char** argv) {
   app.add_option("--resume-note-arg", options.resume_note_arg,
                  "Pass the resume note to the agent as this option's value too (e.g. "
                  "--append-system-prompt)");
+  std::string containment = "auto";
+  app.add_option("--containment", containment,
+                 "How the launch's processes are found when they leave the agent's group: "
+                 "auto (a cgroup v2 where one can be created, and a token in the "
+                 "environment), cgroup (required), token (environment only)")
+      ->check(CLI::IsMember({"auto", "cgroup", "token"}));
+  std::string announce = "agent";
+  app.add_option("--announce", announce,
+                 "Which pid FLEET_PID names: agent (each attempt's agent, one line per "
+                 "attempt) or wrapper (this wrapper's pid, once; valid across retries)")
+      ->check(CLI::IsMember({"agent", "wrapper"}));
+  std::string on_output_closed = "spool";
+  app.add_option("--on-output-closed", on_output_closed,
+                 "When the launcher's end of stdout/stderr closes mid-run: spool (the agent "
+                 "runs on, its output goes to <state dir>/output/) or stop (stop it at once)")
+      ->check(CLI::IsMember({"spool", "stop"}));
 
   std::string member;
   std::string state_dir;
@@ -151,6 +167,10 @@ int main(int argc, char** argv) {
     options.drain = to_ms(drain_seconds);
     options.poll_interval = std::chrono::milliseconds(poll_ms);
     options.use_inotify = !no_inotify;
+    fleet::parse_containment_mode(containment, options.containment);
+    options.stop_on_output_closed = on_output_closed == "stop";
+    options.announce =
+        announce == "wrapper" ? fleet::AnnounceMode::wrapper : fleet::AnnounceMode::agent;
     return fleet::run_launch(options);
   } catch (const fleet::Error& e) {
     std::fprintf(stderr, "launch-wrapper: %s\n", e.what());

@@ -73,9 +73,10 @@ TEST_CASE("process_identity: gone - reused - another boot") {
   CHECK(check_process(other_boot) == Liveness::reused);
 
   ::kill(pid, SIGKILL);
-  // A zombie is not alive.
-  for (int i = 0; i < 200 && check_process(*identity) != Liveness::gone; ++i) ::usleep(5000);
-  CHECK(check_process(*identity) == Liveness::gone);
+  // A zombie is not alive, but its pid still names it.
+  for (int i = 0; i < 200 && check_process(*identity) != Liveness::exited; ++i) ::usleep(5000);
+  CHECK(check_process(*identity) == Liveness::exited);
+  CHECK(check_process(other_start) == Liveness::reused);
   CHECK_FALSE(identify_process(pid));
   reap(pid);
   CHECK(check_process(*identity) == Liveness::gone);

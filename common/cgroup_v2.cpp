@@ -1,0 +1,160 @@
+#include "cgroup_v2.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cerrno>
+#include <cstdlib>
+
+#include "files.h"
+
+namespace fleet {
+namespace {
+
+// mountinfo escapes space, tab, newline and backslash as \ooo.
+std::string unescape_mount_field(const std::string& field) {
+  std::string out;
+  for (std::size_t i = 0; i < field.size(); ++i) {
+    if (field[i] == '\\' && i + 3 < field.size()) {
+      const std::string digits = field.substr(i + 1, 3);
+      if (digits.find_first_not_of("01234567") == std::string::npos) {
+        out.push_back(static_cast<char>(std::stoi(digits, nullptr, 8)));
+        i += 3;
+        continue;
+      }
+    }
+    out.push_back(field[i]);
+  }
+  return out;
+}
+
+struct CgroupMount {
+  std::string root;         // the part of the hierarchy mounted ("/" as a rule)
+  std::string mount_point;  // where it is mounted
+};
+
+// The cgroup v2 mounts of this process's mount namespace, from /proc/self/mountinfo:
+// "id parent major:minor root mount-point options [optional...] - fstype source superopts".
+std::vector<CgroupMount> read_cgroup2_mounts() {
+  std::vector<CgroupMount> mounts;
+  const std::string text = read_pseudo_file("/proc/self/mountinfo");
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(start, end - start);
+    start = end + 1;
+    const std::size_t dash = line.find(" - ");
+    if (dash == std::string::npos || line.compare(dash + 3, 8, "cgroup2 ") != 0) continue;
+    std::vector<std::string> fields;
+    std::size_t pos = 0;
+    while (pos < dash && fields.size() < 5) {
+      const std::size_t space = line.find(' ', pos);
+      fields.push_back(line.substr(pos, space - pos));
+      pos = space + 1;
+    }
+    if (fields.size() == 5) {
+      mounts.push_back({unescape_mount_field(fields[3]), unescape_mount_field(fields[4])});
+    }
+  }
+  return mounts;
+}
+
+// Read once per process: mounts do not move under a running wrapper.
+const std::vector<CgroupMount>& cgroup2_mounts() {
+  static const std::vector<CgroupMount> mounts = read_cgroup2_mounts();
+  return mounts;
+}
+
+}  // namespace
+
+// The whole content of a /proc or cgroupfs file ("" when it cannot be read).
+std::string read_pseudo_file(const std::string& path) {
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) return "";
+  std::string text;
+  char buffer[8192];
+  for (;;) {
+    const ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  return text;
+}
+
+bool write_pseudo_file(const std::string& path, const std::string& text) {
+  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
+  if (!fd) return false;
+  ssize_t n;
+  do {
+    n = ::write(fd.get(), text.data(), text.size());
+  } while (n < 0 && errno == EINTR);
+  return n == static_cast<ssize_t>(text.size());
+}
+
+// The directory of this process's own cgroup v2, "" when there is none.
+std::string own_cgroup_directory() {
+  const std::string text = read_pseudo_file("/proc/self/cgroup");
+  std::string path;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    if (text.compare(start, 3, "0::") == 0) path = text.substr(start + 3, end - start - 3);
+    start = end + 1;
+  }
+  if (path.empty() || path.find(" (deleted)") != std::string::npos) return "";
+  for (const CgroupMount& mount : cgroup2_mounts()) {
+    std::string relative = path;
+    if (mount.root != "/") {
+      if (!path.starts_with(mount.root)) continue;
+      relative = path.substr(mount.root.size());
+    }
+    std::string directory = mount.mount_point + (relative == "/" ? "" : relative);
+    struct stat st {};
+    if (::stat((directory + "/cgroup.procs").c_str(), &st) == 0) return directory;
+  }
+  return "";
+}
+
+std::vector<pid_t> cgroup_members(const std::string& cgroup) {
+  std::vector<pid_t> pids;
+  const std::string text = read_pseudo_file(cgroup + "/cgroup.procs");
+  const char* cursor = text.c_str();
+  while (*cursor != '\0') {
+    char* end = nullptr;
+    const long pid = std::strtol(cursor, &end, 10);
+    if (end == cursor) break;
+    if (pid > 0) pids.push_back(static_cast<pid_t>(pid));
+    cursor = end;
+    while (*cursor == '\n') ++cursor;
+  }
+  return pids;
+}
+
+// The cgroup v2 path of `pid` relative to the hierarchy root ("" when unknown).
+std::string cgroup_of(pid_t pid) {
+  const std::string text = read_pseudo_file("/proc/" + std::to_string(pid) + "/cgroup");
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    if (text.compare(start, 3, "0::") == 0) return text.substr(start + 3, end - start - 3);
+    start = end + 1;
+  }
+  return "";
+}
+
+// The cgroup directory's path relative to its hierarchy's root ("" when not on a mount).
+std::string relative_cgroup_path(const std::string& cgroup) {
+  for (const CgroupMount& mount : cgroup2_mounts()) {
+    if (cgroup.starts_with(mount.mount_point + "/")) {
+      const std::string below = cgroup.substr(mount.mount_point.size());
+      return mount.root == "/" ? below : mount.root + below;
+    }
+  }
+  return "";
+}
+
+}  // namespace fleet

@@ -1,0 +1,103 @@
+#include "launch_containment.h"
+
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <csignal>
+#include <string>
+
+using namespace fleet;
+
+namespace {
+
+// A process in its own session whose environment carries `entry` (and nothing else).
+pid_t spawn_with_environment(const std::string& entry) {
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    ::setsid();
+    std::string copy = entry;
+    char* env[] = {copy.data(), nullptr};
+    ::execle("/bin/sleep", "sleep", "300", static_cast<char*>(nullptr), env);
+    ::_exit(127);
+  }
+  // Wait until it has exec'd (its environ is the new one).
+  for (int i = 0; i < 2000; ++i) {
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%d/exe", pid);
+    char target[256] = {};
+    if (::readlink(path, target, sizeof target - 1) > 0 &&
+        std::string(target).find("sleep") != std::string::npos)
+      break;
+    ::usleep(5000);
+  }
+  return pid;
+}
+
+bool reaped_by(pid_t pid, int sig) {
+  int status = 0;
+  for (int i = 0; i < 1000; ++i) {
+    if (::waitpid(pid, &status, WNOHANG) == pid)
+      return WIFSIGNALED(status) && WTERMSIG(status) == sig;
+    ::usleep(5000);
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("launch_containment: modes and the token") {
+  ContainmentMode mode = ContainmentMode::cgroup;
+  CHECK(parse_containment_mode("token", mode));
+  CHECK(mode == ContainmentMode::token);
+  CHECK(parse_containment_mode("auto", mode));
+  CHECK(mode == ContainmentMode::automatic);
+  CHECK_FALSE(parse_containment_mode("none", mode));
+  const Containment a = create_containment(ContainmentMode::token);
+  const Containment b = create_containment(ContainmentMode::token);
+  CHECK(a.token.size() == 32);
+  CHECK(a.token != b.token);
+  CHECK(a.cgroup.empty());
+  CHECK(containment_problem(a).empty());
+  CHECK(containment_environment_entry(a).ends_with(a.token));
+}
+
+TEST_CASE("launch_containment: a recorded containment is used only when it is a launch's own") {
+  Containment c;
+  c.token = "0123456789abcdef0123456789abcdef";
+  CHECK(containment_problem(c).empty());
+  c.token = "0123";
+  CHECK_FALSE(containment_problem(c).empty());
+  c.token = "0123456789ABCDEF0123456789abcdef";
+  CHECK_FALSE(containment_problem(c).empty());
+  c.token = "0123456789abcdef0123456789abcdef";
+  c.cgroup = "/sys/fs/cgroup";  // the whole hierarchy: never
+  CHECK_FALSE(containment_problem(c).empty());
+  c.cgroup = "/tmp/fleet-launch-0123456789abcdef0123456789abcdef";  // not on a cgroup2 mount
+  CHECK_FALSE(containment_problem(c).empty());
+  c.cgroup = "/sys/fs/cgroup/../fleet-launch-0123456789abcdef0123456789abcdef";
+  CHECK_FALSE(containment_problem(c).empty());
+  c.cgroup = "/sys/fs/cgroup/fleet-launch-ffffffffffffffffffffffffffffffff";  // another token
+  CHECK_FALSE(containment_problem(c).empty());
+}
+
+TEST_CASE("launch_containment: the token finds a process in another session; another token not") {
+  const Containment ours = create_containment(ContainmentMode::token);
+  const Containment other = create_containment(ContainmentMode::token);
+  const pid_t inside =
+      spawn_with_environment(std::string(kLaunchTokenVariable) + "=x," + ours.token);
+  const pid_t outside =
+      spawn_with_environment(std::string(kLaunchTokenVariable) + "=" + other.token);
+  const pid_t prefix =
+      spawn_with_environment(std::string(kLaunchTokenVariable) + "=" + ours.token + "0");
+  const ContainedStop stop = stop_contained(ours, std::chrono::seconds(5));
+  CHECK(stop.found == 1);
+  CHECK(stop.gone);
+  CHECK(reaped_by(inside, SIGTERM));
+  CHECK(::kill(outside, 0) == 0);
+  CHECK(::kill(prefix, 0) == 0);
+  ::kill(outside, SIGKILL);
+  ::kill(prefix, SIGKILL);
+  ::waitpid(outside, nullptr, 0);
+  ::waitpid(prefix, nullptr, 0);
+}
