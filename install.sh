@@ -19,11 +19,11 @@ package_dir=""
 binaries=(resume-guard provenance-writer launch-wrapper fleet-hooks)
 
 usage() {
+  echo "Usage: $0 [--prefix DIR] [--project DIR]"
+  echo "       $0 --uninstall [--prefix DIR] [--project DIR]"
+  echo "       $0 --package DIR"
+  echo "       $0 --test"
   cat <<'USAGE'
-Usage: ./install.sh [--prefix DIR] [--project DIR]
-       ./install.sh --uninstall [--prefix DIR] [--project DIR]
-       ./install.sh --package DIR
-       ./install.sh --test
 
   (no option)    Build the four static executables (resume-guard, provenance-writer,
                  launch-wrapper, fleet-hooks) and install them into DIR/bin
@@ -51,7 +51,7 @@ USAGE
 
 die_usage() {
   echo "install.sh: $1" >&2
-  echo "Run ./install.sh --help for the options." >&2
+  echo "Run $0 --help for the options." >&2
   exit 2
 }
 
@@ -140,34 +140,70 @@ unwire_project() {
     echo "install.sh: project $dir no longer exists; nothing to unwire there"
     return 0
   fi
-  if [ -x "$prefix/bin/fleet-hooks" ]; then
-    "$prefix/bin/fleet-hooks" uninstall --project "$dir" || return 1
-  elif command -v fleet-hooks >/dev/null; then
-    fleet-hooks uninstall --project "$dir" || return 1
-  else
+  local tool removed=()
+  tool="$(fleet_hooks_executable)"
+  if [ -z "$tool" ]; then
     echo "install.sh: no fleet-hooks executable to unwire $dir with" >&2
     return 1
   fi
+  # fleet-hooks uninstall keeps the wired settings in a new settings.json.bak.N; that backup
+  # is this step's own and goes too, so the project ends as it was before the install.
+  local backups_before
+  backups_before="$(compgen -G "$settings.bak.*" || true)"
+  "$tool" uninstall --project "$dir" || return 1
+  local backup
+  while IFS= read -r backup; do
+    [ -n "$backup" ] || continue
+    grep -Fxq -- "$backup" <<<"$backups_before" && continue
+    rm -f -- "$backup" && removed+=("${backup#"$dir/"} (the backup this unwiring made)")
+  done < <(compgen -G "$settings.bak.*" || true)
   case ",$created," in
     *",.claude/settings.json,"*)
       if [ -f "$settings" ] && [ "$(tr -d ' \t\r\n' <"$settings")" = "{}" ]; then
-        rm -f -- "$settings"
+        rm -f -- "$settings" && removed+=(".claude/settings.json (left as {})")
       fi
       ;;
   esac
   case ",$created," in
-    *",.claude/settings.json.bak,"*) rm -f -- "$settings.bak" ;;
+    *",.claude/settings.json.bak,"*)
+      [ ! -e "$settings.bak" ] || { rm -f -- "$settings.bak" && removed+=(.claude/settings.json.bak); }
+      ;;
   esac
   case ",$created," in
-    *",.claude,"*) rmdir -- "$dir/.claude" 2>/dev/null || true ;;
+    *",.claude,"*) ! rmdir -- "$dir/.claude" 2>/dev/null || removed+=(".claude/ (empty)") ;;
   esac
+  if [ ${#removed[@]} -gt 0 ]; then
+    echo "install.sh: in $dir, also removed what the install and this unwiring had created:"
+    printf '  %s\n' "${removed[@]}"
+  fi
+}
+
+# A fleet-hooks executable to unwire projects with: the installed one, one on PATH, or the one
+# this source tree built; "" when there is none.
+fleet_hooks_executable() {
+  if [ -x "$prefix/bin/fleet-hooks" ]; then
+    printf '%s\n' "$prefix/bin/fleet-hooks"
+  elif command -v fleet-hooks >/dev/null; then
+    command -v fleet-hooks
+  elif [ -x "$source_dir/build/install/hooks/fleet-hooks/fleet-hooks" ]; then
+    printf '%s\n' "$source_dir/build/install/hooks/fleet-hooks/fleet-hooks"
+  fi
 }
 
 if [ "$mode" = uninstall ]; then
   if [ ! -f "$manifest" ]; then
     echo "install.sh: found no fleet-hooks install in $prefix (no $manifest)." >&2
-    echo "Pass the --prefix you installed with; to unwire a project by hand, run" >&2
-    echo "  fleet-hooks uninstall --project DIR" >&2
+    echo "Pass the --prefix you installed with (--uninstall knows only installs made by" >&2
+    echo "install.sh; remove a .deb with apt remove fleet-hooks, an unpacked tarball by hand)." >&2
+    tool="$(fleet_hooks_executable)"
+    if [ -n "$tool" ]; then
+      echo "To unwire a project by hand, run" >&2
+      echo "  $tool uninstall --project DIR" >&2
+    else
+      echo "To unwire a project by hand, delete the hook entries that run resume-guard and" >&2
+      echo "provenance-writer from DIR/.claude/settings.json (no fleet-hooks executable is left" >&2
+      echo "on this machine to do it)." >&2
+    fi
     exit 1
   fi
   # Unwire first: a project whose settings still ran the removed binaries would run its
@@ -309,6 +345,13 @@ fi
 
 # ------------------------------------------------------------------------------ install --
 
+# True when the resume-guard that /bin/sh finds on the user's PATH is the one installed here.
+guard_on_path_is_ours() {
+  local found
+  found="$(command -v resume-guard || true)"
+  [ -n "$found" ] && [ "$(realpath -- "$found")" = "$(realpath -- "$prefix/bin/resume-guard")" ]
+}
+path_line="export PATH=\"$prefix/bin:\$PATH\""
 echo "install.sh: installing fleet-hooks into $prefix/bin${project:+, then wiring and checking $project}"
 announce_build
 quiet_build install
@@ -363,10 +406,22 @@ if [ -n "$project" ]; then
     (IFS=,; printf '%s\t%s\n' "$project" "${created[*]}") >>"$wired_projects"
   fi
   "$prefix/bin/fleet-hooks" install --project "$project"
+  # Checked as it will be once $prefix/bin is on PATH; when it is not yet, say so next to the ok.
   if ! PATH="$prefix/bin:$PATH" "$prefix/bin/fleet-hooks" check --project "$project"; then
     echo "install.sh: the wiring in $project does not pass fleet-hooks check (findings above)." >&2
     echo "Fix them and run: fleet-hooks check --project $project" >&2
     exit 1
+  fi
+  if ! guard_on_path_is_ours; then
+    echo
+    echo "install.sh: WARNING: that ok holds once PATH includes $prefix/bin; until then"
+    if command -v resume-guard >/dev/null; then
+      echo "  the hooks run $(command -v resume-guard), not the resume-guard just installed."
+    else
+      echo "  every dispatch is BLOCKED on this machine (the hooks find no resume-guard on PATH)."
+    fi
+    echo "  Add this line to ~/.profile or ~/.bashrc, open a new shell, and start Claude Code again:"
+    echo "    $path_line"
   fi
 fi
 
@@ -376,15 +431,12 @@ self="$source_dir/install.sh"
 echo
 echo "Next steps"
 step=1
-case ":$PATH:" in
-  *":$prefix/bin:"*) ;;
-  *)
-    echo "  $step. Put the executables on PATH (Claude Code runs the hooks by name); add this"
-    echo "     line to ~/.profile or ~/.bashrc and open a new shell:"
-    echo "       export PATH=\"$prefix/bin:\$PATH\""
-    step=$((step + 1))
-    ;;
-esac
+if ! guard_on_path_is_ours; then
+  echo "  $step. Put the executables on PATH (Claude Code runs the hooks by name); add this"
+  echo "     line to ~/.profile or ~/.bashrc and open a new shell:"
+  echo "       $path_line"
+  step=$((step + 1))
+fi
 if [ -n "$project" ]; then
   echo "  $step. In $project: commit .claude/settings.json (every clone and CI runner"
   echo "     then runs the guard); do not commit .claude/settings.json.bak or the state"

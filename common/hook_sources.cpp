@@ -1,7 +1,9 @@
 #include "hook_sources.h"
 
+#include <unistd.h>
 #include <algorithm>
 
+#include "error.h"
 #include "json.h"
 #include "paths.h"
 #include "settings_file.h"
@@ -51,6 +53,22 @@ std::string installed_plugin(const std::string& config_dir, const std::string& k
     if (const auto path = string_member(install, "installPath")) return std::string(*path);
   }
   return "";
+}
+
+// Where the local marketplace of this installation is (`<prefix>/share/fleet-hooks` beside the
+// `<prefix>/bin` this program runs from), or how to find it when it is not there.
+std::string marketplace_hint() {
+  std::string bin;
+  try {
+    bin = executable_directory();
+  } catch (const Error&) {
+    // not knowable here: say how to find it
+  }
+  if (const std::size_t slash = bin.find_last_of('/'); slash != std::string::npos && slash > 0) {
+    const std::string share = bin.substr(0, slash) + "/share/fleet-hooks";
+    if (::access((share + "/.claude-plugin/marketplace.json").c_str(), R_OK) == 0) return share;
+  }
+  return "<prefix>/share/fleet-hooks";
 }
 
 std::string lost_hooks(const rapidjson::Value& doc, const std::string& file) {
@@ -103,13 +121,17 @@ std::vector<ConfiguredHook> collect_hooks(const HookSourceOptions& options,
       if (!key.starts_with(std::string(kPluginName) + "@") || !plugin.value.IsTrue()) continue;
       const std::string root = installed_plugin(options.config_dir, key);
       if (root.empty()) {
+        const std::string marketplace = marketplace_hint();
         findings.push_back(
             {"plugin-missing", "error",
              "the plugin " + key + " is enabled but not installed for this user (" +
                  options.config_dir +
-                 "/plugins): its hooks do not run. Run `claude plugin marketplace add "
-                 "<prefix>/share/fleet-hooks` and `claude plugin install " +
-                 key + "`",
+                 "/plugins): its hooks do not run. Run `claude plugin marketplace add " +
+                 marketplace + "` and `claude plugin install " + key + "`" +
+                 (marketplace.starts_with("<")
+                      ? " (<prefix> is where fleet-hooks is installed: the directory above the "
+                        "bin/ that holds it, e.g. ~/.local, or /usr for the .deb)"
+                      : ""),
              file});
       } else if (std::find(plugins.begin(), plugins.end(), root) == plugins.end()) {
         plugins.push_back(root);

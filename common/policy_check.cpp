@@ -267,6 +267,26 @@ std::vector<Finding> check_wiring(const CheckOptions& options,
                         ""});
   }
 
+  // The plugin and the settings entries both wired: every dispatch runs the guard twice (and
+  // the writer records twice); one of them is enough.
+  for (const std::string& tool : required) {
+    const ConfiguredHook* from_settings = nullptr;
+    const ConfiguredHook* from_plugin = nullptr;
+    for (const ConfiguredHook* guard : guards) {
+      if (!matcher_covers_tool(guard->matcher, tool) || !binary_acts_on(*guard, tool)) continue;
+      (guard->plugin_root.empty() ? from_settings : from_plugin) = guard;
+    }
+    if (from_settings == nullptr || from_plugin == nullptr) continue;
+    findings.push_back({"guard-wired-twice", "warning",
+                        "resume-guard runs twice for " + tool + ": from the settings entry in " +
+                            from_settings->file + " and from the fleet-hooks plugin (" +
+                            from_plugin->plugin_root +
+                            "). Use the plugin or the settings entries, not both: `fleet-hooks "
+                            "uninstall` removes the entries, or stop enabling the plugin",
+                        from_settings->file});
+    break;
+  }
+
   if (writers.empty()) {
     findings.push_back({"writer-missing", "warning",
                         "no PostToolUse hook runs provenance-writer; dispatches are recorded only "

@@ -3,6 +3,7 @@
 #include <unistd.h>
 #include <algorithm>
 
+#include "cli.h"
 #include "error.h"
 #include "files.h"
 #include "hook_protocol.h"
@@ -25,6 +26,27 @@ const char* kind_name(GuardDecision::Kind kind) {
   return "silent";
 }
 
+const std::vector<std::string>& case_keys() {
+  static const std::vector<std::string> keys = {"name",       "input", "expect", "reason_contains",
+                                                "kitchen_id", "strict"};
+  return keys;
+}
+
+// "" when every key of the case is known; else what is wrong, with the closest known key
+// when the unknown one looks like a misspelling of it (a misspelled "reason_contains" would
+// otherwise make the case pass without checking anything).
+std::string unknown_key_problem(const rapidjson::Value& doc) {
+  for (const auto& entry : doc.GetObject()) {
+    const std::string key(entry.name.GetString(), entry.name.GetStringLength());
+    if (std::find(case_keys().begin(), case_keys().end(), key) != case_keys().end()) continue;
+    const std::string suggestion = cli::closest(key, case_keys());
+    return "unknown key \"" + key + "\"" +
+           (suggestion.empty() ? "" : "; did you mean \"" + suggestion + "\"?") +
+           " (a case has name, input, expect, reason_contains, kitchen_id and strict)";
+  }
+  return "";
+}
+
 bool outcome_matches(const std::string& expected, const std::string& actual) {
   return expected == actual || (expected == "pass" && (actual == "silent" || actual == "advisory"));
 }
@@ -41,6 +63,10 @@ ReplayResult run_case(std::string_view line, const GuardOptions& base) {
   }
   result.name = std::string(string_member(doc, "name").value_or(""));
   result.expected = std::string(string_member(doc, "expect").value_or(""));
+  if (std::string problem = unknown_key_problem(doc); !problem.empty()) {
+    result.detail = std::move(problem);
+    return result;
+  }
   const rapidjson::Value* input = member(doc, "input");
   if (input == nullptr || !input->IsObject()) {
     result.detail = "\"input\" must be the hook input object";

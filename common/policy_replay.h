@@ -5,7 +5,8 @@
 // {"name": "...", "input": {<PreToolUse hook input>}, "expect": "deny"|"silent"|"advisory"|"pass",
 //  "reason_contains": "...", "kitchen_id": "...", "strict": false}
 // "pass" accepts silent or advisory (the call proceeds). name, reason_contains, kitchen_id
-// and strict are optional.
+// and strict are optional; any other key makes the case invalid (a misspelled
+// "reason_contains" must not let a case pass unchecked).
 
 #include <string>
 #include <vector>

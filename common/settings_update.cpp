@@ -41,7 +41,14 @@ SettingsUpdate plan_install(const std::string& path, const WiringOptions& option
   rapidjson::Document settings;
   const SettingsRead read = load_settings(path, settings);
   install_suite_hooks(settings, options);
-  std::string from = options.bin_dir.empty() ? "found on PATH" : "from " + options.bin_dir;
+  // Say where the hooks will find the executables, and (for the portable form) whether they
+  // do find them here.
+  std::string from = "from " + options.bin_dir;
+  if (options.bin_dir.empty()) {
+    const std::string here = find_on_path("resume-guard");
+    from = here.empty() ? "run by name from PATH (resume-guard is NOT on PATH here)"
+                        : "run by name from PATH (here: " + here + ")";
+  }
   std::string tools = "dispatch_food_truck";
   for (const std::string& tool : options.tools) tools += ", " + tool;
   return finish(path, read, settings,

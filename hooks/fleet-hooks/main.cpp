@@ -18,6 +18,7 @@
 #include "store_compact.h"
 #include "store_query.h"
 #include "store_verify.h"
+#include "tool_names.h"
 #include "version.h"
 
 namespace {
@@ -129,6 +130,17 @@ int main(int argc, char** argv) {
   cli.usage_exit = kExitUsage;
   if (const auto parsed = fleet::cli::parse(app, argc, argv, cli); parsed.exit_status) {
     return *parsed.exit_status;
+  }
+
+  // A tool name goes into a hook matcher: anything but letters, digits, _ and - is a usage
+  // error, like any other bad value.
+  for (const std::string& tool : tools) {
+    if (fleet::is_valid_tool_name(tool)) continue;
+    std::fprintf(stderr,
+                 "fleet-hooks %s: --tool must be a tool name (1-128 letters, digits, _ and -), "
+                 "not '%s'\n",
+                 install->parsed() ? "install" : "check", tool.c_str());
+    return kExitUsage;
   }
 
   try {

@@ -318,7 +318,7 @@ TEST_CASE("wiring: any dispatch tool name - install --tool and check --tool") {
   CHECK_MESSAGE(r.exit_code == 0, r.out);
   CHECK(r.out.find("ok: resume-guard guards spawn_worker and mcp__*__spawn_worker") !=
         std::string::npos);
-  CHECK(t.install({"--tool", "bad|name"}).exit_code == 1);
+  CHECK(t.install({"--tool", "bad|name"}).exit_code == 2);  // a usage error
 
   // A hand-written wiring for spawn_worker only passes check without --tool.
   const std::string hand = R"({"hooks": {"PreToolUse": [{"matcher": "^(mcp__.*__)?spawn_worker$",

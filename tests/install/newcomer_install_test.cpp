@@ -1,0 +1,119 @@
+// install.sh as a newcomer met it: run by its path from another directory, into a prefix
+// whose bin/ is not on PATH yet, then --uninstall (twice).
+
+#include <doctest/doctest.h>
+#include <unistd.h>
+#include <filesystem>
+
+#include "process.h"
+#include "temp_dir.h"
+#include "tree.h"
+
+using fleet::test::run_process;
+using fleet::test::RunOptions;
+using fleet::test::RunResult;
+using fleet::test::TempDir;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kInstallSh = std::string(FLEET_SOURCE_DIR) + "/install.sh";
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+std::size_t count(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+std::string user_path() {
+  const char* path = std::getenv("PATH");
+  return path ? path : "/usr/bin:/bin";
+}
+
+RunResult install_sh(const std::vector<std::string>& args, const std::string& cwd,
+                     const std::string& home, const std::string& path) {
+  std::vector<std::string> argv{kInstallSh};
+  argv.insert(argv.end(), args.begin(), args.end());
+  RunOptions options;
+  options.cwd = cwd;
+  options.env = {{"HOME", home}, {"PATH", path}};
+  return run_process(argv, options);
+}
+
+}  // namespace
+
+TEST_CASE("install.sh run by its path: a usage error names that path for --help") {
+  TempDir t;
+  fs::create_directories(t / "work");
+  const RunResult r = install_sh({"--frobnicate"}, t / "work", t / "home", user_path());
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.err, "Run " + kInstallSh + " --help for the options."));
+  CHECK_FALSE(contains(r.err, "./install.sh"));
+  const RunResult help = install_sh({"--help"}, t / "work", t / "home", user_path());
+  CHECK(help.exit_code == 0);
+  CHECK(contains(help.out, "Usage: " + kInstallSh + " [--prefix DIR] [--project DIR]"));
+}
+
+TEST_CASE(
+    "install.sh: check's ok for a prefix not on PATH says the dispatches are blocked until it "
+    "is; --uninstall lists what it removed from the project and suggests what exists") {
+  REQUIRE_MESSAGE(
+      run_process({"/bin/sh", "-c", "command -v resume-guard"}, {"", {{"PATH", user_path()}}, ""})
+              .exit_code != 0,
+      "resume-guard is on this PATH; this test needs a PATH without it");
+  TempDir t;
+  fs::create_directories(t / "work");
+  fs::create_directories(t / "home");
+  fs::create_directories(t / "orch");
+  const std::string prefix = t / "prefix";
+  const std::string path_line = "export PATH=\"" + prefix + "/bin:$PATH\"";
+
+  RunResult r = install_sh({"--prefix", "../prefix", "--project", "../orch"}, t / "work",
+                           t / "home", user_path());
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::size_t ok = r.out.find("ok: resume-guard guards");
+  REQUIRE(ok != std::string::npos);
+  const std::size_t warning = r.out.find("install.sh: WARNING: that ok holds once PATH includes " +
+                                         prefix + "/bin; until then\n  every dispatch is BLOCKED");
+  CHECK(warning != std::string::npos);
+  CHECK(warning > ok);
+  CHECK(warning < r.out.find("Next steps"));
+  // The same PATH line next to the warning and in the next steps.
+  CHECK(count(r.out, path_line) == 2);
+
+  // With the prefix on PATH: the ok stands alone, no PATH step.
+  r = install_sh({"--prefix", "../prefix", "--project", "../orch"}, t / "work", t / "home",
+                 prefix + "/bin:" + user_path());
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.out, "ok: resume-guard guards"));
+  CHECK_FALSE(contains(r.out, "WARNING"));
+  CHECK_FALSE(contains(r.out, path_line));
+
+  // --uninstall says what it took away from the project, not only from the prefix.
+  r = install_sh({"--uninstall", "--prefix", "../prefix"}, t / "work", t / "home", user_path());
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.out, "install.sh: in " + (t / "orch") +
+                            ", also removed what the install and this unwiring had created:\n"
+                            "  .claude/settings.json (left as {})\n"));
+  CHECK(contains(r.out, "  .claude/ (empty)\n"));
+  CHECK(fleet::test::run_ls(t / "orch").empty());
+  CHECK_FALSE(fs::exists(prefix));
+
+  // Again: nothing installed there. The advice names a fleet-hooks that exists (the one this
+  // source tree built), not the one just removed.
+  r = install_sh({"--uninstall", "--prefix", "../prefix"}, t / "work", t / "home", user_path());
+  CHECK(r.exit_code == 1);
+  CHECK(contains(r.err, "found no fleet-hooks install in " + prefix));
+  CHECK(contains(r.err, "apt remove fleet-hooks"));
+  const std::string built =
+      std::string(FLEET_SOURCE_DIR) + "/build/install/hooks/fleet-hooks/fleet-hooks";
+  REQUIRE(::access(built.c_str(), X_OK) == 0);
+  CHECK(contains(r.err, "  " + built + " uninstall --project DIR\n"));
+  CHECK_FALSE(contains(r.err, "\n  fleet-hooks uninstall"));
+}
