@@ -1,7 +1,7 @@
 #pragma once
 // launch-wrapper's launch: announce and record the agent's pid before it runs, stop the
 // member's previous agent, supervise the agent (output, signals, left-over children) and
-// retry only when its failure calls for it (DESIGN.md, "Process rules for launch-wrapper").
+// retry only when its failure calls for it (README.md, "launch-wrapper").
 
 #include <chrono>
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 // Knowing that a pid still names the process we recorded, and stopping process groups
-// (DESIGN.md, "Process rules"): a pid plus its start time (clock ticks since boot, field 22
+// (README.md, "launch-wrapper"): a pid plus its start time (clock ticks since boot, field 22
 // of /proc/<pid>/stat) plus the boot id identifies one process for the life of the machine.
 
 #include <sys/types.h>

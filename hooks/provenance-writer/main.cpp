@@ -52,9 +52,10 @@ int main(int argc, char** argv) {
   cmd_record->add_flag("--fsync", append.fsync, "fdatasync the store after the append");
 
   fleet::ProvenanceHookOptions hook_options;
-  CLI::App* cmd_hook = app.add_subcommand(
-      "hook",
-      "PostToolUse hook: record the session a dispatch tool call launched (always exits 0)");
+  CLI::App* cmd_hook =
+      app.add_subcommand("hook",
+                         "PostToolUse hook: record the session a dispatch tool call launched "
+                         "(exits 0; 1 for a command line it cannot parse)");
   cmd_hook->add_option("--state-dir", hook_options.state_dir, state_dir_help);
   cmd_hook->add_option("--kitchen-id", hook_options.kitchen_id,
                        "Kitchen when the call names none (default: $FLEET_HOOKS_KITCHEN_ID, "

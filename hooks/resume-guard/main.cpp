@@ -1,6 +1,7 @@
 // resume-guard: PreToolUse hook that refuses a resume_session_id that is not a worker session
-// owned by the caller or its kitchen. Reads the hook input on stdin; always exits 0 and
-// decides only through what it prints (see README, "resume-guard").
+// owned by the caller or its kitchen. Reads the hook input on stdin; exits 0 and decides
+// only through what it prints (a command line it cannot parse exits 1, never 2) (see README,
+// "resume-guard").
 
 #include <unistd.h>
 #include <cstdio>
@@ -16,7 +17,8 @@ int main(int argc, char** argv) {
   CLI::App app{
       "PreToolUse hook for the dispatch tool: denies a resume_session_id that is malformed, the "
       "caller's own session, an orchestrator session, or a worker owned by another caller and "
-      "kitchen. Reads the hook input JSON on stdin; always exits 0.",
+      "kitchen. Reads the hook input JSON on stdin; exits 0 (1 for a command line it cannot parse, "
+      "never 2).",
       "resume-guard"};
   fleet::GuardOptions options;
   app.add_option("--state-dir", options.state_dir,
