@@ -61,7 +61,7 @@ TEST_CASE("install.sh run by its path: a usage error names that path for --help"
 
 TEST_CASE(
     "install.sh: check's ok for a prefix not on PATH says the dispatches are blocked until it "
-    "is; --uninstall lists what it removed from the project and suggests what exists") {
+    "is - --uninstall lists what it removed from the project and suggests what exists") {
   REQUIRE_MESSAGE(
       run_process({"/bin/sh", "-c", "command -v resume-guard"}, {"", {{"PATH", user_path()}}, ""})
               .exit_code != 0,

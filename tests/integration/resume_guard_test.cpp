@@ -119,7 +119,7 @@ TEST_CASE("resume-guard: rule 2 - self-resume by full id and by 8-character pref
   CHECK(deny_reason(g.run(input(kL3, "\"c0ffee00\""))).find("own id") != std::string::npos);
 }
 
-TEST_CASE("resume-guard: rule 3 - first record wins; short ids resolve or are ambiguous") {
+TEST_CASE("resume-guard: rule 3 - first record wins - short ids resolve or are ambiguous") {
   Guard g;
   g.extra_args = {"--kitchen-id", "kitchen-2"};
   g.record(record_line(kWorker, kL3, "kitchen-1"));

@@ -81,7 +81,7 @@ TEST_CASE("launch_containment: a recorded containment is used only when it is a 
   CHECK_FALSE(containment_problem(c).empty());
 }
 
-TEST_CASE("launch_containment: the token finds a process in another session; another token not") {
+TEST_CASE("launch_containment: the token finds a process in another session - another token not") {
   const Containment ours = create_containment(ContainmentMode::token);
   const Containment other = create_containment(ContainmentMode::token);
   const pid_t inside =

@@ -74,7 +74,7 @@ TEST_CASE("paths: the executable's directory and absolute paths") {
   CHECK(absolute_path("rel/p") == std::string(here) + "/rel/p");
 }
 
-TEST_CASE("absolute_path prints a path normalised; directory_problem names what is wrong") {
+TEST_CASE("absolute_path prints a path normalised - directory_problem names what is wrong") {
   CHECK(fleet::absolute_path("/p/./.claude") == "/p/.claude");
   CHECK(fleet::absolute_path("/p//q/.") == "/p/q");
   CHECK(fleet::absolute_path("/p/q/") == "/p/q");
