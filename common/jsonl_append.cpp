@@ -71,7 +71,7 @@ void append_jsonl(const std::string& path, std::string_view line, const AppendOp
     }
     throw;
   }
-  if (while_locked) while_locked(fd.get(), fingerprint_of(st), buffer.size());
+  if (while_locked) while_locked(fd.get(), fingerprint_of(fd.get(), st), buffer.size());
 }  // closing the descriptor releases the lock
 
 }  // namespace fleet

@@ -17,7 +17,7 @@
 namespace fleet {
 namespace {
 
-constexpr char kMagic[8] = {'F', 'H', 'P', 'I', 'D', 'X', '2', '\n'};
+constexpr char kMagic[8] = {'F', 'H', 'P', 'I', 'D', 'X', '3', '\n'};
 constexpr std::uint64_t kSettled = 1;
 // Entries appended after the sorted section before the writer sorts the whole index again:
 // a reader scans at most this many (64 KiB) besides its binary search.
@@ -30,9 +30,8 @@ struct Header {
   std::uint64_t flags;
   std::uint64_t sorted;  // entries in the sorted section
   char boot_id[kBootIdSize];
-  std::uint64_t reserved;
 };
-static_assert(sizeof(FileFingerprint) == 56);
+static_assert(sizeof(FileFingerprint) == 64);
 static_assert(sizeof(Header) == 128);
 
 struct Entry {

@@ -4,8 +4,8 @@
 // million records instead of all of them.
 //
 // It is a cache, never the truth. Its header holds the fingerprint of the store it describes
-// (store_fingerprint.h: device, inode, size, change and modification times, to the
-// nanosecond) and the boot it was taken in. Readers use it only when that fingerprint is
+// (store_fingerprint.h: device, inode, inode generation, size, change and modification times,
+// to the nanosecond) and the boot it was taken in. Readers use it only when that fingerprint is
 // settled and equals the store's fingerprint now: then nothing has changed the store since
 // the index was brought up to date, and the index covers every line of it. Anything else —
 // a store another program appended to, rewrote, truncated, replaced or recreated, a reboot,
@@ -14,7 +14,7 @@
 // safe.
 //
 // Format (native byte order; the index never leaves the machine that wrote it): a 128-byte
-// header ("FHPIDX2\n", the fingerprint, flags, the number of sorted entries, the boot id),
+// header ("FHPIDX3\n", the fingerprint, flags, the number of sorted entries, the boot id),
 // then 16-byte entries {key, offset}: first a section sorted by key (then offset), then the
 // entries of lines appended since, in store order. A writer rewrites the whole index
 // (sorted, into a temporary file renamed over it) when that tail grows long.

@@ -134,10 +134,10 @@ StoreLookup lookup_session(const std::string& store_path, std::string_view id,
   try {
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) throw_errno("cannot stat " + store_path);
-    auto candidates = index_candidates(store_path, fingerprint_of(st), id);
+    auto candidates = index_candidates(store_path, fingerprint_of(fd.get(), st), id);
     if (!candidates.usable && maintain_index && try_rebuild_index(store_path) &&
         ::fstat(fd.get(), &st) == 0) {
-      candidates = index_candidates(store_path, fingerprint_of(st), id);
+      candidates = index_candidates(store_path, fingerprint_of(fd.get(), st), id);
       result.rebuilt_index = true;
     }
     if (candidates.usable) {

@@ -1,9 +1,8 @@
 #include "store_fingerprint.h"
 
-#include <sys/statfs.h>
-#include <sys/utsname.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <time.h>
-#include <cstdio>
 
 namespace fleet {
 namespace {
@@ -27,34 +26,21 @@ std::int64_t granularity_ns(std::int64_t nsec) {
   return step;
 }
 
-// Linux 6.13 and later stamp changes to ext4, xfs, btrfs and tmpfs files with multigrain
-// time stamps: the first change after a stat gets a time later than the one that stat saw.
-bool kernel_has_multigrain_times() {
-  static const bool has = [] {
-    struct utsname name {};
-    int major = 0;
-    int minor = 0;
-    return ::uname(&name) == 0 && std::sscanf(name.release, "%d.%d", &major, &minor) == 2 &&
-           (major > 6 || (major == 6 && minor >= 13));
-  }();
-  return has;
-}
-
-bool has_multigrain_times(int fd) {
-  constexpr long kExt4 = 0xEF53;
-  constexpr long kXfs = 0x58465342;
-  constexpr long kBtrfs = 0x9123683E;
-  constexpr long kTmpfs = 0x01021994;
-  if (!kernel_has_multigrain_times()) return false;
-  struct statfs fs {};
-  if (::fstatfs(fd, &fs) != 0) return false;
-  const long type = static_cast<long>(fs.f_type);
-  return type == kExt4 || type == kXfs || type == kBtrfs || type == kTmpfs;
-}
-
 }  // namespace
 
-FileFingerprint fingerprint_of(const struct stat& st) {
+bool is_settled(const FileFingerprint& print, std::int64_t coarse_before_ns) {
+  // Every time stamp the kernel gives any file from now on — coarse (the tick, or the
+  // multigrain floor, which is never below it) or fine-grained — is at least the coarse
+  // clock. Once that clock is a whole stamp step past this ctime, no later change of this
+  // file, and no file put in its place, can get this ctime again. Multigrain stamps do not
+  // spare the wait: they keep the stamps of ONE inode apart, but a file recreated in the
+  // same tick (even with the inode number reused) can be stamped with the very floor value
+  // this ctime holds.
+  const std::int64_t ctime = print.ctime_sec * kNanosPerSecond + print.ctime_nsec;
+  return coarse_before_ns >= ctime + granularity_ns(print.ctime_nsec);
+}
+
+FileFingerprint fingerprint_of(int fd, const struct stat& st) {
   FileFingerprint print;
   print.dev = static_cast<std::uint64_t>(st.st_dev);
   print.ino = static_cast<std::uint64_t>(st.st_ino);
@@ -63,6 +49,9 @@ FileFingerprint fingerprint_of(const struct stat& st) {
   print.ctime_nsec = st.st_ctim.tv_nsec;
   print.mtime_sec = st.st_mtim.tv_sec;
   print.mtime_nsec = st.st_mtim.tv_nsec;
+  // The kernel writes an int, whatever the ioctl's declared type. Unsupported: stays 0.
+  std::uint32_t generation = 0;
+  if (::ioctl(fd, FS_IOC_GETVERSION, &generation) == 0) print.generation = generation;
   return print;
 }
 
@@ -70,15 +59,8 @@ bool take_fingerprint(int fd, FileFingerprint& print, bool& settled) {
   const std::int64_t before = coarse_now_ns();
   struct stat st {};
   if (::fstat(fd, &st) != 0) return false;
-  const std::int64_t after = coarse_now_ns();
-  print = fingerprint_of(st);
-  const std::int64_t ctime = print.ctime_sec * kNanosPerSecond + print.ctime_nsec;
-  // A file system with multigrain times, or a stamp later than the coarse clock (which only
-  // such a file system gives): the first change after this stat gets a later time. Or the
-  // coarse tick of the last change had passed before the stat: any later change gets at
-  // least the current tick.
-  settled = ctime > after || before >= ctime + granularity_ns(print.ctime_nsec) ||
-            has_multigrain_times(fd);
+  print = fingerprint_of(fd, st);
+  settled = is_settled(print, before);
   return true;
 }
 

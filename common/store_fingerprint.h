@@ -4,11 +4,12 @@
 // truncation, rename or metadata change gives a file a new change time (ctime), and no
 // program can set ctime: it can only be set by the kernel to the current time.
 //
-// A fingerprint is "settled" when every later change is sure to give the file another
-// ctime: on a file system with fine-grained change times (Linux 6.13 and later: ext4, xfs,
-// btrfs, tmpfs), the stat that took the fingerprint makes the kernel stamp the next change
-// with a new time; on one whose change times follow the coarse clock tick, only once that
-// tick has passed (a change in the same tick would keep the same ctime).
+// A fingerprint is "settled" when every later change is sure to give the file, or any file
+// put in its place, another ctime: once the coarse clock (which every later stamp is at
+// least) is past the ctime by the stamp's step. Until then a change — or a delete and
+// recreate — within the same clock tick could be stamped with the same ctime; fine-grained
+// ("multigrain", Linux 6.13+) stamps only keep the stamps of one inode apart, not those of
+// a recreated file, so they do not shorten the wait (at most one tick).
 
 #include <sys/stat.h>
 #include <cstdint>
@@ -23,11 +24,20 @@ struct FileFingerprint {
   std::int64_t ctime_nsec = 0;
   std::int64_t mtime_sec = 0;
   std::int64_t mtime_nsec = 0;
+  // The inode's generation (ioctl FS_IOC_GETVERSION: ext4, xfs, btrfs), drawn at random
+  // when the inode is allocated: a file deleted and recreated with the same inode number
+  // gets another one. 0 where the file system does not tell it (tmpfs, others).
+  std::uint64_t generation = 0;
 
   bool operator==(const FileFingerprint&) const = default;
 };
 
-FileFingerprint fingerprint_of(const struct stat& st);
+// The fingerprint of the open file `fd`, whose fstat is `st` (one ioctl more).
+FileFingerprint fingerprint_of(int fd, const struct stat& st);
+
+// Whether `print` is settled, given the coarse clock (CLOCK_REALTIME_COARSE, ns) read before
+// the stat that took it.
+bool is_settled(const FileFingerprint& print, std::int64_t coarse_before_ns);
 
 // fstat of `fd` as a fingerprint, and whether it is settled (see above). Returns false
 // when fstat fails.

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 #include "error.h"
 
@@ -21,13 +22,15 @@ std::string base_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-// <store>.<kind>.XXXXXX with a kind made of lower-case letters.
+// Every temporary's name starts with <store> and this infix, which no other program or
+// person is expected to give a file: cleanup removes nothing else (a user's
+// session_provenance.jsonl.old.240101 or .bak is never touched).
+constexpr std::string_view kInfix = ".fleet-tmp-";
+
+// <store>.fleet-tmp-<kind>.XXXXXX with a kind made of lower-case letters.
 bool is_temporary_of(std::string_view name, std::string_view store) {
-  if (name.size() < store.size() + 3 + kRandomSuffix || !name.starts_with(store) ||
-      name[store.size()] != '.') {
-    return false;
-  }
-  const std::string_view rest = name.substr(store.size() + 1);
+  if (!name.starts_with(store) || !name.substr(store.size()).starts_with(kInfix)) return false;
+  const std::string_view rest = name.substr(store.size() + kInfix.size());
   const auto dot = rest.find('.');
   if (dot == std::string_view::npos || dot == 0 || rest.size() - dot - 1 != kRandomSuffix) {
     return false;
@@ -42,7 +45,7 @@ bool is_temporary_of(std::string_view name, std::string_view store) {
 
 UniqueFd create_store_temporary(const std::string& store_path, const char* kind,
                                 std::string& temp_path) {
-  temp_path = store_path + "." + kind + ".XXXXXX";
+  temp_path = store_path + std::string(kInfix) + kind + ".XXXXXX";
   UniqueFd fd(::mkostemp(temp_path.data(), O_CLOEXEC));
   if (!fd) throw_errno("cannot create a temporary file beside " + store_path);
   if (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {

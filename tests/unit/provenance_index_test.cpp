@@ -30,9 +30,10 @@ std::string autoskillit_line(const std::string& session, const std::string& kitc
 }
 
 IndexCandidates candidates(const std::string& store, std::string_view id) {
+  UniqueFd fd = open_regular_file(store, O_RDONLY);
   struct stat st {};
-  REQUIRE(::stat(store.c_str(), &st) == 0);
-  return index_candidates(store, fingerprint_of(st), id);
+  REQUIRE(::fstat(fd.get(), &st) == 0);
+  return index_candidates(store, fingerprint_of(fd.get(), st), id);
 }
 
 std::uint64_t file_size(const std::string& path) {
@@ -182,10 +183,11 @@ TEST_CASE("provenance_index: a reader that saw an earlier store does not use a l
   TempDir tmp;
   const std::string store = tmp / "s.jsonl";
   append_record(store, record("aaaaaaaa-1"), {});
+  UniqueFd fd = open_regular_file(store, O_RDONLY);
   struct stat earlier {};
-  REQUIRE(::stat(store.c_str(), &earlier) == 0);
+  REQUIRE(::fstat(fd.get(), &earlier) == 0);
   append_record(store, record("aaaaaaaa-2"), {});
-  CHECK_FALSE(index_candidates(store, fingerprint_of(earlier), "aaaaaaaa").usable);
+  CHECK_FALSE(index_candidates(store, fingerprint_of(fd.get(), earlier), "aaaaaaaa").usable);
   CHECK(candidates(store, "aaaaaaaa").offsets.size() == 2);
 }
 

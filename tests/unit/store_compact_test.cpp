@@ -59,7 +59,7 @@ TEST_CASE("store_compact: the index is rebuilt for the new file - a missing stor
   UniqueFd fd = open_regular_file(store, O_RDONLY);
   struct stat st {};
   REQUIRE(::fstat(fd.get(), &st) == 0);
-  const auto candidates = index_candidates(store, fingerprint_of(st), "aaaaaaaa");
+  const auto candidates = index_candidates(store, fingerprint_of(fd.get(), st), "aaaaaaaa");
   CHECK(candidates.usable);
   CHECK(candidates.offsets.size() == 1);
   CHECK(lookup_session(store, "aaaaaaaa-1").used_index);

@@ -17,19 +17,20 @@ TEST_CASE("store_temporary: a temporary its writer holds is kept, a dead writer'
   write_file(store, "");
   std::string held_path;
   UniqueFd held = create_store_temporary(store, "compact", held_path);
-  CHECK(held_path.starts_with(store + ".compact."));
+  CHECK(held_path.starts_with(store + ".fleet-tmp-compact."));
   // Left by writers that died: nobody holds them.
-  write_file(store + ".compact.Ab12Cd", "partial");
-  write_file(store + ".idx.Zz99yy", "partial");
+  write_file(store + ".fleet-tmp-compact.Ab12Cd", "partial");
+  write_file(store + ".fleet-tmp-idx.Zz99yy", "partial");
   // Not temporaries of this store.
   write_file(store + ".idx", "index");
-  write_file(store + ".compact.toolongsuffix", "x");
-  write_file(tmp / "other.jsonl.compact.Ab12Cd", "x");
+  write_file(store + ".fleet-tmp-compact.toolongsuffix", "x");
+  write_file(tmp / "other.jsonl.fleet-tmp-compact.Ab12Cd", "x");
   CHECK(remove_stale_temporaries(store) == 2);
   const auto left = run_ls(tmp.path());
-  CHECK(std::find(left.begin(), left.end(), "session_provenance.jsonl.compact.Ab12Cd") ==
+  CHECK(std::find(left.begin(), left.end(), "session_provenance.jsonl.fleet-tmp-compact.Ab12Cd") ==
         left.end());
-  CHECK(std::find(left.begin(), left.end(), "session_provenance.jsonl.idx.Zz99yy") == left.end());
+  CHECK(std::find(left.begin(), left.end(), "session_provenance.jsonl.fleet-tmp-idx.Zz99yy") ==
+        left.end());
   CHECK(left.size() == 5);  // the store, the held temporary, and the three others
   CHECK(::access(held_path.c_str(), F_OK) == 0);
   held.reset();  // its writer is gone
