@@ -527,3 +527,25 @@ TEST_CASE("containment: an agent shell that exits 137 after an outside kill is n
     kill_all_with_env(marker);
   }
 }
+
+TEST_CASE("retries: a wrapper whose launcher exited before the failure does not retry") {
+  TempDir tmp;
+  const std::string marker = unique_marker();
+  const std::string agent = write_script(
+      tmp / "agent", "while [ ! -e " + tmp / "go" +
+                         " ]; do sleep 0.02; done\necho 'API Error: 529 overloaded' >&2\nexit 1\n");
+  // The launcher starts the wrapper in the background and exits: the wrapper is orphaned.
+  const RunResult launcher =
+      run_process({"/bin/sh", "-c", "\"$@\" >" + tmp / "out" + " 2>" + tmp / "err" + " & echo $!",
+                   "sh", kWrapper, "--retries", "3", "--backoff", "0.01", "--", agent},
+                  with_marker(marker));
+  REQUIRE(launcher.exit_code == 0);
+  const pid_t wrapper = std::stoi(launcher.out);
+  fleet::test::write_file(tmp / "go", "");
+  CHECK(wait_not_running(wrapper, 60000));
+  const std::string err = read_file(tmp / "err");
+  CHECK_MESSAGE(err.find("the wrapper's parent is gone: no retry") != std::string::npos, err);
+  CHECK(summary(err)["attempts"].GetUint() == 1);
+  CHECK(announced(read_file(tmp / "out")).size() == 1);
+  kill_all_with_env(marker);
+}
