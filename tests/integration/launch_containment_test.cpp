@@ -534,11 +534,15 @@ TEST_CASE("retries: a wrapper whose launcher exited before the failure does not 
   const std::string agent = write_script(
       tmp / "agent", "while [ ! -e " + tmp / "go" +
                          " ]; do sleep 0.02; done\necho 'API Error: 529 overloaded' >&2\nexit 1\n");
-  // The launcher starts the wrapper in the background and exits: the wrapper is orphaned.
-  const RunResult launcher =
-      run_process({"/bin/sh", "-c", "\"$@\" >" + tmp / "out" + " 2>" + tmp / "err" + " & echo $!",
-                   "sh", kWrapper, "--retries", "3", "--backoff", "0.01", "--", agent},
-                  with_marker(marker));
+  // The launcher starts the wrapper in the background, waits until it has announced (it is
+  // running: a wrapper orphaned before its main ran cannot tell), and exits: the wrapper is
+  // orphaned.
+  const std::string script = "\"$@\" >" + tmp / "out" + " 2>" + tmp / "err" +
+                             " & while ! grep -q FLEET_PID " + tmp / "out" +
+                             "; do sleep 0.01; done; echo $!";
+  const RunResult launcher = run_process(
+      {"/bin/sh", "-c", script, "sh", kWrapper, "--retries", "3", "--backoff", "0.01", "--", agent},
+      with_marker(marker));
   REQUIRE(launcher.exit_code == 0);
   const pid_t wrapper = std::stoi(launcher.out);
   fleet::test::write_file(tmp / "go", "");
