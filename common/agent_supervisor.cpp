@@ -158,9 +158,16 @@ AgentExit supervise_agent(HeldChild& child, SignalRouter& router,
       kill_deadline = now + std::chrono::hours(24);  // once
     }
   }
-  if (WIFSIGNALED(result.status) && sigismember(&sent, WTERMSIG(result.status)) != 1) {
-    result.outside_signal = WTERMSIG(result.status);
+  // Killed from outside: by a signal, or - an agent behind a shell or npx whose child was
+  // killed - by exiting 128+SIGKILL or 128+SIGTERM; either way a signal the wrapper did not send.
+  int ended_by = 0;
+  if (WIFSIGNALED(result.status)) {
+    ended_by = WTERMSIG(result.status);
+  } else if (WIFEXITED(result.status) && (WEXITSTATUS(result.status) == 128 + SIGKILL ||
+                                          WEXITSTATUS(result.status) == 128 + SIGTERM)) {
+    ended_by = WEXITSTATUS(result.status) - 128;
   }
+  if (ended_by != 0 && sigismember(&sent, ended_by) != 1) result.outside_signal = ended_by;
   out.drain();
   err.drain();
   if (!options.leave_children) {

@@ -93,6 +93,22 @@ bool write_pseudo_file(const std::string& path, const std::string& text) {
   return n == static_cast<ssize_t>(text.size());
 }
 
+bool freeze_cgroup(const std::string& cgroup, std::chrono::milliseconds timeout) {
+  if (!write_pseudo_file(cgroup + "/cgroup.freeze", "1")) return false;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    const std::string events = read_pseudo_file(cgroup + "/cgroup.events");
+    if (events.starts_with("frozen 1") || events.find("\nfrozen 1") != std::string::npos)
+      return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    ::usleep(5000);
+  }
+}
+
+void thaw_cgroup(const std::string& cgroup) {
+  write_pseudo_file(cgroup + "/cgroup.freeze", "0");
+}
+
 // The directory of this process's own cgroup v2, "" when there is none.
 std::string own_cgroup_directory() {
   const std::string text = read_pseudo_file("/proc/self/cgroup");

@@ -5,6 +5,7 @@
 // and writes of cgroupfs and /proc files.
 
 #include <sys/types.h>
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,14 @@ std::string own_cgroup_directory();
 
 // The pids listed in <cgroup>/cgroup.procs.
 std::vector<pid_t> cgroup_members(const std::string& cgroup);
+
+// Freezes the cgroup (writes 1 to cgroup.freeze) and waits up to `timeout` for cgroup.events
+// to say "frozen 1": only then can no member fork or leave. False when the write fails or
+// the cgroup is not frozen in time (the cgroup may be left freezing: thaw it either way).
+bool freeze_cgroup(const std::string& cgroup, std::chrono::milliseconds timeout);
+
+// Thaws the cgroup (writes 0 to cgroup.freeze).
+void thaw_cgroup(const std::string& cgroup);
 
 // The cgroup v2 path of `pid` relative to the hierarchy's root ("" when unknown).
 std::string cgroup_of(pid_t pid);

@@ -296,14 +296,13 @@ ContainedStop stop_contained(const Containment& containment, std::chrono::millis
       result.killed = true;
       const auto deadline = Clock::now() + kill_wait;
       for (;;) {
-        if (!containment.cgroup.empty() &&
-            !write_pseudo_file(containment.cgroup + "/cgroup.kill", "1")) {
-          // No cgroup.kill (Linux < 5.14): freeze, kill each member, thaw.
-          write_pseudo_file(containment.cgroup + "/cgroup.freeze", "1");
-          for (pid_t pid : cgroup_members(containment.cgroup)) ::kill(pid, SIGKILL);
-          write_pseudo_file(containment.cgroup + "/cgroup.freeze", "0");
-        }
+        // No cgroup.kill (Linux < 5.14): freeze the cgroup so that no member forks while
+        // the scan below finds and kills each one (verified like every other signal), thaw.
+        const bool fallback = !containment.cgroup.empty() &&
+                              !write_pseudo_file(containment.cgroup + "/cgroup.kill", "1");
+        if (fallback) freeze_cgroup(containment.cgroup, std::chrono::milliseconds(500));
         for (const Found& process : finder.scan()) finder.signal(process, SIGKILL);
+        if (fallback) thaw_cgroup(containment.cgroup);
         if (wait_empty(finder, std::min(deadline, Clock::now() + std::chrono::milliseconds(200)),
                        reap) ||
             Clock::now() >= deadline) {

@@ -51,9 +51,15 @@ LaunchGuardian::LaunchGuardian() {
     ::setsid();
     if (::fork() != 0) ::_exit(0);  // the guardian is reparented away from the wrapper
     // Hold nothing of the launcher's: its pipes must see end of file when the wrapper ends.
+    // The wrapper may have been started with 0, 1 or 2 closed, so the pipe's read end may be
+    // one of them: lift it above 2 before /dev/null takes their places.
+    const int from_wrapper = ::fcntl(read_end.get(), F_DUPFD_CLOEXEC, 3);
+    if (from_wrapper < 0) ::_exit(1);
     const int null = ::open("/dev/null", O_RDWR | O_CLOEXEC);
-    for (int fd = 0; fd <= 2; ++fd) ::dup2(null, fd);
-    ::dup2(read_end.get(), 3);
+    for (int fd = 0; fd <= 2; ++fd) {
+      if (fd != null) ::dup2(null, fd);
+    }
+    if (from_wrapper != 3) ::dup2(from_wrapper, 3);
     ::close_range(4, ~0U, 0);  // also the sync pipe: the wrapper may go on now
     guard(3);
   }

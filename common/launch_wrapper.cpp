@@ -473,7 +473,7 @@ class Launcher {
   }
 
   const LaunchOptions& options_;
-  const pid_t parent_ = ::getppid();
+  const pid_t parent_ = options_.parent != 0 ? options_.parent : ::getppid();
   bool announced_ = false;
   // Before router_: the guardian must be forked before the wrapper becomes a subreaper.
   std::unique_ptr<LaunchGuardian> guardian_ =

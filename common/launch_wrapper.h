@@ -3,6 +3,7 @@
 // member's previous agent, supervise the agent (output, signals, left-over children) and
 // retry only when its failure calls for it (README.md, "launch-wrapper").
 
+#include <sys/types.h>
 #include <chrono>
 #include <string>
 #include <vector>
@@ -25,6 +26,9 @@ struct LaunchOptions {
   std::string state_dir;             // --state-dir
   std::string announce_prefix = "FLEET_PID:";
   AnnounceMode announce = AnnounceMode::agent;
+  // The wrapper's parent, taken first thing in main (0: taken when the launch starts). When
+  // getppid() differs from it, the parent is gone and a failed attempt is not retried.
+  pid_t parent = 0;
   ContainmentMode containment = ContainmentMode::automatic;
   std::chrono::milliseconds grace{5000};
   bool leave_children = false;

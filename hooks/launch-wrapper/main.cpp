@@ -1,6 +1,7 @@
 // launch-wrapper: the wrapper a dispatcher puts around every agent launch
 // (launch-wrapper [options] -- claude -p …), plus `stop` and `status` for a member's agent.
 
+#include <unistd.h>
 #include <chrono>
 #include <cstdio>
 
@@ -12,6 +13,7 @@
 #include "launch_registry.h"
 #include "launch_wrapper.h"
 #include "paths.h"
+#include "standard_fds.h"
 #include "version.h"
 
 namespace {
@@ -23,6 +25,10 @@ std::chrono::milliseconds to_ms(double seconds) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Before anything else: the parent that started the wrapper (a retry is only for it), and
+  // 0-2 occupied so that nothing the wrapper opens takes their numbers.
+  const pid_t parent = ::getppid();
+  fleet::occupy_standard_fds();
   CLI::App app{
       "Runs an agent command in its own process group: announces FLEET_PID:<pid> as the first "
       "line of stdout, records the pid for the member, stops the member's previous agent after "
@@ -30,6 +36,7 @@ int main(int argc, char** argv) {
       "launch-wrapper"};
   app.set_version_flag("--version", std::string("launch-wrapper ") + fleet::kVersion);
   fleet::LaunchOptions options;
+  options.parent = parent;
   double grace_seconds = 5;
   const std::string state_dir_help =
       "State directory (default: $FLEET_HOOKS_STATE_DIR, $AUTOSKILLIT_STATE_DIR, or "

@@ -466,3 +466,90 @@ TEST_CASE("announce wrapper: the summary and the exit code are those of the last
   CHECK(summary(r.err)["attempts"].GetUint() == 2);
   CHECK(r.err.find("attempt 2: agent pid ") != std::string::npos);
 }
+
+namespace {
+
+// An agent that leaves escapees (setsid, double fork) and runs until stopped.
+std::string escaping_runner(const TempDir& tmp) {
+  return write_script(tmp / "runner",
+                      "setsid sleep 1000 &\n"
+                      "(setsid sh -c 'sleep 1000 & sleep 1000' &)\n"
+                      "echo runner-ready\n"
+                      "while :; do sleep 0.05; done\n");
+}
+
+}  // namespace
+
+TEST_CASE("announce wrapper: started with stdin or stderr closed, kill -9 of the pid stops all") {
+  // The launcher gave the wrapper no stdin (or no stderr): the guardian must still hold the
+  // launch's token, so kill -9 of the announced wrapper pid alone leaves nothing running.
+  for (const std::string closing : {"exec 0<&-", "exec 2>&-", "exec 0<&- 2>&-"}) {
+    TempDir tmp;
+    const std::string marker = unique_marker();
+    BackgroundProcess launch({"/bin/sh", "-c", closing + "; exec \"$@\"", "sh", kWrapper,
+                              "--announce", "wrapper", "--", escaping_runner(tmp)},
+                             with_marker(marker));
+    const pid_t held = first_announced(launch);
+    CHECK(held == launch.pid());
+    REQUIRE(launch.wait_for_output("runner-ready"));
+    CHECK(running_with_env(marker).size() >= 4);
+    ::kill(held, SIGKILL);
+    REQUIRE(launch.wait());
+    CHECK_MESSAGE(wait_none_running_with_env(marker), closing);
+    kill_all_with_env(marker);
+  }
+}
+
+TEST_CASE("containment: an agent shell that exits 137 after an outside kill is not retried") {
+  // The agent is a shell (or npx) in front of the real agent: the launcher kills the real
+  // agent, the shell exits 128+SIGKILL normally, and the tail says "retry".
+  for (const int sig : {SIGKILL, SIGTERM}) {
+    TempDir tmp;
+    const std::string marker = unique_marker();
+    const std::string agent = write_script(
+        tmp / "agent", "sh -c 'echo $$ > " + tmp / "child" +
+                           "; echo \"API Error: 529 {\\\"type\\\":\\\"overloaded_error\\\"}\" >&2;"
+                           " echo ready; exec sleep 1000' &\nwait $!\n");
+    BackgroundProcess w({kWrapper, "--retries", "3", "--backoff", "0.01", "--", agent},
+                        with_marker(marker));
+    REQUIRE(w.wait_for_output("ready"));
+    const pid_t child = std::stoi(read_pid_file(tmp / "child"));
+    ::kill(child, sig);
+    REQUIRE(w.wait());
+    CHECK_MESSAGE(announced(w.result().out).size() == 1, w.result().err);
+    CHECK(w.result().exit_code == 128 + sig);
+    auto doc = summary(w.result().err);
+    CHECK(std::string(doc["kill_reason"].GetString()) == "killed");
+    REQUIRE(doc.HasMember("signal"));
+    CHECK(std::string(doc["signal"].GetString()) == (sig == SIGKILL ? "SIGKILL" : "SIGTERM"));
+    CHECK(doc["attempts"].GetUint() == 1);
+    CHECK(wait_none_running_with_env(marker));
+    kill_all_with_env(marker);
+  }
+}
+
+TEST_CASE("retries: a wrapper whose launcher exited before the failure does not retry") {
+  TempDir tmp;
+  const std::string marker = unique_marker();
+  const std::string agent = write_script(
+      tmp / "agent", "while [ ! -e " + tmp / "go" +
+                         " ]; do sleep 0.02; done\necho 'API Error: 529 overloaded' >&2\nexit 1\n");
+  // The launcher starts the wrapper in the background, waits until it has announced (it is
+  // running: a wrapper orphaned before its main ran cannot tell), and exits: the wrapper is
+  // orphaned.
+  const std::string script = "\"$@\" >" + tmp / "out" + " 2>" + tmp / "err" +
+                             " & while ! grep -q FLEET_PID " + tmp / "out" +
+                             "; do sleep 0.01; done; echo $!";
+  const RunResult launcher = run_process(
+      {"/bin/sh", "-c", script, "sh", kWrapper, "--retries", "3", "--backoff", "0.01", "--", agent},
+      with_marker(marker));
+  REQUIRE(launcher.exit_code == 0);
+  const pid_t wrapper = std::stoi(launcher.out);
+  fleet::test::write_file(tmp / "go", "");
+  CHECK(wait_not_running(wrapper, 60000));
+  const std::string err = read_file(tmp / "err");
+  CHECK_MESSAGE(err.find("the wrapper's parent is gone: no retry") != std::string::npos, err);
+  CHECK(summary(err)["attempts"].GetUint() == 1);
+  CHECK(announced(read_file(tmp / "out")).size() == 1);
+  kill_all_with_env(marker);
+}
