@@ -98,11 +98,6 @@ std::string directory_problem(const std::string& path) {
   return S_ISDIR(st.st_mode) ? "" : "is not a directory";
 }
 
-bool is_directory(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 std::string find_on_path(const std::string& name) {
   const std::string search = env_value("PATH");
   std::size_t start = 0;

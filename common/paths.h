@@ -33,9 +33,6 @@ std::string executable_directory();
 // by text would be wrong after a symlink.
 std::string absolute_path(const std::string& path);
 
-// True when `path` is a directory (symlinks followed).
-bool is_directory(const std::string& path);
-
 // Where /bin/sh finds the command `name` on $PATH (a regular executable file), "" if nowhere.
 std::string find_on_path(const std::string& name);
 

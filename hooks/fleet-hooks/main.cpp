@@ -146,7 +146,7 @@ int main(int argc, char** argv) {
   try {
     project = fleet::absolute_path(project);
     if ((install->parsed() || uninstall->parsed() || check->parsed()) &&
-        !fleet::is_directory(project)) {
+        !fleet::directory_problem(project).empty()) {
       std::fprintf(stderr, "fleet-hooks: the project directory %s does not exist\n",
                    project.c_str());
       return kExitUsage;
