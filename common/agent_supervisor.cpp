@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "error.h"
+#include "exit_status.h"
 #include "output_relay.h"
 #include "process_identity.h"
 #include "timestamp.h"
@@ -163,9 +164,10 @@ AgentExit supervise_agent(HeldChild& child, SignalRouter& router,
   int ended_by = 0;
   if (WIFSIGNALED(result.status)) {
     ended_by = WTERMSIG(result.status);
-  } else if (WIFEXITED(result.status) && (WEXITSTATUS(result.status) == 128 + SIGKILL ||
-                                          WEXITSTATUS(result.status) == 128 + SIGTERM)) {
-    ended_by = WEXITSTATUS(result.status) - 128;
+  } else if (WIFEXITED(result.status) &&
+             (WEXITSTATUS(result.status) == exit_status::of_signal(SIGKILL) ||
+              WEXITSTATUS(result.status) == exit_status::of_signal(SIGTERM))) {
+    ended_by = WEXITSTATUS(result.status) - exit_status::of_signal(0);
   }
   if (ended_by != 0 && sigismember(&sent, ended_by) != 1) result.outside_signal = ended_by;
   out.drain();

@@ -99,10 +99,11 @@ std::optional<HookCommand> parse_hook_command(std::string_view command) {
       hook.guarded = true;
       hook.executable = raw;
       hook.arguments.assign(command.substr(exec + kExec.size() + raw.size()));
-      hook.exit_if_missing = missing.find("exit 2") != std::string_view::npos   ? kExitBlocks
-                             : missing.find("exit 1") != std::string_view::npos ? kExitWarns
-                             : missing.find("exit 0") != std::string_view::npos ? 0
-                                                                                : kExitNotFound;
+      hook.exit_if_missing =
+          missing.find("exit 2") != std::string_view::npos   ? exit_status::hook_blocks
+          : missing.find("exit 1") != std::string_view::npos ? exit_status::hook_warns
+          : missing.find("exit 0") != std::string_view::npos ? 0
+                                                             : exit_status::not_found;
       while (!hook.arguments.empty() && (hook.arguments.back() == ' ')) hook.arguments.pop_back();
       return hook;
     }
@@ -129,7 +130,7 @@ std::string format_hook_command(const HookCommand& hook, std::string_view name) 
   read_word(hook.executable, 0, raw, plain);
   std::string message = "fleet-hooks: " + std::string(name) +
                         " is not installed on this machine (" + where(plain) + ")";
-  if (hook.exit_if_missing == kExitBlocks) {
+  if (hook.exit_if_missing == exit_status::hook_blocks) {
     message +=
         ", so this call is blocked. Install fleet-hooks and put its bin directory on PATH "
         "(README, Team setup), then start Claude Code again";

@@ -10,19 +10,15 @@
 #include <string_view>
 #include <vector>
 
-namespace fleet {
+#include "exit_status.h"
 
-// What a guarded command does when its executable is missing: exit 2 blocks the tool call
-// (its stderr goes to the model), exit 1 is a non-blocking error shown to the user.
-inline constexpr int kExitBlocks = 2;
-inline constexpr int kExitWarns = 1;
-inline constexpr int kExitNotFound = 127;  // a plain command whose executable is missing
+namespace fleet {
 
 struct HookCommand {
   std::string executable;  // the executable word as written (shell quotes kept)
   std::string arguments;   // everything after it, as written ("" or " --strict …")
   bool guarded = false;    // written in the `command -v … ||` form
-  int exit_if_missing = kExitNotFound;
+  int exit_if_missing = exit_status::not_found;  // a plain command: /bin/sh says 127
 };
 
 // `word` quoted for /bin/sh when it holds anything beyond [A-Za-z0-9/._+-].

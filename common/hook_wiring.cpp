@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "error.h"
+#include "exit_status.h"
 #include "json.h"
 #include "matcher.h"
 #include "tool_names.h"
@@ -120,7 +121,8 @@ void install_hook(Value& hooks, const SuiteHook& hook, const WiringOptions& opti
                            ? hook.executable
                            : shell_quote(options.bin_dir + "/" + hook.executable);
   located.guarded = true;
-  located.exit_if_missing = is_guard && !options.fail_open_if_missing ? kExitBlocks : kExitWarns;
+  located.exit_if_missing = is_guard && !options.fail_open_if_missing ? exit_status::hook_blocks
+                                                                      : exit_status::hook_warns;
 
   std::vector<Found> found;
   for (auto& group : groups.GetArray()) {

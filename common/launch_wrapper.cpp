@@ -32,8 +32,8 @@ namespace {
 
 int exit_code_of(int status) {
   if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return kExitWrapperFailure;
+  if (WIFSIGNALED(status)) return exit_status::of_signal(WTERMSIG(status));
+  return exit_status::wrapper_failure;
 }
 
 std::string signal_name(int sig) {
@@ -112,10 +112,10 @@ class Launcher {
       }
       if (sig != 0) {
         Attempt interrupted;
-        interrupted.exit_code = 128 + sig;
+        interrupted.exit_code = exit_status::of_signal(sig);
         interrupted.kill_reason = "signal";
         attempts_.push_back(interrupted);
-        return finish(128 + sig);
+        return finish(exit_status::of_signal(sig));
       }
     }
   }
@@ -323,7 +323,7 @@ class Launcher {
       wait_child(child.pid);
       forget(child.pid);
       remove_containment(containment);
-      attempt.exit_code = 128 + sig;
+      attempt.exit_code = exit_status::of_signal(sig);
       attempt.ended_by_signal = true;
       attempt.kill_reason = "signal";
       return attempt;
@@ -386,7 +386,7 @@ class Launcher {
                           : exit.outside_signal != 0    ? "killed"
                                                         : "natural_exit";
     if (exit.completion_seen) attempt.exit_code = 0;
-    if (exit.drain_timed_out) attempt.exit_code = 128 + exit.drain_signal;
+    if (exit.drain_timed_out) attempt.exit_code = exit_status::of_signal(exit.drain_signal);
     attempt.superseded = forget(child.pid);
     if (attempt.superseded) attempt.kill_reason = "superseded";
     if (attempt.exit_code == 0) update_session(mark_success);
@@ -502,7 +502,7 @@ int run_launch(const LaunchOptions& options) {
     return launcher.run();
   } catch (const Error& e) {
     log_line(e.what());
-    return kExitWrapperFailure;
+    return exit_status::wrapper_failure;
   }
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "exit_status.h"
 #include "launch_containment.h"
 
 namespace fleet {
@@ -63,11 +64,6 @@ struct LaunchOptions {
   int max_restarts = 3;
   std::string resume_note_arg;  // e.g. --append-system-prompt: pass the note as argument
 };
-
-// Exit statuses of the wrapper itself (as timeout(1)).
-inline constexpr int kExitWrapperFailure = 125;
-inline constexpr int kExitNotExecutable = 126;
-inline constexpr int kExitNotFound = 127;
 
 // Runs the launch. Returns the exit status: the agent's, 128+signal when a signal ended it,
 // 126/127 when it could not be executed, 125 when the wrapper itself failed (with a message

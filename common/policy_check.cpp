@@ -8,6 +8,7 @@
 
 #include "child_process.h"
 #include "error.h"
+#include "exit_status.h"
 #include "hook_sources.h"
 #include "hook_wiring.h"
 #include "json.h"
@@ -113,7 +114,7 @@ bool check_binary(const ConfiguredHook& hook, const char* name, bool is_guard,
       "): ";
   if (!is_guard) {
     message += "dispatches are not recorded by this hook here";
-  } else if (hook.parsed.exit_if_missing == kExitBlocks) {
+  } else if (hook.parsed.exit_if_missing == exit_status::hook_blocks) {
     message += "the wiring blocks every call of the dispatch tool here (fail-closed)";
   } else {
     message += "Claude Code runs the dispatch tool UNGUARDED here, without a warning";
@@ -161,7 +162,7 @@ bool guard_blocks_forgery(const ConfiguredHook& hook, const std::string& tool,
     detail = "it did not answer within its timeout";
     return false;
   }
-  if (result.exit_code == kExitBlocks) return true;  // Claude Code blocks the call
+  if (result.exit_code == exit_status::hook_blocks) return true;  // Claude Code blocks the call
   rapidjson::Document output;
   if (result.exit_code == 0 && parse_json(result.out, output)) {
     const rapidjson::Value* specific = member(output, "hookSpecificOutput");
@@ -221,7 +222,8 @@ std::vector<Finding> check_wiring(const CheckOptions& options,
     const std::size_t before = findings.size();
     check_matcher_and_timeout(*guard, "the resume-guard hook", "error", findings);
     const bool present = check_binary(*guard, "resume-guard", true, options.project_dir, findings);
-    if (present && guard->parsed.guarded && guard->parsed.exit_if_missing != kExitBlocks) {
+    if (present && guard->parsed.guarded &&
+        guard->parsed.exit_if_missing != exit_status::hook_blocks) {
       findings.push_back({"guard-fail-open", "warning",
                           "the resume-guard hook lets the dispatch tool run unguarded on a machine "
                           "without resume-guard (installed with --fail-open-if-missing)",
@@ -229,14 +231,14 @@ std::vector<Finding> check_wiring(const CheckOptions& options,
     }
     bool broken = false;
     for (std::size_t i = before; i < findings.size(); ++i) {
-      const bool blocking_missing =
-          findings[i].rule == "binary-missing" && guard->parsed.exit_if_missing == kExitBlocks;
+      const bool blocking_missing = findings[i].rule == "binary-missing" &&
+                                    guard->parsed.exit_if_missing == exit_status::hook_blocks;
       if (findings[i].severity == "error" && !blocking_missing) broken = true;
     }
     const std::string probe_tool = entry_tools(*guard).front();
     std::string detail;
     if (!guard_blocks_forgery(*guard, probe_tool, options.project_dir, detail)) {
-      if (present || guard->parsed.exit_if_missing == kExitBlocks) {
+      if (present || guard->parsed.exit_if_missing == exit_status::hook_blocks) {
         findings.push_back({"guard-does-not-deny", "error",
                             "the resume-guard hook '" + guard->command +
                                 "' did not deny a forged self-resume through " + probe_tool + " (" +

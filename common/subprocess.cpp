@@ -8,6 +8,7 @@
 #include <csignal>
 
 #include "error.h"
+#include "exit_status.h"
 #include "files.h"
 
 namespace fleet {
@@ -90,7 +91,8 @@ CommandResult run_shell_command(const std::string& command, const std::string& i
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   ::sigaction(SIGPIPE, &previous, nullptr);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  result.exit_code =
+      WIFEXITED(status) ? WEXITSTATUS(status) : exit_status::of_signal(WTERMSIG(status));
   return result;
 }
 

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "error.h"
+#include "exit_status.h"
 #include "paths.h"
 #include "policy_check.h"
 #include "policy_replay.h"
@@ -22,9 +23,6 @@
 #include "version.h"
 
 namespace {
-
-constexpr int kExitFindings = 1;
-constexpr int kExitUsage = 2;
 
 void print(const std::string& text) {
   std::fwrite(text.data(), 1, text.size(), stdout);
@@ -127,7 +125,7 @@ int main(int argc, char** argv) {
   replay->add_option("--state-dir", state_dir, state_dir_help);
 
   fleet::cli::Settings cli;
-  cli.usage_exit = kExitUsage;
+  cli.usage_exit = fleet::exit_status::usage;
   if (const auto parsed = fleet::cli::parse(app, argc, argv, cli); parsed.exit_status) {
     return *parsed.exit_status;
   }
@@ -140,7 +138,7 @@ int main(int argc, char** argv) {
                  "fleet-hooks %s: --tool must be a tool name (1-128 letters, digits, _ and -), "
                  "not '%s'\n",
                  install->parsed() ? "install" : "check", tool.c_str());
-    return kExitUsage;
+    return fleet::exit_status::usage;
   }
 
   try {
@@ -149,7 +147,7 @@ int main(int argc, char** argv) {
         !fleet::directory_problem(project).empty()) {
       std::fprintf(stderr, "fleet-hooks: the project directory %s does not exist\n",
                    project.c_str());
-      return kExitUsage;
+      return fleet::exit_status::usage;
     }
     if (install->parsed() || uninstall->parsed()) {
       const fleet::SettingsScope where = parse_scope(scope);
@@ -201,7 +199,7 @@ int main(int argc, char** argv) {
           print("ok: resume-guard guards " + names + ", and denied a forged self-resume\n");
         }
       }
-      return fleet::has_errors(findings) ? kExitFindings : 0;
+      return fleet::has_errors(findings) ? fleet::exit_status::failure : 0;
     }
 
     const std::string state = fleet::absolute_path(
@@ -211,14 +209,14 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "fleet-hooks %s: state directory %s %s (--state-dir)\n",
                    app.get_subcommands().front()->get_name().c_str(), state.c_str(),
                    problem.c_str());
-      return kExitUsage;
+      return fleet::exit_status::usage;
     }
     const std::string store = fleet::provenance_store_path(state);
     if (verify->parsed()) {
       const auto result = fleet::verify_store(store);
       print(json ? fleet::verification_json(result, store)
                  : fleet::verification_text(result, store));
-      return result.has_errors() ? kExitFindings : 0;
+      return result.has_errors() ? fleet::exit_status::failure : 0;
     }
     if (compact->parsed()) {
       const auto report = fleet::compact_store(store);
@@ -238,11 +236,11 @@ int main(int argc, char** argv) {
       if (results.empty()) {
         std::fprintf(stderr, "fleet-hooks replay: %s holds no case; nothing was tested\n",
                      cases == "-" ? "standard input" : fleet::absolute_path(cases).c_str());
-        return kExitFindings;
+        return fleet::exit_status::failure;
       }
       print(fleet::replay_table(results));
       for (const auto& r : results) {
-        if (!r.passed) return kExitFindings;
+        if (!r.passed) return fleet::exit_status::failure;
       }
       return 0;
     }
@@ -253,7 +251,7 @@ int main(int argc, char** argv) {
     if (!kitchen.empty()) field = fleet::RecordField::kitchen_id, value = kitchen;
     if (value.empty()) {
       std::fprintf(stderr, "fleet-hooks query: pass --session, --caller or --kitchen\n");
-      return kExitUsage;
+      return fleet::exit_status::usage;
     }
     const auto note = [](const std::string& line) {
       std::fprintf(stderr, "fleet-hooks query: %s\n", line.c_str());
@@ -267,7 +265,7 @@ int main(int argc, char** argv) {
              std::string(field == fleet::RecordField::kitchen_id ? "kitchen_id " : "caller ") +
              value + " in " + store + (store_exists ? "" : " (no store yet)"));
       }
-      return records.empty() ? kExitFindings : 0;
+      return records.empty() ? fleet::exit_status::failure : 0;
     }
     const fleet::SessionRecords found = fleet::find_session_records(store, session);
     print(fleet::records_text(found.records));
@@ -287,9 +285,9 @@ int main(int argc, char** argv) {
       note("no record of session " + session + " in " + store +
            (store_exists ? "" : " (no store yet)"));
     }
-    return found.records.empty() ? kExitFindings : 0;
+    return found.records.empty() ? fleet::exit_status::failure : 0;
   } catch (const fleet::Error& e) {
     std::fprintf(stderr, "fleet-hooks: %s\n", e.what());
-    return kExitFindings;
+    return fleet::exit_status::failure;
   }
 }

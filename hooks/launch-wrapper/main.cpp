@@ -10,6 +10,7 @@
 #include "agent_control.h"
 #include "cli.h"
 #include "error.h"
+#include "exit_status.h"
 #include "launch_registry.h"
 #include "launch_wrapper.h"
 #include "paths.h"
@@ -133,7 +134,7 @@ int main(int argc, char** argv) {
   status->add_option("--state-dir", state_dir, state_dir_help);
 
   fleet::cli::Settings cli;
-  cli.usage_exit = fleet::kExitWrapperFailure;
+  cli.usage_exit = fleet::exit_status::wrapper_failure;
   cli.command_follows = true;
   cli.usage =
       "launch-wrapper [OPTIONS] [--] COMMAND [ARGS...]\n"
@@ -181,6 +182,6 @@ int main(int argc, char** argv) {
     return fleet::run_launch(options);
   } catch (const fleet::Error& e) {
     std::fprintf(stderr, "launch-wrapper: %s\n", e.what());
-    return fleet::kExitWrapperFailure;
+    return fleet::exit_status::wrapper_failure;
   }
 }

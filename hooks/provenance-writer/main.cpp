@@ -8,19 +8,13 @@
 
 #include "cli.h"
 #include "error.h"
+#include "exit_status.h"
 #include "hook_protocol.h"
 #include "paths.h"
 #include "provenance_hook.h"
 #include "provenance_store.h"
 #include "timestamp.h"
 #include "version.h"
-
-namespace {
-
-constexpr int kExitWriteFailed = 1;
-constexpr int kExitUsage = 2;
-
-}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -65,7 +59,7 @@ int main(int argc, char** argv) {
   cmd_hook->add_flag("--fsync", hook_options.append.fsync, "fdatasync the store after the append");
 
   fleet::cli::Settings cli;
-  cli.usage_exit = kExitUsage;
+  cli.usage_exit = fleet::exit_status::usage;
   cli.subcommand_usage_exit = {{"hook", 1}};  // a hook's usage error must not exit 2
   if (const auto parsed = fleet::cli::parse(app, argc, argv, cli); parsed.exit_status) {
     return *parsed.exit_status;
@@ -85,13 +79,13 @@ int main(int argc, char** argv) {
                  "provenance-writer: no caller: pass --caller-session-id, or run it where "
                  "CLAUDE_CODE_SESSION_ID is set (a Claude Code session or an MCP server it "
                  "started)\n");
-    return kExitUsage;
+    return fleet::exit_status::usage;
   }
   record.kitchen_id = fleet::resolve_kitchen_id(kitchen_flag);
   const std::string problem = fleet::record_problem(record);
   if (!problem.empty()) {
     std::fprintf(stderr, "provenance-writer: %s; nothing written\n", problem.c_str());
-    return kExitUsage;
+    return fleet::exit_status::usage;
   }
   record.timestamp = fleet::utc_timestamp_now();
   try {
@@ -100,7 +94,7 @@ int main(int argc, char** argv) {
     if (!warning.empty()) std::fprintf(stderr, "provenance-writer: warning: %s\n", warning.c_str());
   } catch (const fleet::Error& e) {
     std::fprintf(stderr, "provenance-writer: %s; nothing written\n", e.what());
-    return kExitWriteFailed;
+    return fleet::exit_status::failure;
   }
   return 0;
 }

@@ -1,4 +1,5 @@
 #include "hook_command.h"
+#include "exit_status.h"
 
 #include <doctest/doctest.h>
 
@@ -13,7 +14,7 @@ TEST_CASE("hook_command: plain commands - assignments - quotes") {
   CHECK(hook->executable == "/a/b/resume-guard");
   CHECK(hook->arguments == " --strict");
   CHECK_FALSE(hook->guarded);
-  CHECK(hook->exit_if_missing == kExitNotFound);
+  CHECK(hook->exit_if_missing == fleet::exit_status::not_found);
   CHECK(command_executable("'/opt/my tools/resume-guard' --x") == "/opt/my tools/resume-guard");
   CHECK(command_executable("FOO=1 BAR=2 /x/provenance-writer hook") == "/x/provenance-writer");
   CHECK(command_executable_name("\"${CLAUDE_PLUGIN_ROOT}/bin/resume-guard\" --tool x") ==
@@ -29,7 +30,7 @@ TEST_CASE("hook_command: the guarded form reads back as written") {
   for (const std::string executable :
        {"resume-guard", "/opt/fh/bin/resume-guard", "'/opt/my tools/resume-guard'",
         "\"${CLAUDE_PLUGIN_ROOT}/bin/resume-guard\""}) {
-    for (const int exit : {kExitBlocks, kExitWarns}) {
+    for (const int exit : {fleet::exit_status::hook_blocks, fleet::exit_status::hook_warns}) {
       const HookCommand hook{executable, " --strict --tool 'a b'", true, exit};
       const std::string text = format_hook_command(hook, "resume-guard");
       const auto back = parse_hook_command(text);
@@ -45,7 +46,8 @@ TEST_CASE("hook_command: the guarded form reads back as written") {
 }
 
 TEST_CASE("hook_command: /bin/sh runs the guarded form - blocks with the fix when missing") {
-  const HookCommand missing{"fleet-hooks-no-such-binary", " --x", true, kExitBlocks};
+  const HookCommand missing{"fleet-hooks-no-such-binary", " --x", true,
+                            fleet::exit_status::hook_blocks};
   CommandResult r = run_shell_command(format_hook_command(missing, "resume-guard"), "{}",
                                       environment_with({}), std::chrono::seconds(10));
   CHECK(r.exit_code == 2);
@@ -55,12 +57,12 @@ TEST_CASE("hook_command: /bin/sh runs the guarded form - blocks with the fix whe
           "call is blocked") == 0);
   CHECK(r.out.empty());
   // Present: exec'd with its arguments and the hook input on stdin.
-  const HookCommand present{"cat", " -", true, kExitBlocks};
+  const HookCommand present{"cat", " -", true, fleet::exit_status::hook_blocks};
   r = run_shell_command(format_hook_command(present, "cat"), "{\"a\":1}", environment_with({}),
                         std::chrono::seconds(10));
   CHECK(r.exit_code == 0);
   CHECK(r.out == "{\"a\":1}");
-  const HookCommand open{"/nonexistent/dir/resume-guard", "", true, kExitWarns};
+  const HookCommand open{"/nonexistent/dir/resume-guard", "", true, fleet::exit_status::hook_warns};
   r = run_shell_command(format_hook_command(open, "resume-guard"), "", environment_with({}),
                         std::chrono::seconds(10));
   CHECK(r.exit_code == 1);

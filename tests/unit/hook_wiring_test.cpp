@@ -1,4 +1,5 @@
 #include "hook_wiring.h"
+#include "exit_status.h"
 
 #include <doctest/doctest.h>
 
@@ -49,13 +50,13 @@ TEST_CASE("hook_wiring: install into an empty document and again - identical") {
   REQUIRE(guard);
   CHECK(guard->executable == "/opt/fh/bin/resume-guard");
   CHECK(guard->arguments == "");
-  CHECK(guard->exit_if_missing == kExitBlocks);
+  CHECK(guard->exit_if_missing == fleet::exit_status::hook_blocks);
   CHECK(pre["hooks"][0]["timeout"].GetInt() == kHookTimeoutSeconds);
   const auto writer = parse_hook_command(command_of(doc["hooks"]["PostToolUse"][0]["hooks"][0]));
   REQUIRE(writer);
   CHECK(writer->executable == "/opt/fh/bin/provenance-writer");
   CHECK(writer->arguments == " hook");
-  CHECK(writer->exit_if_missing == kExitWarns);
+  CHECK(writer->exit_if_missing == fleet::exit_status::hook_warns);
   CHECK(installed(once) == once);
 }
 
@@ -162,11 +163,11 @@ TEST_CASE("hook_wiring: --fail-open-if-missing makes the guard warn instead of b
   install_suite_hooks(doc, WiringOptions{"", {}, true});
   CHECK(
       parse_hook_command(command_of(doc["hooks"]["PreToolUse"][0]["hooks"][0]))->exit_if_missing ==
-      kExitWarns);
+      fleet::exit_status::hook_warns);
   install_suite_hooks(doc, WiringOptions{"", {}, false});  // and back
   CHECK(
       parse_hook_command(command_of(doc["hooks"]["PreToolUse"][0]["hooks"][0]))->exit_if_missing ==
-      kExitBlocks);
+      fleet::exit_status::hook_blocks);
 }
 
 TEST_CASE("hook_wiring: unexpected shapes are refused without changes") {
