@@ -220,6 +220,19 @@ void install_hook(Value& hooks, const SuiteHook& hook, const WiringOptions& opti
     if (!found[i].entry->HasMember("timeout"))
       set_member(*found[i].entry, "timeout", Value(kHookTimeoutSeconds), alloc);
   }
+  // A user's own entry whose matcher misses the dispatch tool would leave it unguarded while
+  // install says it is wired: refuse instead (the caller writes nothing).
+  const bool dispatch_covered = std::any_of(found.begin(), found.end(), [](const Found& f) {
+    return matcher_covers_tool(group_matcher(*f.group), kDispatchToolName);
+  });
+  if (!dispatch_covered) {
+    throw Error(std::string("the ") + hook.executable + " entry in \"hooks\".\"" + hook.event +
+                "\" has its own matcher '" + group_matcher(*found.front().group) +
+                "', which does not select " + std::string(kDispatchToolName) +
+                " and mcp__<server>__" + std::string(kDispatchToolName) + "; set it to " +
+                dispatch_matcher({}) + " by hand, or remove the entry and run install again " +
+                "(nothing was changed)");
+  }
 }
 
 }  // namespace

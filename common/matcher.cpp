@@ -1,11 +1,6 @@
 #include "matcher.h"
 
-// GCC 12 reports -Wmaybe-uninitialized inside std::regex's own automaton when sanitizers are
-// on (a known false positive in libstdc++'s headers); it is silenced for this file only.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-#include <regex>
+#include "js_regex.h"
 
 namespace fleet {
 namespace {
@@ -41,11 +36,20 @@ bool matcher_matches(std::string_view matcher, std::string_view tool_name) {
     }
     return false;
   }
-  try {
-    const std::regex pattern{std::string(matcher), std::regex::ECMAScript};
-    return std::regex_search(tool_name.begin(), tool_name.end(), pattern);
-  } catch (const std::regex_error&) {
-    return false;
+  return regex_search(matcher, tool_name) == RegexSearch::match;
+}
+
+MatcherReading read_matcher(std::string_view matcher) {
+  if (trim(matcher).empty() || trim(matcher) == "*" || matcher_is_plain(matcher)) {
+    return MatcherReading::exact;
+  }
+  switch (regex_search(matcher, "")) {
+    case RegexSearch::invalid:
+      return MatcherReading::invalid;
+    case RegexSearch::unsupported:
+      return MatcherReading::unsupported;
+    default:
+      return MatcherReading::exact;
   }
 }
 

@@ -54,9 +54,25 @@ std::string install_hint(const std::string& project_dir, const std::vector<std::
 void check_matcher_and_timeout(const ConfiguredHook& hook, const char* what, const char* severity,
                                std::vector<Finding>& findings) {
   const std::string quoted = "'" + hook.matcher + "'";
-  const std::vector<std::string> tools = entry_tools(hook);
+  std::vector<std::string> tools = entry_tools(hook);
   const std::string anchored = dispatch_matcher(std::vector<std::string>(
       tools.begin() + (tools[0] == kDispatchToolName ? 1 : 0), tools.end()));
+  const MatcherReading reading = read_matcher(hook.matcher);
+  if (reading != MatcherReading::exact) {
+    findings.push_back(
+        {reading == MatcherReading::invalid ? "matcher-misses-dispatch" : "matcher-unjudged",
+         severity,
+         std::string(what) + " matcher " + quoted +
+             (reading == MatcherReading::invalid
+                  ? " is not a valid JavaScript regular expression, so Claude Code runs this "
+                    "hook for no tool"
+                  : " uses a regular expression fleet-hooks cannot evaluate (a backreference, "
+                    "lookaround, inline modifier or a huge repetition count), so whether it "
+                    "selects the dispatch tool is unknown") +
+             "; use " + anchored,
+         hook.file});
+    tools.clear();  // nothing more can be said about what it selects
+  }
   for (const std::string& tool : tools) {
     if (matcher_covers_tool(hook.matcher, tool)) continue;
     const bool bare_only = matcher_matches(hook.matcher, tool) && matcher_is_plain(hook.matcher);

@@ -1,6 +1,11 @@
-// Fuzz target: installing and uninstalling the suite's hooks in arbitrary settings JSON.
-// Installing twice gives the same text; uninstalling leaves no suite entry behind.
+// Fuzz target: installing and uninstalling the suite's hooks in arbitrary settings JSON, read
+// the way `fleet-hooks install` reads a settings file (load_settings: invalid files and
+// duplicate keys are refused). Installing twice gives the same text; uninstalling leaves no
+// suite entry behind.
+#include <unistd.h>
+
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -9,12 +14,37 @@
 #include "json.h"
 #include "settings_file.h"
 
+namespace {
+
+char g_dir[] = "/tmp/fuzz_settings.XXXXXX";
+
+// One settings file, rewritten for each input, removed at exit.
+const std::string& settings_path() {
+  static const std::string path = [] {
+    if (::mkdtemp(g_dir) == nullptr) std::abort();
+    std::atexit([] {
+      ::unlink((std::string(g_dir) + "/settings.json").c_str());
+      ::rmdir(g_dir);
+    });
+    return std::string(g_dir) + "/settings.json";
+  }();
+  return path;
+}
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  rapidjson::Document doc;
-  if (!fleet::parse_json(std::string_view(reinterpret_cast<const char*>(data), size), doc) ||
-      !doc.IsObject()) {
-    return 0;
+  std::FILE* file = std::fopen(settings_path().c_str(), "wb");
+  if (file == nullptr || std::fwrite(data, 1, size, file) != size || std::fclose(file) != 0) {
+    std::abort();
   }
+  rapidjson::Document doc;
+  try {
+    fleet::load_settings(settings_path(), doc);
+  } catch (const fleet::Error&) {
+    return 0;  // invalid, ignored by Claude Code, or with duplicate keys: refused
+  }
+  if (!doc.IsObject()) return 0;
   try {
     fleet::install_suite_hooks(doc, fleet::WiringOptions{"/opt/fleet hooks/bin", {}, false});
   } catch (const fleet::Error&) {

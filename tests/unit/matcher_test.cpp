@@ -28,3 +28,24 @@ TEST_CASE("matcher: anything else is an unanchored regular expression") {
   CHECK(matcher_matches(".*dispatch.*", "redispatch"));
   CHECK_FALSE(matcher_matches("([unclosed", "anything"));
 }
+
+TEST_CASE("matcher: a regular expression a backtracking engine cannot finish is still answered") {
+  // Found by fuzz/settings: std::regex accepted "_**…" (JavaScript does not) and backtracked
+  // for ever; fleet-hooks check and install hung on such a settings file.
+  const std::string matcher =
+      "^mcp__kitchen__" + std::string(97, '*') + "dispatch--stri_food_truck$|^dispatch_food_truck$";
+  CHECK_FALSE(matcher_matches(matcher, "mcp__kitchen__dispatch_food_truck"));
+  CHECK(read_matcher(matcher) == MatcherReading::invalid);
+  CHECK(matcher_matches("^(x+x+)+y$|^dispatch_food_truck$", "dispatch_food_truck"));
+  CHECK_FALSE(matcher_matches("^(x+x+)+y$", std::string(5000, 'x')));
+}
+
+TEST_CASE("matcher: how far an answer can be trusted") {
+  CHECK(read_matcher("") == MatcherReading::exact);
+  CHECK(read_matcher("*") == MatcherReading::exact);
+  CHECK(read_matcher("Bash|Read") == MatcherReading::exact);
+  CHECK(read_matcher("^(mcp__.*__)?dispatch_food_truck$") == MatcherReading::exact);
+  CHECK(read_matcher("([unclosed") == MatcherReading::invalid);
+  CHECK(read_matcher("^(?=mcp__)") == MatcherReading::unsupported);
+  CHECK_FALSE(matcher_matches("(?=d)dispatch_food_truck", "dispatch_food_truck"));
+}
