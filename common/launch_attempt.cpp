@@ -153,7 +153,6 @@ AttemptResult supervise(LaunchContext& context, const LaunchPlan& plan, HeldChil
   if (context.registry && !record_names(*context.registry, child.pid)) {
     attempt.kill_reason = KillReason::superseded;
   }
-  context.release_record();
   if (attempt.exit_code == 0) context.update_session(plan.session_id, mark_success);
   return attempt;
 }
@@ -296,7 +295,6 @@ std::optional<AttemptResult> run_attempt(LaunchContext& context, const LaunchPla
     if (!is_stop_signal(sig)) continue;
     child.release.reset();  // the child exits 125 without running the command
     wait_child(child.pid);
-    context.release_record();
     remove_containment(containment);
     attempt.exit_code = exit_status::of_signal(sig);
     attempt.ended_by_signal = true;
@@ -306,7 +304,6 @@ std::optional<AttemptResult> run_attempt(LaunchContext& context, const LaunchPla
   if (const int error = release_child(child); error != 0) {
     launch_log("cannot run '" + plan.command.front() + "': " + std::strerror(error));
     wait_child(child.pid);
-    context.release_record();
     remove_containment(containment);
     attempt.exit_code = exec_failure_exit_code(error);
     attempt.kill_reason = KillReason::exec_failed;
