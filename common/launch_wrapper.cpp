@@ -39,7 +39,7 @@ LaunchPlan plan(LaunchContext& context) {
   return plan;
 }
 
-// The summary line (README.md, "launch-wrapper", step 9); returns `exit_code`.
+// Step 9: the summary line; returns `exit_code`.
 int report(LaunchContext& context, const LaunchPlan& plan,
            const std::vector<AttemptResult>& attempts, const std::vector<ErrorClass>& classes,
            int exit_code) {
@@ -78,6 +78,8 @@ int run_attempts(LaunchContext& context, LaunchPlan plan) {
   std::vector<ErrorClass> classes;
   bool fresh_retry_done = false;
   for (int number = 1;; ++number) {
+    // Steps 1-7: serialize, stop the previous agent, start held, record, announce,
+    // supervise, clean up.
     std::optional<AttemptResult> attempt = run_attempt(context, plan, number);
     if (!attempt) {
       launch_log("another launch of member " + context.options.member +
@@ -86,15 +88,16 @@ int run_attempts(LaunchContext& context, LaunchPlan plan) {
       return report(context, plan, attempts, classes, attempts.back().exit_code);
     }
     attempts.push_back(std::move(*attempt));
-    const AttemptResult& last = attempts.back();
+    const int exit_code = attempts.back().exit_code;
+    // Step 8: retry only when the failure calls for it.
     const RetryDecision next =
-        decide_retry(last, number, context.options.retry, context.parent_gone(), fresh_retry_done,
-                     resumes_session(plan.command));
+        decide_retry(attempts.back(), number, context.options.retry, context.parent_gone(),
+                     fresh_retry_done, resumes_session(plan.command));
     if (next.failure) classes.push_back(*next.failure);
     if (!next.notice.empty()) launch_log(next.notice);
     switch (next.step) {
       case RetryStep::finish:
-        return report(context, plan, attempts, classes, last.exit_code);
+        return report(context, plan, attempts, classes, exit_code);
       case RetryStep::fresh_session:
         fresh_retry_done = true;
         plan = fresh_session_plan(plan, context.options.session.assign_session_id, new_uuid_v4);
@@ -109,7 +112,7 @@ int run_attempts(LaunchContext& context, LaunchPlan plan) {
         }
         if (context.parent_gone()) {
           launch_log("the wrapper's parent is gone: no retry");
-          return report(context, plan, attempts, classes, last.exit_code);
+          return report(context, plan, attempts, classes, exit_code);
         }
         break;
     }
