@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "enum_names.h"
 #include "launch_containment.h"
 
 namespace fleet {
@@ -18,6 +19,10 @@ enum class AnnounceMode {
   wrapper,  // the wrapper's own pid, once: it stays valid across retries, and killing it
             // kills the current agent (PR_SET_PDEATHSIG) (for launchers that keep the first
             // line only and kill that pid's tree)
+};
+template <>
+struct EnumNames<AnnounceMode> {
+  static constexpr std::array<std::string_view, 2> names{"agent", "wrapper"};
 };
 
 // The launched session: its id, and the resume-pending lifecycle of a keyed session.

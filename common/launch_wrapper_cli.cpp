@@ -84,7 +84,8 @@ LaunchWrapperCommandLine::LaunchWrapperCommandLine(CLI::App& app) {
   app.add_option("--announce", announce_,
                  "Which pid FLEET_PID names: agent (each attempt's agent, one line per "
                  "attempt) or wrapper (this wrapper's pid, once; valid across retries)")
-      ->check(CLI::IsMember({"agent", "wrapper"}));
+      ->check(CLI::IsMember(std::vector<std::string>(EnumNames<AnnounceMode>::names.begin(),
+                                                     EnumNames<AnnounceMode>::names.end())));
   app.add_option("--on-output-closed", on_output_closed_,
                  "When the launcher's end of stdout/stderr closes mid-run: spool (the agent "
                  "runs on, its output goes to <state dir>/output/) or stop (stop it at once)")
@@ -139,7 +140,7 @@ LaunchOptions LaunchWrapperCommandLine::launch_options(const std::vector<std::st
   options.completion.use_inotify = !no_inotify_;
   parse_containment_mode(containment_, options.containment);
   options.stop_on_output_closed = on_output_closed_ == "stop";
-  options.announce = announce_ == "wrapper" ? AnnounceMode::wrapper : AnnounceMode::agent;
+  options.announce = from_string<AnnounceMode>(announce_).value_or(AnnounceMode::agent);
   return options;
 }
 

@@ -6,6 +6,7 @@
 
 #include "agent_control.h"
 #include "error_class.h"
+#include "launch_options.h"
 #include "launch_summary.h"
 #include "retry_policy.h"
 #include "session_state.h"
@@ -36,6 +37,7 @@ TEST_CASE("enum_names: every named enum reads back what it writes") {
   check_round_trip<RetryStep>();
   check_round_trip<AgentStop::Outcome>();
   check_round_trip<MemberState>();
+  check_round_trip<AnnounceMode>();
 }
 
 TEST_CASE("enum_names: the names are the words of the summary, the state files and stop") {
