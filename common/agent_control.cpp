@@ -80,60 +80,50 @@ AgentStop stop_recorded_agent(const LaunchRegistry& registry, std::chrono::milli
   return result;
 }
 
-const char* outcome_name(AgentStop::Outcome outcome) {
-  switch (outcome) {
-    case AgentStop::Outcome::no_record:
-      return "no_record";
-    case AgentStop::Outcome::stopped:
-      return "stopped";
-    case AgentStop::Outcome::not_running:
-      return "not_running";
-    case AgentStop::Outcome::pid_reused:
-      return "pid_reused";
-    case AgentStop::Outcome::corrupt:
-      return "corrupt";
-    case AgentStop::Outcome::failed:
-      break;
-  }
-  return "failed";
+LaunchRegistry member_registry(const std::string& state_dir_flag, const std::string& member) {
+  return LaunchRegistry(absolute_path(resolve_state_dir(state_dir_flag, "")), member);
 }
 
-std::string member_status_json(const LaunchRegistry& registry, const std::string& member,
-                               bool& alive) {
-  alive = false;
+AgentStop stop_member_agent(const LaunchRegistry& registry, std::chrono::milliseconds grace) {
+  const UniqueFd lock = registry.lock_if_known();
+  return stop_recorded_agent(registry, grace);
+}
+
+MemberStatus member_status(const LaunchRegistry& registry) {
+  const std::string& member = registry.member();
+  MemberStatus status;
   rapidjson::Document doc(rapidjson::kObjectType);
   auto& alloc = doc.GetAllocator();
   doc.AddMember("member", json_string(member, alloc), alloc);
   doc.AddMember("state_dir", json_string(registry.state_dir(), alloc), alloc);
   const RegistryRead read = registry.read();
-  const char* state = "no_record";
   rapidjson::Value record(rapidjson::kNullType);
   if (read.status == RegistryRead::Status::corrupt) {
-    state = "corrupt";
+    status.state = MemberState::corrupt;
     doc.AddMember("problem", json_string(read.problem, alloc), alloc);
   } else if (read.status == RegistryRead::Status::ok) {
     switch (check_process(read.record.process)) {
       case Liveness::same:
-        state = "alive";
-        alive = true;
+        status.state = MemberState::alive;
         break;
       case Liveness::exited:
       case Liveness::gone:
-        state = "exited";
+        status.state = MemberState::exited;
         break;
       case Liveness::reused:
-        state = "pid_reused";
+        status.state = MemberState::pid_reused;
         break;
     }
     rapidjson::Document parsed;
     if (parse_json(launch_record_json(read.record), parsed)) record.CopyFrom(parsed, alloc);
   }
-  doc.AddMember("state", rapidjson::StringRef(state), alloc);
+  doc.AddMember("state", json_string(to_string(status.state), alloc), alloc);
   if (read.status == RegistryRead::Status::missing) {
     doc.AddMember("message", json_string(no_record_message(registry, member), alloc), alloc);
   }
   doc.AddMember("record", record, alloc);
-  return to_json(doc) + "\n";
+  status.json = to_json(doc) + "\n";
+  return status;
 }
 
 }  // namespace fleet

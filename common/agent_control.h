@@ -1,10 +1,11 @@
 #pragma once
 // Acting on a member's recorded agent from outside: stop it (only after verifying it is the
-// recorded process) and report whether it is alive.
+// recorded process) and report whether it is alive (`launch-wrapper stop` and `status`).
 
 #include <chrono>
 #include <string>
 
+#include "enum_names.h"
 #include "launch_registry.h"
 
 namespace fleet {
@@ -30,13 +31,35 @@ struct AgentStop {
 // naming a reused pid, or one that cannot be read, is removed without signalling anything.
 AgentStop stop_recorded_agent(const LaunchRegistry& registry, std::chrono::milliseconds grace);
 
-const char* outcome_name(AgentStop::Outcome outcome);
+template <>
+struct EnumNames<AgentStop::Outcome> {
+  static constexpr std::array<std::string_view, 6> names{"no_record",  "stopped", "not_running",
+                                                         "pid_reused", "corrupt", "failed"};
+};
 
-// `launch-wrapper status`: a JSON object {"member", "state_dir", "state", "record"} where
-// state is "alive", "exited", "pid_reused", "no_record" (with a "message" naming the state
-// directory searched) or "corrupt"; `alive` tells which. Reads only: takes no lock and
-// creates no file.
-std::string member_status_json(const LaunchRegistry& registry, const std::string& member,
-                               bool& alive);
+// The registry of `member` in the state directory `state_dir_flag` names (--state-dir, else
+// the environment or the project: paths.h), as an absolute path. Throws Error.
+LaunchRegistry member_registry(const std::string& state_dir_flag, const std::string& member);
+
+// `launch-wrapper stop`: stop_recorded_agent with the member's lock held — taken only when
+// the member has a lock file or a record, so asking about an unknown member creates nothing.
+AgentStop stop_member_agent(const LaunchRegistry& registry, std::chrono::milliseconds grace);
+
+enum class MemberState { alive, exited, pid_reused, no_record, corrupt };
+template <>
+struct EnumNames<MemberState> {
+  static constexpr std::array<std::string_view, 5> names{"alive", "exited", "pid_reused",
+                                                         "no_record", "corrupt"};
+};
+
+struct MemberStatus {
+  MemberState state = MemberState::no_record;
+  // {"member", "state_dir", "state", "record"}, with a "message" naming the state directory
+  // searched when no_record, a "problem" when corrupt; one line with a newline.
+  std::string json;
+};
+
+// `launch-wrapper status`. Reads only: takes no lock and creates no file.
+MemberStatus member_status(const LaunchRegistry& registry);
 
 }  // namespace fleet

@@ -48,18 +48,14 @@ AgentExit supervise_agent(HeldChild& child, SignalRouter& router,
   };
   OutputRelay out(std::move(child.out), STDOUT_FILENO, options.tail_bytes);
   OutputRelay err(std::move(child.err), STDERR_FILENO, options.tail_bytes);
-  std::optional<Clock::time_point> completion_deadline, drain_deadline, kill_deadline;
+  std::optional<Clock::time_point> completion_deadline, drain_deadline;
   sigset_t sent;  // every signal the wrapper sent to the agent's group
   sigemptyset(&sent);
   const auto send = [&](int sig) {
     sigaddset(&sent, sig);
     ::kill(-child.pid, sig);
   };
-  const auto stop_group = [&] {
-    if (kill_deadline) return;
-    send(SIGTERM);
-    kill_deadline = Clock::now() + options.grace;
-  };
+  GroupStop stop(child.pid, options.grace, send);
   Channel channels[2] = {{STDOUT_FILENO, "out", &out, reader_can_vanish(STDOUT_FILENO)},
                          {STDERR_FILENO, "err", &err, reader_can_vanish(STDERR_FILENO)}};
   // Returns the descriptor the stream goes on to, or -1 when it ends.
@@ -77,7 +73,7 @@ AgentExit supervise_agent(HeldChild& child, SignalRouter& router,
     if (!result.output_stopped) {
       result.output_stopped = true;
       say("the launcher's end of std" + std::string(channel.name) + " closed; stopping the agent");
-      stop_group();
+      stop.begin();
     }
     return -1;
   };
@@ -102,7 +98,7 @@ AgentExit supervise_agent(HeldChild& child, SignalRouter& router,
   while (!exited) {
     int timeout =
         options.watch != nullptr && !result.completion_seen ? options.watch->wait_ms() : -1;
-    for (const auto& deadline : {completion_deadline, drain_deadline, kill_deadline}) {
+    for (const auto& deadline : {completion_deadline, drain_deadline, stop.kill_due()}) {
       if (deadline)
         timeout = timeout < 0 ? ms_until(*deadline) : std::min(timeout, ms_until(*deadline));
     }
@@ -145,19 +141,16 @@ AgentExit supervise_agent(HeldChild& child, SignalRouter& router,
     }
     if (exited) break;
     const auto now = Clock::now();
-    if (completion_deadline && now >= *completion_deadline && !kill_deadline) {
+    if (completion_deadline && now >= *completion_deadline && !stop.begun()) {
       result.stopped_after_completion = true;
-      stop_group();
+      stop.begin();
     }
-    if (drain_deadline && now >= *drain_deadline && !kill_deadline) {
+    if (drain_deadline && now >= *drain_deadline && !stop.begun()) {
       result.drain_timed_out = true;
       if (options.on_drain_timeout) options.on_drain_timeout(result.drain_signal);
-      stop_group();
+      stop.begin();
     }
-    if (kill_deadline && now >= *kill_deadline) {
-      send(SIGKILL);
-      kill_deadline = now + std::chrono::hours(24);  // once
-    }
+    stop.kill_if_due(now);
   }
   // Killed from outside: by a signal, or - an agent behind a shell or npx whose child was
   // killed - by exiting 128+SIGKILL or 128+SIGTERM; either way a signal the wrapper did not send.

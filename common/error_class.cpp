@@ -65,16 +65,4 @@ ErrorClass classify_failure(std::string_view output) {
   return ErrorClass::fatal;
 }
 
-const char* error_class_name(ErrorClass error_class) {
-  switch (error_class) {
-    case ErrorClass::stale_session:
-      return "stale_session";
-    case ErrorClass::retryable:
-      return "retryable";
-    case ErrorClass::fatal:
-      break;
-  }
-  return "fatal";
-}
-
 }  // namespace fleet

@@ -4,6 +4,8 @@
 
 #include <string_view>
 
+#include "enum_names.h"
+
 namespace fleet {
 
 enum class ErrorClass {
@@ -11,12 +13,14 @@ enum class ErrorClass {
   retryable,      // HTTP 429/500/502/503/529, "overloaded", "rate limit": try again later
   fatal,          // anything else: retrying would repeat the failure
 };
+template <>
+struct EnumNames<ErrorClass> {
+  static constexpr std::array<std::string_view, 3> names{"stale_session", "retryable", "fatal"};
+};
 
 // Classifies `output` (the end of what the agent printed). A status code counts only as a
 // whole number on a line that also says "error", "status", "http" or "api"
 // (case-insensitive), so "processed 500 files" is not a server error.
 ErrorClass classify_failure(std::string_view output);
-
-const char* error_class_name(ErrorClass error_class);
 
 }  // namespace fleet

@@ -1,69 +1,12 @@
 #pragma once
-// launch-wrapper's launch: announce and record the agent's pid before it runs, stop the
-// member's previous agent, supervise the agent (output, signals, left-over children) and
-// retry only when its failure calls for it (README.md, "launch-wrapper").
+// launch-wrapper's launch, step by step as README.md's "launch-wrapper" numbers them: plan
+// what to run (launch_plan.h), run one attempt (launch_attempt.h: serialize, stop the
+// previous agent, start held, record, announce, supervise, clean up), retry only when the
+// failure calls for it (retry_policy.h), and report the summary (launch_summary.h).
 
-#include <sys/types.h>
-#include <chrono>
-#include <string>
-#include <vector>
-
-#include "exit_status.h"
-#include "launch_containment.h"
+#include "launch_options.h"
 
 namespace fleet {
-
-// Which pid the FLEET_PID line names.
-enum class AnnounceMode {
-  agent,    // each attempt's agent, one line per attempt (for launchers that read every line)
-  wrapper,  // the wrapper's own pid, once: it stays valid across retries, and killing it
-            // kills the current agent (PR_SET_PDEATHSIG) (for launchers that keep the first
-            // line only and kill that pid's tree)
-};
-
-struct LaunchOptions {
-  std::vector<std::string> command;  // after "--"
-  std::string member;                // --member: "" keeps no registry record
-  std::string state_dir;             // --state-dir
-  std::string announce_prefix = "FLEET_PID:";
-  AnnounceMode announce = AnnounceMode::agent;
-  // The wrapper's parent, taken first thing in main (0: taken when the launch starts). When
-  // getppid() differs from it, the parent is gone and a failed attempt is not retried.
-  pid_t parent = 0;
-  ContainmentMode containment = ContainmentMode::automatic;
-  std::chrono::milliseconds grace{5000};
-  bool leave_children = false;
-  // When the launcher's end of stdout/stderr closes: spool the output to
-  // <state dir>/output/ and let the agent run on (false), or stop it at once (true).
-  bool stop_on_output_closed = false;
-  int retries = 0;
-  double backoff_seconds = 1.0;
-  std::size_t tail_bytes = 64 * 1024;  // kept of stdout and of stderr for classification
-  bool quiet = false;                  // no summary line
-  // Provenance at launch.
-  bool record_provenance = false;
-  bool assign_session_id = false;
-  bool fsync = false;
-  std::string session_id;
-  std::string caller_session_id;
-  std::string kitchen_id;
-  std::string dispatch_id;
-  std::string recipe_name;
-  std::string step_name;
-  // Completion watch.
-  std::string completion_marker;  // "" disables the watch
-  std::string session_log;        // transcript path ("" derives it from the session id)
-  std::string record_type = "assistant";
-  bool marker_anywhere = false;
-  std::chrono::milliseconds poll_interval{500};
-  bool use_inotify = true;
-  std::chrono::milliseconds drain{5000};
-  std::string summary_file;  // also write the summary line here
-  // Resume-pending lifecycle.
-  std::string session_key;  // "" keeps no session state
-  int max_restarts = 3;
-  std::string resume_note_arg;  // e.g. --append-system-prompt: pass the note as argument
-};
 
 // Runs the launch. Returns the exit status: the agent's, 128+signal when a signal ended it,
 // 126/127 when it could not be executed, 125 when the wrapper itself failed (with a message

@@ -81,8 +81,8 @@ bool group_has_live_member(pid_t pgid) {
   return alive;
 }
 
-bool wait_group_gone(pid_t pgid, std::chrono::milliseconds limit, void (*reap)()) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
+// Waits until the group is empty (true) or `deadline` has passed (false).
+bool wait_group_gone(pid_t pgid, std::chrono::steady_clock::time_point deadline, void (*reap)()) {
   for (;;) {
     if (reap != nullptr) reap();
     if (!group_alive(pgid)) return true;
@@ -119,6 +119,41 @@ bool group_alive(pid_t pgid) {
   return group_has_live_member(pgid);
 }
 
+GroupStop::GroupStop(pid_t pgid, std::chrono::milliseconds grace, std::function<void(int)> send)
+    : pgid_(pgid), grace_(grace), send_(std::move(send)) {}
+
+void GroupStop::send(int sig) const {
+  if (send_) {
+    send_(sig);
+  } else if (pgid_ > 1) {
+    ::kill(-pgid_, sig);
+  }
+}
+
+void GroupStop::begin() {
+  if (begun_) return;
+  begun_ = true;
+  kill_due_ = Clock::now() + grace_;
+  send(SIGTERM);
+}
+
+std::optional<GroupStop::Clock::time_point> GroupStop::kill_due() const {
+  if (!begun_ || killed_) return std::nullopt;
+  return kill_due_;
+}
+
+bool GroupStop::kill_if_due(Clock::time_point now) {
+  if (!begun_ || killed_ || now < kill_due_) return false;
+  kill();
+  return true;
+}
+
+void GroupStop::kill() {
+  if (killed_) return;
+  begun_ = killed_ = true;
+  send(SIGKILL);
+}
+
 StopResult stop_process_group(pid_t pgid, std::chrono::milliseconds grace,
                               std::chrono::milliseconds kill_wait, void (*reap)()) {
   StopResult result;
@@ -131,14 +166,15 @@ StopResult stop_process_group(pid_t pgid, std::chrono::milliseconds grace,
     result.gone = true;
     return result;
   }
-  ::kill(-pgid, SIGTERM);
-  if (wait_group_gone(pgid, grace, reap)) {
+  GroupStop stop(pgid, grace);
+  stop.begin();
+  if (wait_group_gone(pgid, *stop.kill_due(), reap)) {
     result.gone = true;
     return result;
   }
   result.killed = true;
-  ::kill(-pgid, SIGKILL);
-  result.gone = wait_group_gone(pgid, kill_wait, reap);
+  stop.kill();
+  result.gone = wait_group_gone(pgid, std::chrono::steady_clock::now() + kill_wait, reap);
   return result;
 }
 

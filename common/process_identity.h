@@ -6,6 +6,7 @@
 #include <sys/types.h>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -43,15 +44,47 @@ Liveness check_process(const ProcessIdentity& recorded);
 // EPERM counts as alive: something is there, and it is not ours.
 bool group_alive(pid_t pgid);
 
+// Stopping process group `pgid`, the one way the suite does it: SIGTERM, then SIGKILL once
+// `grace` has passed. These are the steps, for an event loop that waits on other things
+// meanwhile (the agent's supervisor); stop_process_group below runs them to the end.
+class GroupStop {
+ public:
+  using Clock = std::chrono::steady_clock;
+  // `send` delivers a signal to the group (default: kill(-pgid, sig)).
+  GroupStop(pid_t pgid, std::chrono::milliseconds grace, std::function<void(int)> send = {});
+
+  // Sends SIGTERM and starts the grace period; only the first call does anything.
+  void begin();
+  bool begun() const { return begun_; }
+  // When SIGKILL is due: nullopt before begin() and once SIGKILL was sent.
+  std::optional<Clock::time_point> kill_due() const;
+  // Sends SIGKILL when it is due (once); true when it did.
+  bool kill_if_due(Clock::time_point now = Clock::now());
+  // Sends SIGKILL now (once).
+  void kill();
+  bool killed() const { return killed_; }
+
+ private:
+  void send(int sig) const;
+
+  pid_t pgid_;
+  std::chrono::milliseconds grace_;
+  std::function<void(int)> send_;
+  bool begun_ = false;
+  bool killed_ = false;
+  Clock::time_point kill_due_{};
+};
+
 struct StopResult {
   bool was_alive = false;  // the group had members when asked to stop
   bool killed = false;     // SIGKILL was needed after the grace period
   bool gone = false;       // no member is left
 };
 
-// Stops process group `pgid`: SIGTERM, up to `grace` for it to empty, then SIGKILL and up
-// to `kill_wait` more. Does not reap children: a caller whose child leads the group must
-// reap it (a zombie leader keeps the group alive), which `reap` does when given.
+// Stops process group `pgid` with GroupStop and waits: up to `grace` for it to empty after
+// SIGTERM, then up to `kill_wait` more after SIGKILL. Does not reap children: a caller whose
+// child leads the group must reap it (a zombie leader keeps the group alive), which `reap`
+// does when given.
 StopResult stop_process_group(pid_t pgid, std::chrono::milliseconds grace,
                               std::chrono::milliseconds kill_wait = std::chrono::seconds(5),
                               void (*reap)() = nullptr);

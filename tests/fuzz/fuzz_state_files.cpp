@@ -25,7 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!once) std::abort();
     auto again = fleet::parse_session_state(fleet::session_state_json(*once), problem);
     if (!again || !(*again == *once)) std::abort();
-    fleet::plan_launch(*state);
+    fleet::plan_session_launch(*state, "k", {"claude", "-p", "x"}, "--append-system-prompt");
   } else if (problem.empty()) {
     std::abort();
   }

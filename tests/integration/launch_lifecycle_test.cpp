@@ -212,8 +212,8 @@ TEST_CASE("session lifecycle: drains - resume - suspension - fresh id - success 
   const std::string id = state.session_id;
   CHECK(fleet::test::split_lines(first->result().out)[1] ==
         "args: --session-id " + id + " -p work");
-  CHECK(state.state == "resume_pending");
-  CHECK(state.resume_reason == "shutdown_timeout");
+  CHECK(fleet::to_string(state.state) == "resume_pending");
+  CHECK(fleet::to_string(state.resume_reason) == "shutdown_timeout");
   CHECK(state.restart_failure_count == 1);
   CHECK_FALSE(state.last_resume_marked_at.empty());
 
@@ -226,14 +226,14 @@ TEST_CASE("session lifecycle: drains - resume - suspension - fresh id - success 
   CHECK(out.find("reason: shutdown_timeout") != std::string::npos);
   CHECK(out.find("note: This session (" + id + ") is being resumed") != std::string::npos);
   state = store.read().value();
-  CHECK(state.state == "resume_pending");
-  CHECK(state.resume_reason == "restart_timeout");
+  CHECK(fleet::to_string(state.state) == "resume_pending");
+  CHECK(fleet::to_string(state.resume_reason) == "restart_timeout");
   CHECK(state.restart_failure_count == 2);
 
   // Third interrupted restart: suspended.
   interrupt(SIGUSR1);
   state = store.read().value();
-  CHECK(state.state == "suspended");
+  CHECK(fleet::to_string(state.state) == "suspended");
   CHECK(state.restart_failure_count == 3);
 
   // Suspended: a fresh session with a new id, said on stderr; it finishes and clears the state.
@@ -245,7 +245,7 @@ TEST_CASE("session lifecycle: drains - resume - suspension - fresh id - success 
   state = store.read().value();
   CHECK(state.session_id != id);
   CHECK(fresh->result().out.find("args: --session-id " + state.session_id) != std::string::npos);
-  CHECK(state.state == "active");
+  CHECK(fleet::to_string(state.state) == "active");
   CHECK(state.restart_failure_count == 0);
 }
 
@@ -261,7 +261,7 @@ TEST_CASE("session lifecycle: an agent that finishes within the drain leaves no 
   REQUIRE(w.wait());
   CHECK(w.result().exit_code == 0);
   const auto state = fleet::SessionStore(state_dir, "k").read().value();
-  CHECK(state.state == "active");
+  CHECK(fleet::to_string(state.state) == "active");
   CHECK(state.session_id == "s-9");
   CHECK(state.restart_failure_count == 0);
 }

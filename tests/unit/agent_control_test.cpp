@@ -86,21 +86,20 @@ TEST_CASE("agent_control: an exited agent - a corrupt record - no record") {
 TEST_CASE("agent_control: status") {
   TempDir tmp;
   const LaunchRegistry registry(tmp.path(), "m");
-  bool alive = true;
   rapidjson::Document doc;
-  REQUIRE(parse_json(member_status_json(registry, "m", alive), doc));
-  CHECK_FALSE(alive);
+  REQUIRE(parse_json(member_status(registry).json, doc));
+  CHECK(member_status(registry).state == MemberState::no_record);
   CHECK(std::string(doc["state"].GetString()) == "no_record");
 
   const pid_t pid = spawn_group_leader();
   registry.write(record_for(pid));
-  REQUIRE(parse_json(member_status_json(registry, "m", alive), doc));
-  CHECK(alive);
+  REQUIRE(parse_json(member_status(registry).json, doc));
+  CHECK(member_status(registry).state == MemberState::alive);
   CHECK(std::string(doc["state"].GetString()) == "alive");
   CHECK(doc["record"]["pid"].GetInt() == pid);
   ::kill(pid, SIGKILL);
   ::waitpid(pid, nullptr, 0);
-  REQUIRE(parse_json(member_status_json(registry, "m", alive), doc));
-  CHECK_FALSE(alive);
+  REQUIRE(parse_json(member_status(registry).json, doc));
+  CHECK(member_status(registry).state == MemberState::exited);
   CHECK(std::string(doc["state"].GetString()) == "exited");
 }

@@ -26,7 +26,7 @@ TEST_CASE("error_class: everything else is fatal") {
         "SyntaxError: unexpected token"}) {
     CHECK_MESSAGE(classify_failure(text) == ErrorClass::fatal, text);
   }
-  CHECK(std::string(error_class_name(ErrorClass::retryable)) == "retryable");
-  CHECK(std::string(error_class_name(ErrorClass::stale_session)) == "stale_session");
-  CHECK(std::string(error_class_name(ErrorClass::fatal)) == "fatal");
+  CHECK(to_string(ErrorClass::retryable) == "retryable");
+  CHECK(to_string(ErrorClass::stale_session) == "stale_session");
+  CHECK(to_string(ErrorClass::fatal) == "fatal");
 }

@@ -10,12 +10,12 @@ TEST_CASE("launch_summary: one JSON line with what happened") {
   LaunchSummary summary;
   summary.member = "truck-1";
   summary.session_id = "s-1";
-  summary.session_key = "k";
-  summary.session_state = "resume_pending";
+  summary.session_key = std::string("key");
+  summary.session_state = SessionStatus::resume_pending;
   summary.exit_code = 143;
-  summary.kill_reason = "drain_timeout";
+  summary.kill_reason = KillReason::drain_timeout;
   summary.pids = {10, 11};
-  summary.failure_classes = {"retryable"};
+  summary.failure_classes = {ErrorClass::retryable};
   summary.attempts = 2;
   const std::string line = launch_summary_json(summary);
   CHECK(line.back() == '\n');
@@ -29,7 +29,7 @@ TEST_CASE("launch_summary: one JSON line with what happened") {
   CHECK_FALSE(doc["completion_seen"].GetBool());
 
   LaunchSummary bare;
-  bare.kill_reason = "natural_exit";
+  bare.kill_reason = KillReason::natural_exit;
   REQUIRE(parse_json(launch_summary_json(bare), doc));
   CHECK_FALSE(doc.HasMember("member"));
   CHECK_FALSE(doc.HasMember("session_key"));

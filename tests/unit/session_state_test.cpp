@@ -1,6 +1,7 @@
 #include "session_state.h"
 
 #include <doctest/doctest.h>
+#include <csignal>
 
 #include "error.h"
 #include "temp_dir.h"
@@ -8,8 +9,12 @@
 using namespace fleet;
 
 TEST_CASE("session_state: JSON round trip and invalid records") {
-  SessionState state{
-      "k", "s-1", "resume_pending", "restart_timeout", "2026-11-22T00:00:00.000000+00:00", 2};
+  SessionState state{"k",
+                     "s-1",
+                     SessionStatus::resume_pending,
+                     ResumeReason::restart_timeout,
+                     "2026-11-22T00:00:00.000000+00:00",
+                     2};
   std::string problem;
   const auto parsed = parse_session_state(session_state_json(state), problem);
   REQUIRE_MESSAGE(parsed, problem);
@@ -20,30 +25,69 @@ TEST_CASE("session_state: JSON round trip and invalid records") {
   bad_state.replace(bad_state.find("resume_pending"), 14, "sleeping");
   CHECK_FALSE(parse_session_state(bad_state, problem));
   CHECK(problem.find("sleeping") != std::string::npos);
+  std::string bad_reason = session_state_json(state);
+  bad_reason.replace(bad_reason.find("restart_timeout"), 15, "nap_timeout");
+  CHECK_FALSE(parse_session_state(bad_reason, problem));
+  CHECK(problem.find("nap_timeout") != std::string::npos);
 }
 
 TEST_CASE("session_state: transitions") {
-  CHECK(plan_launch(std::nullopt).kind == LaunchPlan::Kind::fresh);
-  SessionState state{"k", "s-1", "active", "", "", 0};
-  CHECK(plan_launch(state).kind == LaunchPlan::Kind::fresh);
-  mark_drain_timeout(state, "shutdown_timeout", 3, "t1");
-  CHECK(state.state == "resume_pending");
+  const std::vector<std::string> command = {"claude", "-p", "x"};
+  CHECK(plan_session_launch(std::nullopt, "k", command, "").kind == SessionLaunch::Kind::fresh);
+  SessionState state{"k", "s-1", SessionStatus::active, ResumeReason::none, "", 0};
+  CHECK(plan_session_launch(state, "k", command, "").kind == SessionLaunch::Kind::fresh);
+  mark_drain_timeout(state, SIGTERM, 3, "t1");
+  CHECK(state.state == SessionStatus::resume_pending);
+  CHECK(state.resume_reason == ResumeReason::shutdown_timeout);
   CHECK(state.restart_failure_count == 1);
-  const LaunchPlan plan = plan_launch(state);
-  CHECK(plan.kind == LaunchPlan::Kind::resume);
+  const SessionLaunch plan = plan_session_launch(state, "k", command, "");
+  CHECK(plan.kind == SessionLaunch::Kind::resume);
   CHECK(plan.resume_id == "s-1");
-  CHECK(plan.resume_reason == "shutdown_timeout");
-  mark_drain_timeout(state, "restart_timeout", 3, "t2");
-  CHECK(state.state == "resume_pending");
-  mark_drain_timeout(state, "restart_timeout", 3, "t3");
-  CHECK(state.state == "suspended");  // suspended wins over resume_pending
+  CHECK(plan.environment.front() == "FLEET_RESUME_REASON=shutdown_timeout");
+  mark_drain_timeout(state, SIGUSR1, 3, "t2");
+  CHECK(state.state == SessionStatus::resume_pending);
+  CHECK(state.resume_reason == ResumeReason::restart_timeout);
+  mark_drain_timeout(state, SIGUSR1, 3, "t3");
+  CHECK(state.state == SessionStatus::suspended);  // suspended wins over resume_pending
   CHECK(state.last_resume_marked_at == "t3");
-  CHECK(plan_launch(state).kind == LaunchPlan::Kind::fresh_after_suspension);
+  CHECK(plan_session_launch(state, "k", command, "").kind ==
+        SessionLaunch::Kind::fresh_after_suspension);
   mark_success(state);
-  CHECK(state.state == "active");
+  CHECK(state.state == SessionStatus::active);
   CHECK(state.restart_failure_count == 0);
-  CHECK(state.resume_reason.empty());
-  CHECK(resume_note("restart_timeout", "s-1").find("restarted") != std::string::npos);
+  CHECK(state.resume_reason == ResumeReason::none);
+  CHECK(resume_note(ResumeReason::restart_timeout, "s-1").find("restarted") != std::string::npos);
+  CHECK(drain_timeout_notice("k", SIGUSR1) ==
+        "the agent did not finish within the drain; session k is marked for resume "
+        "(restart_timeout)");
+}
+
+TEST_CASE("session_state: a resume rewrites the command and carries the note") {
+  const SessionState pending{
+      "k", "s-1", SessionStatus::resume_pending, ResumeReason::restart_timeout, "t", 1};
+  const SessionLaunch plan = plan_session_launch(
+      pending, "k", {"claude", "--session-id", "s-9", "--resume", "old", "-p", "x"},
+      "--append-system-prompt");
+  const std::string note = resume_note(ResumeReason::restart_timeout, "s-1");
+  CHECK(plan.command == std::vector<std::string>{"claude", "--resume", "s-1",
+                                                 "--append-system-prompt", note, "-p", "x"});
+  CHECK(plan.environment == std::vector<std::string>{"FLEET_RESUME_REASON=restart_timeout",
+                                                     "FLEET_RESUME_NOTE=" + note});
+  CHECK(plan.notice == "session k resumes s-1 (restart_timeout)");
+  // Resumed: the recorded state is kept as it is until the run ends.
+  CHECK(state_at_launch(pending, "k", plan.kind, "s-1") == pending);
+
+  const SessionState suspended{"k", "s-1", SessionStatus::suspended, ResumeReason::restart_timeout,
+                               "t", 3};
+  const SessionLaunch fresh =
+      plan_session_launch(suspended, "k", {"claude", "--resume", "s-1", "-p", "x"}, "");
+  CHECK(fresh.kind == SessionLaunch::Kind::fresh_after_suspension);
+  CHECK(fresh.command == std::vector<std::string>{"claude", "-p", "x"});
+  CHECK(fresh.notice ==
+        "session k is suspended after 3 interrupted restarts; starting a fresh session instead "
+        "of resuming s-1");
+  CHECK(state_at_launch(suspended, "k", fresh.kind, "s-2") ==
+        SessionState{"k", "s-2", SessionStatus::active, ResumeReason::none, "", 0});
 }
 
 TEST_CASE("session_state: the store") {
@@ -51,7 +95,7 @@ TEST_CASE("session_state: the store") {
   CHECK_THROWS_AS(SessionStore(tmp.path(), "../k"), Error);
   const SessionStore store(tmp.path(), "k");
   CHECK_FALSE(store.read());
-  const SessionState state{"k", "s-1", "active", "", "", 0};
+  const SessionState state{"k", "s-1", SessionStatus::active, ResumeReason::none, "", 0};
   store.write(state);
   CHECK(store.read() == state);
   fleet::test::write_file(store.path(), "garbage");
