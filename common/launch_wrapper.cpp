@@ -136,9 +136,8 @@ class Launcher {
     if (!options_.session_key.empty()) apply_session_state();
     if (options_.assign_session_id && session_id_.empty()) assign_session_id(command_);
     if (options_.record_provenance) {
-      caller_ = options_.caller_session_id.empty() ? env_value("CLAUDE_CODE_SESSION_ID")
-                                                   : options_.caller_session_id;
-      if (caller_.empty()) {
+      const ProvenanceRecord record = provenance_record();
+      if (record.caller_session_id.empty()) {
         throw Error(
             "--record-provenance needs the caller: pass --caller-session-id, or run "
             "where CLAUDE_CODE_SESSION_ID is set");
@@ -148,8 +147,7 @@ class Launcher {
             "--record-provenance needs the session id: pass --session-id or "
             "--assign-session-id");
       }
-      const std::string problem = record_problem(provenance_record());
-      if (!problem.empty()) throw Error(problem);
+      if (const auto problem = record_problem(record)) throw Error(*problem);
     }
     if (!options_.completion_marker.empty() && options_.session_log.empty() &&
         session_id_.empty()) {
@@ -227,13 +225,9 @@ class Launcher {
   }
 
   ProvenanceRecord provenance_record() const {
-    return {session_id_,
-            caller_,
-            resolve_kitchen_id(options_.kitchen_id),
-            options_.dispatch_id,
-            options_.recipe_name,
-            options_.step_name,
-            utc_timestamp_now()};
+    return build_record({session_id_, options_.caller_session_id, options_.kitchen_id,
+                         options_.dispatch_id, options_.recipe_name, options_.step_name, ""},
+                        CallerDefault::environment);
   }
 
   std::unique_ptr<TranscriptWatch> make_watch() const {
@@ -487,7 +481,6 @@ class Launcher {
   std::string final_state_;
   std::string session_id_;
   std::string resume_id_;
-  std::string caller_;
   bool provenance_written_ = false;
   std::vector<Attempt> attempts_;
   std::vector<std::string> classes_;

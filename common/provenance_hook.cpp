@@ -6,7 +6,6 @@
 #include "json.h"
 #include "paths.h"
 #include "provenance_store.h"
-#include "timestamp.h"
 #include "tool_names.h"
 
 namespace fleet {
@@ -104,12 +103,12 @@ std::string run_provenance_hook(const BoundedRead& input, const ProvenanceHookOp
     if (!is_dispatch_tool(hook.tool_name(), options.tools)) return "";
 
     std::string problem;
-    auto record = dispatched_record(hook, resolve_kitchen_id(options.kitchen_id), problem);
+    auto record = dispatched_record(hook, options.kitchen_id, problem);
     if (!record) return problem.empty() ? "" : prefix + problem + "; nothing recorded";
-    record->timestamp = utc_timestamp_now();
     const std::string store =
         provenance_store_path(resolve_state_dir(options.state_dir, hook.cwd()));
-    const std::string warning = append_record(store, *record, options.append);
+    const std::string warning =
+        append_record(store, build_record(std::move(*record)), options.append);
     return warning.empty() ? "" : prefix + "warning: " + warning;
   } catch (const std::exception& e) {
     return prefix + e.what() + "; nothing recorded";

@@ -11,18 +11,6 @@
 namespace fleet {
 namespace {
 
-const std::string& field_of(const ProvenanceRecord& record, RecordField field) {
-  switch (field) {
-    case RecordField::session_id:
-      return record.session_id;
-    case RecordField::caller_session_id:
-      return record.caller_session_id;
-    case RecordField::kitchen_id:
-      break;
-  }
-  return record.kitchen_id;
-}
-
 const char* verdict_name(GuardDecision::Kind kind) {
   switch (kind) {
     case GuardDecision::Kind::deny:
@@ -48,7 +36,7 @@ std::vector<ProvenanceRecord> find_records(const std::string& store_path, Record
   }
   scan_lines_containing(fd.get(), 0, value, [&](std::string_view line, std::uint64_t) {
     auto record = parse_provenance_line(line);
-    if (record && field_of(*record, field) == value) found.push_back(std::move(*record));
+    if (record && field_value(*record, field) == value) found.push_back(std::move(*record));
     return true;
   });
   return found;

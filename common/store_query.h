@@ -10,10 +10,9 @@
 
 namespace fleet {
 
-enum class RecordField { session_id, caller_session_id, kitchen_id };
-
-// Every record whose `field` equals `value`, in store order (only lines containing `value`
-// are parsed). A missing store has no records. Throws Error when it cannot be read.
+// Every record whose `field` (provenance_record.h) equals `value`, in store order (only lines
+// containing `value` are parsed). A missing store has no records. Throws Error when it cannot be
+// read.
 std::vector<ProvenanceRecord> find_records(const std::string& store_path, RecordField field,
                                            const std::string& value);
 
