@@ -1,8 +1,6 @@
 // The record's one schema, its validator (of a record to append and of a stored line) and its
 // builder (provenance_record.h).
 
-#include <cstdlib>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +10,7 @@
 #include "temp_dir.h"
 
 using namespace fleet;
+using fleet::test::ScopedEnv;
 
 namespace {
 
@@ -23,30 +22,6 @@ constexpr RecordField kFields[] = {RecordField::session_id,  RecordField::caller
 ProvenanceRecord valid() {
   return {"w-1", "l3-a", "k-1", "d-1", "implement", "build", "2026-05-06T13:30:00.123456+00:00"};
 }
-
-// Sets an environment variable for one test case and restores it after.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value) {
-      ::setenv(name, value, 1);
-    } else {
-      ::unsetenv(name);
-    }
-  }
-  ~ScopedEnv() {
-    if (old_) {
-      ::setenv(name_, old_->c_str(), 1);
-    } else {
-      ::unsetenv(name_);
-    }
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
 
 }  // namespace
 
