@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 #include <algorithm>
+#include <optional>
 
 #include "cli.h"
 #include "error.h"
@@ -20,10 +21,10 @@ const std::vector<std::string>& case_keys() {
   return keys;
 }
 
-// "" when every key of the case is known; else what is wrong, with the closest known key
+// nullopt when every key of the case is known; else what is wrong, with the closest known key
 // when the unknown one looks like a misspelling of it (a misspelled "reason_contains" would
 // otherwise make the case pass without checking anything).
-std::string unknown_key_problem(const rapidjson::Value& doc) {
+std::optional<std::string> unknown_key_problem(const rapidjson::Value& doc) {
   for (const auto& entry : doc.GetObject()) {
     const std::string key(entry.name.GetString(), entry.name.GetStringLength());
     if (std::find(case_keys().begin(), case_keys().end(), key) != case_keys().end()) continue;
@@ -32,7 +33,7 @@ std::string unknown_key_problem(const rapidjson::Value& doc) {
            (suggestion.empty() ? "" : "; did you mean \"" + suggestion + "\"?") +
            " (a case has name, input, expect, reason_contains, kitchen_id and strict)";
   }
-  return "";
+  return std::nullopt;
 }
 
 // "pass": the call proceeds (the guard is silent or advises).
@@ -53,8 +54,8 @@ ReplayResult run_case(std::string_view line, const GuardOptions& base) {
   }
   result.name = std::string(string_member(doc, "name").value_or(""));
   result.expected = std::string(string_member(doc, "expect").value_or(""));
-  if (std::string problem = unknown_key_problem(doc); !problem.empty()) {
-    result.detail = std::move(problem);
+  if (auto problem = unknown_key_problem(doc)) {
+    result.detail = std::move(*problem);
     return result;
   }
   const rapidjson::Value* input = member(doc, "input");
