@@ -32,6 +32,25 @@ BoundedRead read_bounded(int fd, std::size_t cap) {
 }
 
 HookInput::HookInput(std::string_view text) {
+  object_ = &doc_;
+  parse(text);
+}
+
+HookInput::HookInput(const BoundedRead& input) {
+  object_ = &doc_;
+  if (!input.error.empty()) {
+    error_ = "cannot read stdin: " + input.error;
+    doc_.SetObject();
+  } else if (input.truncated) {
+    error_ = "hook input is larger than " + std::to_string(kMaxHookInputBytes / (1024 * 1024)) +
+             " MiB and was not read further";
+    doc_.SetObject();
+  } else {
+    parse(input.text);
+  }
+}
+
+void HookInput::parse(std::string_view text) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     error_ = "hook input is empty";
     doc_.SetObject();
@@ -49,27 +68,41 @@ HookInput::HookInput(std::string_view text) {
   }
 }
 
-std::string_view HookInput::string_field(const char* key) const {
-  return string_member(doc_, key).value_or(std::string_view());
+std::string_view HookFields::string_field(const char* key) const {
+  return string_member(*object_, key).value_or(std::string_view());
 }
 
-std::string_view HookInput::hook_event_name() const {
+std::string_view HookFields::hook_event_name() const {
   return string_field("hook_event_name");
 }
-std::string_view HookInput::tool_name() const {
+std::string_view HookFields::tool_name() const {
   return string_field("tool_name");
 }
-std::string_view HookInput::session_id() const {
+std::string_view HookFields::session_id() const {
   return string_field("session_id");
 }
-std::string_view HookInput::cwd() const {
+std::string_view HookFields::cwd() const {
   return string_field("cwd");
 }
-const rapidjson::Value* HookInput::tool_input() const {
-  return member(doc_, "tool_input");
+const rapidjson::Value* HookFields::tool_input() const {
+  return member(*object_, "tool_input");
 }
-const rapidjson::Value* HookInput::tool_response() const {
-  return member(doc_, "tool_response");
+const rapidjson::Value* HookFields::tool_response() const {
+  return member(*object_, "tool_response");
+}
+
+std::string pre_tool_use_input(std::string_view session_id, std::string_view tool_name,
+                               std::string_view resume_session_id, std::string_view cwd) {
+  rapidjson::Document input(rapidjson::kObjectType);
+  auto& alloc = input.GetAllocator();
+  input.AddMember("session_id", json_string(session_id, alloc), alloc);
+  if (!cwd.empty()) input.AddMember("cwd", json_string(cwd, alloc), alloc);
+  input.AddMember("hook_event_name", "PreToolUse", alloc);
+  input.AddMember("tool_name", json_string(tool_name, alloc), alloc);
+  rapidjson::Value tool_input(rapidjson::kObjectType);
+  tool_input.AddMember("resume_session_id", json_string(resume_session_id, alloc), alloc);
+  input.AddMember("tool_input", tool_input, alloc);
+  return to_json(input);
 }
 
 std::string pre_tool_use_deny(std::string_view reason) {

@@ -186,9 +186,8 @@ LaunchContext::LaunchContext(const LaunchOptions& launch_options)
 
 ProvenanceRecord LaunchContext::provenance_record(const std::string& session_id) const {
   const ProvenanceOptions& p = options.provenance;
-  return {session_id,         caller,        resolve_kitchen_id(p.kitchen_id),
-          p.dispatch_id,      p.recipe_name, p.step_name,
-          utc_timestamp_now()};
+  return build_record(
+      {session_id, caller, p.kitchen_id, p.dispatch_id, p.recipe_name, p.step_name, ""});
 }
 
 void LaunchContext::update_session(const std::string& session_id,

@@ -79,8 +79,7 @@ void check_plan(const LaunchOptions& options, const LaunchPlan& plan, const std:
           "--record-provenance needs the session id: pass --session-id or "
           "--assign-session-id");
     }
-    const std::string problem = record_problem(record());
-    if (!problem.empty()) throw Error(problem);
+    if (const auto problem = record_problem(record())) throw Error(*problem);
   }
   if (!options.completion.marker.empty() && options.completion.session_log.empty() &&
       plan.session_id.empty()) {

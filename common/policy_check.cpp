@@ -9,6 +9,7 @@
 #include "child_process.h"
 #include "error.h"
 #include "exit_status.h"
+#include "hook_protocol.h"
 #include "hook_sources.h"
 #include "hook_wiring.h"
 #include "json.h"
@@ -152,15 +153,8 @@ bool guard_blocks_forgery(const ConfiguredHook& hook, const std::string& tool,
     return false;
   }
   const std::string state = state_template;
-  rapidjson::Document input(rapidjson::kObjectType);
-  auto& alloc = input.GetAllocator();
-  input.AddMember("session_id", rapidjson::StringRef(kForgedSession), alloc);
-  input.AddMember("cwd", json_string(project_dir, alloc), alloc);
-  input.AddMember("hook_event_name", "PreToolUse", alloc);
-  input.AddMember("tool_name", json_string("mcp__kitchen__" + tool, alloc), alloc);
-  rapidjson::Value tool_input(rapidjson::kObjectType);
-  tool_input.AddMember("resume_session_id", rapidjson::StringRef(kForgedSession), alloc);
-  input.AddMember("tool_input", tool_input, alloc);
+  const std::string input =
+      pre_tool_use_input(kForgedSession, "mcp__kitchen__" + tool, kForgedSession, project_dir);
 
   std::vector<std::string> env = {"FLEET_HOOKS_STATE_DIR=" + state,
                                   "CLAUDE_PROJECT_DIR=" + project_dir};
@@ -168,7 +162,7 @@ bool guard_blocks_forgery(const ConfiguredHook& hook, const std::string& tool,
   const auto seconds = hook.timeout.value_or(kHookTimeoutSeconds);
   CommandResult result;
   try {
-    result = run_shell_command(hook.command, to_json(input), environment_with(env),
+    result = run_shell_command(hook.command, input, environment_with(env),
                                std::chrono::milliseconds(static_cast<long long>(seconds * 1000)));
   } catch (const Error& e) {
     detail = e.what();

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 #include <algorithm>
+#include <optional>
 
 #include "cli.h"
 #include "error.h"
@@ -14,28 +15,16 @@ namespace {
 
 constexpr std::size_t kMaxCasesBytes = 64 * 1024 * 1024;
 
-const char* kind_name(GuardDecision::Kind kind) {
-  switch (kind) {
-    case GuardDecision::Kind::deny:
-      return "deny";
-    case GuardDecision::Kind::advisory:
-      return "advisory";
-    case GuardDecision::Kind::silent:
-      break;
-  }
-  return "silent";
-}
-
 const std::vector<std::string>& case_keys() {
   static const std::vector<std::string> keys = {"name",       "input", "expect", "reason_contains",
                                                 "kitchen_id", "strict"};
   return keys;
 }
 
-// "" when every key of the case is known; else what is wrong, with the closest known key
+// nullopt when every key of the case is known; else what is wrong, with the closest known key
 // when the unknown one looks like a misspelling of it (a misspelled "reason_contains" would
 // otherwise make the case pass without checking anything).
-std::string unknown_key_problem(const rapidjson::Value& doc) {
+std::optional<std::string> unknown_key_problem(const rapidjson::Value& doc) {
   for (const auto& entry : doc.GetObject()) {
     const std::string key(entry.name.GetString(), entry.name.GetStringLength());
     if (std::find(case_keys().begin(), case_keys().end(), key) != case_keys().end()) continue;
@@ -44,11 +33,13 @@ std::string unknown_key_problem(const rapidjson::Value& doc) {
            (suggestion.empty() ? "" : "; did you mean \"" + suggestion + "\"?") +
            " (a case has name, input, expect, reason_contains, kitchen_id and strict)";
   }
-  return "";
+  return std::nullopt;
 }
 
-bool outcome_matches(const std::string& expected, const std::string& actual) {
-  return expected == actual || (expected == "pass" && (actual == "silent" || actual == "advisory"));
+// "pass": the call proceeds (the guard is silent or advises).
+bool outcome_matches(const std::string& expected, Verdict actual) {
+  if (expected == "pass") return actual != Verdict::deny;
+  return parse_verdict(expected) == actual;
 }
 
 ReplayResult run_case(std::string_view line, const GuardOptions& base) {
@@ -63,8 +54,8 @@ ReplayResult run_case(std::string_view line, const GuardOptions& base) {
   }
   result.name = std::string(string_member(doc, "name").value_or(""));
   result.expected = std::string(string_member(doc, "expect").value_or(""));
-  if (std::string problem = unknown_key_problem(doc); !problem.empty()) {
-    result.detail = std::move(problem);
+  if (auto problem = unknown_key_problem(doc)) {
+    result.detail = std::move(*problem);
     return result;
   }
   const rapidjson::Value* input = member(doc, "input");
@@ -72,8 +63,7 @@ ReplayResult run_case(std::string_view line, const GuardOptions& base) {
     result.detail = "\"input\" must be the hook input object";
     return result;
   }
-  if (result.expected != "deny" && result.expected != "silent" && result.expected != "advisory" &&
-      result.expected != "pass") {
+  if (!parse_verdict(result.expected) && result.expected != "pass") {
     result.detail = "\"expect\" must be deny, silent, advisory or pass";
     return result;
   }
@@ -82,11 +72,12 @@ ReplayResult run_case(std::string_view line, const GuardOptions& base) {
   if (const rapidjson::Value* strict = member(doc, "strict"); strict && strict->IsBool()) {
     options.strict = strict->GetBool();
   }
-  const GuardDecision decision = decide_resume(BoundedRead{to_json(*input), false, ""}, options);
+  const GuardDecision decision =
+      decide_resume(read_resume_request(HookFields(*input), options.tools), options);
   result.invalid = false;
-  result.actual = kind_name(decision.kind);
+  result.actual = to_string(decision.verdict);
   result.detail = decision.message;
-  result.passed = outcome_matches(result.expected, result.actual);
+  result.passed = outcome_matches(result.expected, decision.verdict);
   if (result.passed) {
     if (auto part = string_member(doc, "reason_contains"); part && !part->empty()) {
       result.passed = decision.message.find(*part) != std::string::npos;

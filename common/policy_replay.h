@@ -19,7 +19,7 @@ struct ReplayResult {
   std::size_t line = 0;
   std::string name;
   std::string expected;
-  std::string actual;  // deny, silent, advisory, or "invalid case"
+  std::string actual;  // to_string(Verdict): deny, silent, advisory; or "invalid case"
   bool passed = false;
   bool invalid = false;  // the case itself is wrong: `detail` says how
   std::string detail;    // the reason given, or what is wrong with the case

@@ -6,7 +6,6 @@
 #include "json.h"
 #include "paths.h"
 #include "provenance_store.h"
-#include "timestamp.h"
 #include "tool_names.h"
 
 namespace fleet {
@@ -61,26 +60,21 @@ class FieldSources {
 
 }  // namespace
 
-std::optional<ProvenanceRecord> dispatched_record(const HookInput& hook,
-                                                  const std::string& default_kitchen,
-                                                  std::string& problem) {
+DispatchedRecord dispatched_record(const HookInput& hook, const std::string& default_kitchen) {
   const FieldSources sources(hook);
-  ProvenanceRecord record;
+  DispatchedRecord result;
+  ProvenanceRecord& record = result.record;
   record.session_id = sources.find({"dispatched_session_id", "session_id"});
-  if (record.session_id.empty()) {
-    problem =
-        "no dispatched session id (dispatched_session_id or session_id) in tool_response "
-        "or tool_input";
-    return std::nullopt;
-  }
+  if (record.session_id.empty()) return result;
   if (const rapidjson::Value* input = hook.tool_input(); input && input->IsObject()) {
     const auto resumed = string_member(*input, "resume_session_id");
     // The resumed session itself, named in full or by a prefix.
     if (resumed && !resumed->empty() && std::string_view(record.session_id).starts_with(*resumed)) {
-      problem.clear();
-      return std::nullopt;  // nothing was launched
+      result.outcome = DispatchedRecord::Outcome::resumed;
+      return result;
     }
   }
+  result.outcome = DispatchedRecord::Outcome::launched;
   record.caller_session_id = std::string(hook.session_id());
   record.dispatch_id = sources.find({"dispatch_id"});
   record.kitchen_id = sources.find({"kitchen_id"});
@@ -88,7 +82,7 @@ std::optional<ProvenanceRecord> dispatched_record(const HookInput& hook,
   record.recipe_name = sources.find({"recipe_name"});
   if (record.recipe_name.empty()) record.recipe_name = kUnnamedRecipe;
   record.step_name = sources.find({"step_name"});
-  return record;
+  return result;
 }
 
 std::string run_provenance_hook(const BoundedRead& input, const ProvenanceHookOptions& options) {
@@ -103,13 +97,21 @@ std::string run_provenance_hook(const BoundedRead& input, const ProvenanceHookOp
     if (!event.empty() && event != "PostToolUse") return "";
     if (!is_dispatch_tool(hook.tool_name(), options.tools)) return "";
 
-    std::string problem;
-    auto record = dispatched_record(hook, resolve_kitchen_id(options.kitchen_id), problem);
-    if (!record) return problem.empty() ? "" : prefix + problem + "; nothing recorded";
-    record->timestamp = utc_timestamp_now();
+    DispatchedRecord dispatched = dispatched_record(hook, options.kitchen_id);
+    switch (dispatched.outcome) {
+      case DispatchedRecord::Outcome::resumed:
+        return "";
+      case DispatchedRecord::Outcome::no_session_id:
+        return prefix +
+               "no dispatched session id (dispatched_session_id or session_id) in tool_response "
+               "or tool_input; nothing recorded";
+      case DispatchedRecord::Outcome::launched:
+        break;
+    }
     const std::string store =
         provenance_store_path(resolve_state_dir(options.state_dir, hook.cwd()));
-    const std::string warning = append_record(store, *record, options.append);
+    const std::string warning =
+        append_record(store, build_record(std::move(dispatched.record)), options.append);
     return warning.empty() ? "" : prefix + "warning: " + warning;
   } catch (const std::exception& e) {
     return prefix + e.what() + "; nothing recorded";

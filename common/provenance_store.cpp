@@ -162,8 +162,7 @@ StoreLookup lookup_session(const std::string& store_path, std::string_view id,
 
 std::string append_record(const std::string& store_path, const ProvenanceRecord& record,
                           const AppendOptions& options) {
-  const std::string problem = record_problem(record);
-  if (!problem.empty()) throw Error(problem);
+  if (const auto problem = record_problem(record)) throw Error(*problem);
   if (const StoreSafety safety = store_safety(store_path); !safety.safe) {
     throw Error("refusing to append: " + safety.problem + "; to fix: " + safety.fix);
   }

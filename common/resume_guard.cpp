@@ -2,11 +2,9 @@
 
 #include "error.h"
 #include "ids.h"
-#include "json.h"
 #include "paths.h"
 #include "provenance_store.h"
 #include "store_safety.h"
-#include "tool_names.h"
 
 namespace fleet {
 namespace {
@@ -19,7 +17,7 @@ GuardDecision silent() {
 }
 
 GuardDecision deny(std::string reason) {
-  return {GuardDecision::Kind::deny, std::move(reason), ""};
+  return {Verdict::deny, std::move(reason), ""};
 }
 
 // Input the guard cannot read: silent with a stderr line, or a deny under --strict.
@@ -29,7 +27,7 @@ GuardDecision unreadable_input(const std::string& why, const GuardOptions& optio
                 ") and runs with --strict, so the dispatch is refused. Retry the call with "
                 "well-formed input.");
   }
-  return {GuardDecision::Kind::silent, "", "resume-guard: " + why + "; no decision made"};
+  return {Verdict::silent, "", "resume-guard: " + why + "; no decision made"};
 }
 
 // The store cannot vouch for the session: advise (fail open), or deny under --strict.
@@ -42,7 +40,7 @@ GuardDecision unverified(const std::string& id, const std::string& why,
   }
   std::string message =
       "resume-guard: resume of session '" + id + "' was not checked: " + why + ".";
-  return {GuardDecision::Kind::advisory, message, message};
+  return {Verdict::advisory, message, message};
 }
 
 std::string or_none(const std::string& value) {
@@ -74,6 +72,7 @@ GuardDecision self_resume(const std::string& id, std::string_view caller) {
               "dispatched, or omit resume_session_id to dispatch a fresh one.");
 }
 
+// Rules 2 to 7, for a valid id.
 GuardDecision decide_for_id(const std::string& id, std::string_view caller,
                             std::string_view hook_cwd, const GuardOptions& options) {
   if (is_self(id, caller)) return self_resume(id, caller);
@@ -130,71 +129,60 @@ GuardDecision decide_for_id(const std::string& id, std::string_view caller,
 
 }  // namespace
 
+const char* to_string(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::deny:
+      return "deny";
+    case Verdict::advisory:
+      return "advisory";
+    case Verdict::silent:
+      break;
+  }
+  return "silent";
+}
+
+std::optional<Verdict> parse_verdict(std::string_view name) {
+  for (const Verdict verdict : {Verdict::silent, Verdict::deny, Verdict::advisory}) {
+    if (name == to_string(verdict)) return verdict;
+  }
+  return std::nullopt;
+}
+
 std::string GuardDecision::output() const {
-  switch (kind) {
-    case Kind::deny:
+  switch (verdict) {
+    case Verdict::deny:
       return pre_tool_use_deny(message);
-    case Kind::advisory:
+    case Verdict::advisory:
       return advisory(message);
-    case Kind::silent:
+    case Verdict::silent:
       break;
   }
   return "";
 }
 
-GuardDecision decide_resume_for(const std::string& caller, const std::string& resume_id,
-                                const GuardOptions& options) {
-  rapidjson::Document input(rapidjson::kObjectType);
-  auto& alloc = input.GetAllocator();
-  input.AddMember("session_id", json_string(caller, alloc), alloc);
-  input.AddMember("hook_event_name", "PreToolUse", alloc);
-  input.AddMember("tool_name", json_string(kDispatchToolName, alloc), alloc);
-  rapidjson::Value tool_input(rapidjson::kObjectType);
-  tool_input.AddMember("resume_session_id", json_string(resume_id, alloc), alloc);
-  input.AddMember("tool_input", tool_input, alloc);
-  return decide_resume(BoundedRead{to_json(input), false, ""}, options);
-}
-
-GuardDecision decide_resume(const BoundedRead& input, const GuardOptions& options) {
-  if (!input.error.empty()) return unreadable_input("cannot read stdin: " + input.error, options);
-  if (input.truncated) {
-    return unreadable_input("hook input is larger than " +
-                                std::to_string(kMaxHookInputBytes / (1024 * 1024)) +
-                                " MiB and was not read further",
-                            options);
+GuardDecision decide_resume(const ResumeRequest& request, const GuardOptions& options) {
+  switch (request.kind) {
+    case ResumeRequest::Kind::none:
+      return silent();
+    case ResumeRequest::Kind::unreadable:
+      return unreadable_input(request.problem, options);
+    case ResumeRequest::Kind::not_a_string:
+      return deny(
+          "Refused: resume_session_id must be a session id string, but it is a JSON " +
+          request.problem +
+          ". Pass the worker's session id as a string, or omit it to dispatch a fresh session.");
+    case ResumeRequest::Kind::resume:
+      break;
   }
-  const HookInput hook(input.text);
-  if (!hook.valid()) return unreadable_input(hook.error(), options);
-
-  const std::string_view event = hook.hook_event_name();
-  if (!event.empty() && event != "PreToolUse") return silent();
-  if (!is_dispatch_tool(hook.tool_name(), options.tools)) return silent();
-
-  const rapidjson::Value* tool_input = hook.tool_input();
-  if (tool_input == nullptr || tool_input->IsNull()) return silent();
-  if (!tool_input->IsObject()) {
-    return unreadable_input(
-        std::string("tool_input is a JSON ") + json_type_name(*tool_input) + ", not an object",
-        options);
-  }
-  const rapidjson::Value* resume = member(*tool_input, "resume_session_id");
-  if (resume == nullptr || resume->IsNull()) return silent();
-  if (!resume->IsString()) {
-    return deny(std::string("Refused: resume_session_id must be a session id string, but it is a "
-                            "JSON ") +
-                json_type_name(*resume) +
-                ". Pass the worker's session id as a string, or omit it to dispatch a fresh "
-                "session.");
-  }
-  const std::string id(resume->GetString(), resume->GetStringLength());
-  if (id.empty()) return silent();
+  if (request.resume_id.empty()) return silent();
+  const std::string id(request.resume_id);
   const std::string problem = id_problem("resume_session_id", id);
   if (!problem.empty()) {
     return deny("Refused: " + problem +
                 ", so it cannot be a recorded session. Pass the worker's session id exactly as "
                 "it was dispatched.");
   }
-  return decide_for_id(id, hook.session_id(), hook.cwd(), options);
+  return decide_for_id(id, request.caller, request.cwd, options);
 }
 
 }  // namespace fleet

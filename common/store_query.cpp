@@ -7,35 +7,10 @@
 #include "files.h"
 #include "json.h"
 #include "line_scan.h"
+#include "paths.h"
 
 namespace fleet {
-namespace {
-
-const std::string& field_of(const ProvenanceRecord& record, RecordField field) {
-  switch (field) {
-    case RecordField::session_id:
-      return record.session_id;
-    case RecordField::caller_session_id:
-      return record.caller_session_id;
-    case RecordField::kitchen_id:
-      break;
-  }
-  return record.kitchen_id;
-}
-
-const char* verdict_name(GuardDecision::Kind kind) {
-  switch (kind) {
-    case GuardDecision::Kind::deny:
-      return "deny";
-    case GuardDecision::Kind::advisory:
-      return "advisory";
-    case GuardDecision::Kind::silent:
-      break;
-  }
-  return "allowed";
-}
-
-}  // namespace
+namespace {}  // namespace
 
 std::vector<ProvenanceRecord> find_records(const std::string& store_path, RecordField field,
                                            const std::string& value) {
@@ -48,7 +23,7 @@ std::vector<ProvenanceRecord> find_records(const std::string& store_path, Record
   }
   scan_lines_containing(fd.get(), 0, value, [&](std::string_view line, std::uint64_t) {
     auto record = parse_provenance_line(line);
-    if (record && field_of(*record, field) == value) found.push_back(std::move(*record));
+    if (record && field_value(*record, field) == value) found.push_back(std::move(*record));
     return true;
   });
   return found;
@@ -74,7 +49,7 @@ SessionRecords find_session_records(const std::string& store_path, const std::st
 }
 
 std::string verdict_text(const std::string& caller, const GuardDecision& decision) {
-  return "verdict for caller '" + caller + "': " + verdict_name(decision.kind) +
+  return "verdict for caller '" + caller + "': " + to_string(decision.verdict) +
          (decision.message.empty() ? "" : ": " + decision.message) + "\n";
 }
 
@@ -82,11 +57,22 @@ std::string verdict_json(const std::string& caller, const std::string& session,
                          const GuardDecision& decision) {
   rapidjson::Document doc(rapidjson::kObjectType);
   auto& alloc = doc.GetAllocator();
-  doc.AddMember("verdict", rapidjson::StringRef(verdict_name(decision.kind)), alloc);
+  doc.AddMember("verdict", rapidjson::StringRef(to_string(decision.verdict)), alloc);
   doc.AddMember("caller", json_string(caller, alloc), alloc);
   doc.AddMember("session", json_string(session, alloc), alloc);
   doc.AddMember("reason", json_string(decision.message, alloc), alloc);
   return to_json(doc) + "\n";
+}
+
+std::string query_verdict(const VerdictQuery& query) {
+  const std::string caller =
+      query.caller.empty() ? env_value("CLAUDE_CODE_SESSION_ID") : query.caller;
+  GuardOptions options;
+  options.state_dir = query.state_dir;
+  options.kitchen_id = query.kitchen_id;
+  const GuardDecision decision = decide_resume(resume_request(caller, query.session), options);
+  return query.json ? verdict_json(caller, query.session, decision)
+                    : verdict_text(caller, decision);
 }
 
 }  // namespace fleet

@@ -8,7 +8,6 @@
 
 #include "error.h"
 #include "files.h"
-#include "ids.h"
 #include "json.h"
 #include "line_scan.h"
 #include "provenance_record.h"
@@ -16,89 +15,25 @@
 namespace fleet {
 namespace {
 
-constexpr const char* kRequiredFields[] = {"session_id",  "caller_session_id", "kitchen_id",
-                                           "dispatch_id", "recipe_name",       "step_name",
-                                           "timestamp"};
-
 constexpr const char* kSkipped = "; readers skip this line (fleet-hooks compact drops it)";
 
-// What a field that reads as empty means for the guard, when it is the session's first record.
-std::string empty_field_meaning(std::string_view field) {
-  if (field == "recipe_name") {
-    return "it reads as empty, so the guard takes the session for an L3 orchestrator and denies "
-           "every resume of it";
-  }
-  if (field == "caller_session_id") {
-    return "it reads as empty, so no caller owns the session: only its kitchen can resume it";
-  }
-  if (field == "kitchen_id") {
-    return "it reads as empty, so no kitchen owns the session: only its caller can resume it";
-  }
-  return "it reads as empty (the guard does not use it)";
-}
-
-std::string invalid_id_meaning(std::string_view field) {
-  if (field == "session_id") {
-    return "the guard refuses such a resume_session_id, so this session is never resumed by "
-           "its full id (a short prefix may still name it)";
-  }
-  if (field == "caller_session_id") {
-    return "no caller's session id can equal it: only the session's kitchen can resume it";
-  }
-  if (field == "kitchen_id") {
-    return "no current kitchen can equal it: only the session's caller can resume it";
-  }
-  return "the guard does not use it";
-}
-
-// The problem of one complete line, or nullopt when it is a valid record. A line readers
-// skip (not a record) is an error that compact clears by dropping it; a record readers
-// accept is at most a warning (compact keeps it: it may be the session's first record).
+// The problem of one complete line, or nullopt when it is a valid record; `session_id` is set
+// when readers accept the line as a record. A blank line is the store's own warning; every
+// other line is checked against the record's schema (provenance_record.h). A line readers skip
+// is an error that compact clears by dropping it; a record readers accept is at most a warning
+// (compact keeps it: it may be the session's first record).
 std::optional<StoreProblem> line_problem(std::string_view line, std::string& session_id) {
   if (line.find_first_not_of(" \t\r") == std::string_view::npos) {
     return StoreProblem{0, "blank", "blank line; readers skip it (fleet-hooks compact drops it)",
                         false};
   }
-  rapidjson::Document doc;
-  std::string error;
-  if (!parse_json(line, doc, &error)) return StoreProblem{0, "not-json", error + kSkipped, true};
-  if (!doc.IsObject()) {
-    return StoreProblem{0, "not-object", std::string("a JSON ") + json_type_name(doc) + kSkipped,
-                        true};
-  }
-  const auto record = parse_provenance_line(line);
-  if (!record) {
-    const rapidjson::Value* value = member(doc, "session_id");
-    const std::string why = value == nullptr ? "no session_id"
-                            : !value->IsString()
-                                ? std::string("session_id is a JSON ") + json_type_name(*value)
-                                : "session_id is empty";
-    return StoreProblem{0, value == nullptr ? "missing-field" : "no-session-id", why + kSkipped,
-                        true};
-  }
-  session_id = record->session_id;
-  for (const char* field : kRequiredFields) {
-    const rapidjson::Value* value = member(doc, field);
-    if (value == nullptr) {
-      return StoreProblem{0, "missing-field",
-                          std::string(field) + " is missing: " + empty_field_meaning(field), false};
-    }
-    if (!value->IsString()) {
-      return StoreProblem{0, "wrong-type",
-                          std::string(field) + " is a JSON " + json_type_name(*value) + ": " +
-                              empty_field_meaning(field),
-                          false};
-    }
-  }
-  for (const char* field : {"session_id", "caller_session_id", "kitchen_id", "dispatch_id"}) {
-    const std::string value(string_member(doc, field).value());
-    if (value.empty()) continue;
-    const std::string problem = id_problem(field, value);
-    if (!problem.empty()) {
-      return StoreProblem{0, "invalid-id", problem + ": " + invalid_id_meaning(field), false};
-    }
-  }
-  return std::nullopt;
+  CheckedLine checked = check_provenance_line(line);
+  if (checked.record) session_id = std::move(checked.record->session_id);
+  if (!checked.problem) return std::nullopt;
+  LineProblem& problem = *checked.problem;
+  return StoreProblem{0, problem.kind,
+                      problem.skipped ? problem.detail + kSkipped : std::move(problem.detail),
+                      problem.skipped};
 }
 
 }  // namespace

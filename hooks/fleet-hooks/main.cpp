@@ -269,13 +269,7 @@ int main(int argc, char** argv) {
     }
     const fleet::SessionRecords found = fleet::find_session_records(store, session);
     print(fleet::records_text(found.records));
-    if (as_caller.empty()) as_caller = fleet::env_value("CLAUDE_CODE_SESSION_ID");
-    fleet::GuardOptions options;
-    options.state_dir = state;
-    options.kitchen_id = kitchen_id;
-    const auto decision = fleet::decide_resume_for(as_caller, session, options);
-    print(json ? fleet::verdict_json(as_caller, session, decision)
-               : fleet::verdict_text(as_caller, decision));
+    print(fleet::query_verdict({state, session, as_caller, kitchen_id, json}));
     if (found.status == fleet::StoreLookup::Status::ambiguous) {
       std::string names;
       for (const auto& match : found.matches) names += (names.empty() ? "" : ", ") + match;

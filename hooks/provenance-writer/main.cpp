@@ -13,7 +13,6 @@
 #include "paths.h"
 #include "provenance_hook.h"
 #include "provenance_store.h"
-#include "timestamp.h"
 #include "version.h"
 
 int main(int argc, char** argv) {
@@ -27,7 +26,6 @@ int main(int argc, char** argv) {
   std::string state_dir;
   fleet::AppendOptions append;
   fleet::ProvenanceRecord record;
-  std::string kitchen_flag;
   const std::string state_dir_help =
       "Directory of session_provenance.jsonl (default: $FLEET_HOOKS_STATE_DIR, "
       "$AUTOSKILLIT_STATE_DIR, or <project>/.autoskillit/temp[/<campaign>])";
@@ -36,7 +34,7 @@ int main(int argc, char** argv) {
   cmd_record->add_option("--session-id", record.session_id, "The launched session")->required();
   cmd_record->add_option("--caller-session-id", record.caller_session_id,
                          "The session that launched it (default: $CLAUDE_CODE_SESSION_ID)");
-  cmd_record->add_option("--kitchen-id", kitchen_flag,
+  cmd_record->add_option("--kitchen-id", record.kitchen_id,
                          "Kitchen (default: $FLEET_HOOKS_KITCHEN_ID, $AUTOSKILLIT_CAMPAIGN_ID)");
   cmd_record->add_option("--dispatch-id", record.dispatch_id, "Dispatch id");
   cmd_record->add_option("--recipe-name", record.recipe_name,
@@ -72,8 +70,7 @@ int main(int argc, char** argv) {
     return 0;
   }
 
-  if (record.caller_session_id.empty())
-    record.caller_session_id = fleet::env_value("CLAUDE_CODE_SESSION_ID");
+  record = fleet::build_record(std::move(record), fleet::CallerDefault::environment);
   if (record.caller_session_id.empty()) {
     std::fprintf(stderr,
                  "provenance-writer: no caller: pass --caller-session-id, or run it where "
@@ -81,13 +78,10 @@ int main(int argc, char** argv) {
                  "started)\n");
     return fleet::exit_status::usage;
   }
-  record.kitchen_id = fleet::resolve_kitchen_id(kitchen_flag);
-  const std::string problem = fleet::record_problem(record);
-  if (!problem.empty()) {
-    std::fprintf(stderr, "provenance-writer: %s; nothing written\n", problem.c_str());
+  if (const auto problem = fleet::record_problem(record)) {
+    std::fprintf(stderr, "provenance-writer: %s; nothing written\n", problem->c_str());
     return fleet::exit_status::usage;
   }
-  record.timestamp = fleet::utc_timestamp_now();
   try {
     const std::string warning = fleet::append_record(
         fleet::provenance_store_path(fleet::resolve_state_dir(state_dir, "")), record, append);

@@ -39,10 +39,10 @@ int main(int argc, char** argv) {
     return *parsed.exit_status;
   }
 
-  const fleet::BoundedRead input = fleet::read_bounded(STDIN_FILENO, fleet::kMaxHookInputBytes);
   fleet::GuardDecision decision;
   try {
-    decision = fleet::decide_resume(input, options);
+    const fleet::HookInput hook(fleet::read_bounded(STDIN_FILENO, fleet::kMaxHookInputBytes));
+    decision = fleet::decide_resume(fleet::read_resume_request(hook, options.tools), options);
   } catch (const std::exception& e) {
     decision.log = std::string("resume-guard: internal error: ") + e.what() + "; no decision made";
   }

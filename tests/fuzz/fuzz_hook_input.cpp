@@ -36,10 +36,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   options.kitchen_id = "kitchen-1";
   options.strict = size % 2 == 0;
   const fleet::BoundedRead input{std::string(reinterpret_cast<const char*>(data), size), false, ""};
-  const fleet::GuardDecision decision = fleet::decide_resume(input, options);
+  const fleet::GuardDecision decision = fleet::decide_resume(
+      fleet::read_resume_request(fleet::HookInput(input), options.tools), options);
   const std::string out = decision.output();
   // The guard never allows: it denies, advises or says nothing.
   if (out.find("\"allow\"") != std::string::npos) std::abort();
-  if (decision.kind == fleet::GuardDecision::Kind::silent && !out.empty()) std::abort();
+  if (decision.verdict == fleet::Verdict::silent && !out.empty()) std::abort();
   return 0;
 }

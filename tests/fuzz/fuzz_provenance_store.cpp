@@ -38,7 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (end == std::string::npos) end = content.size();
     if (auto record =
             fleet::parse_provenance_line(std::string_view(content).substr(start, end - start))) {
-      if (fleet::record_problem(*record).empty()) {
+      if (!fleet::record_problem(*record)) {
         // A valid record survives a round trip through the writer's format.
         if (fleet::parse_provenance_line(fleet::to_json_line(*record)) != record) std::abort();
       }

@@ -248,7 +248,7 @@ TEST_CASE("cli 13.8: query --json prints JSON lines only, the verdict too") {
   // Without --json the verdict stays a sentence.
   r = run_process(
       {kFleetHooks, "query", "--session", "w-1", "--as-caller", "l3-a", "--state-dir", state});
-  CHECK(contains(r.out, "verdict for caller 'l3-a': allowed"));
+  CHECK(contains(r.out, "verdict for caller 'l3-a': silent"));
 }
 
 TEST_CASE("cli 13.8: query --session resolves a short id the way the guard does") {
@@ -264,7 +264,7 @@ TEST_CASE("cli 13.8: query --session resolves a short id the way the guard does"
   auto lines = split_lines(r.out);
   REQUIRE(lines.size() == 2);
   CHECK(contains(lines[0], "\"session_id\":\"" + full + "\""));
-  CHECK(contains(lines[1], "verdict for caller 'l3-a': allowed"));
+  CHECK(contains(lines[1], "verdict for caller 'l3-a': silent"));
   // Several sessions start with it: the guard denies, query names them and exits 1.
   r = run_process(
       {kFleetHooks, "query", "--session", "7e57ab1e", "--as-caller", "l3-a", "--state-dir", state});

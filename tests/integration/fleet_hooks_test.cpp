@@ -338,7 +338,7 @@ TEST_CASE("fleet-hooks query: records and the guard's verdict") {
   CHECK(split_lines(r.out).size() == 3);
   CHECK(r.out.find("verdict for caller 'l3-b': deny") != std::string::npos);
   r = p.run({"query", "--session", "w-1", "--as-caller", "l3-a", "--state-dir", state});
-  CHECK(r.out.find("verdict for caller 'l3-a': allowed") != std::string::npos);
+  CHECK(r.out.find("verdict for caller 'l3-a': silent") != std::string::npos);
   CHECK(split_lines(p.run({"query", "--caller", "l3-a", "--state-dir", state}).out).size() == 2);
   CHECK(split_lines(p.run({"query", "--kitchen", "k1", "--state-dir", state}).out).size() == 1);
   CHECK(p.run({"query", "--kitchen", "nope", "--state-dir", state}).exit_code == 1);

@@ -58,7 +58,7 @@ struct Store {
     return "advisory";
   }
 
-  // The verdict `fleet-hooks query` prints: "deny", "advisory" or "allowed".
+  // The verdict `fleet-hooks query` prints: "deny", "advisory" or "silent".
   std::string query(const std::string& caller, const std::string& kitchen,
                     const std::string& session) const {
     const auto r = run_process({FLEET_HOOKS_CLI, "query", "--session", session, "--as-caller",
@@ -67,7 +67,7 @@ struct Store {
     const auto at = r.out.find(label);
     REQUIRE_MESSAGE(at != std::string::npos, r.out << r.err);
     const std::string rest = r.out.substr(at + label.size());
-    for (const char* verdict : {"deny", "advisory", "allowed"}) {
+    for (const char* verdict : {"deny", "advisory", "silent"}) {
       if (rest.starts_with(verdict)) return verdict;
     }
     FAIL("unknown verdict: " << rest);
@@ -122,7 +122,7 @@ TEST_CASE("store currency: the issue's reproduction, a store rewritten in place"
   CHECK(s.guard(kO2, "k2", kX) == "deny");
   CHECK(s.query(kO2, "k2", kX) == "deny");
   CHECK(s.guard(kO1, "k1", kX) == "silent");
-  CHECK(s.query(kO1, "k1", kX) == "allowed");
+  CHECK(s.query(kO1, "k1", kX) == "silent");
   // The next append through the writer repairs the index; the decision stays.
   s.record("2f07e5d0-0000-4000-8000-000000000003", kO1, "k1");
   CHECK(s.guard(kO2, "k2", kX) == "deny");
@@ -140,7 +140,7 @@ TEST_CASE("store currency: truncated, then appended by another program") {
   // Y at their old offsets.
   write_file(s.path(), read_file(s.path()) + line(kY, kO2, "k2") + line(kX, kO2, "k2"));
   CHECK(s.guard(kO2, "k2", kX) == "silent");
-  CHECK(s.query(kO2, "k2", kX) == "allowed");
+  CHECK(s.query(kO2, "k2", kX) == "silent");
   CHECK(s.guard(kO1, "k1", kX) == "deny");
 }
 

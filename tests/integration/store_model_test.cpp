@@ -44,7 +44,7 @@ std::string query_verdict(const std::string& state, const std::string& caller,
   const auto at = r.out.find(label);
   if (at == std::string::npos) return "no verdict: " + r.out + r.err;
   const std::string rest = r.out.substr(at + label.size());
-  if (rest.starts_with("allowed")) return "silent";
+  if (rest.starts_with("silent")) return "silent";
   return rest.substr(0, rest.find(':'));
 }
 

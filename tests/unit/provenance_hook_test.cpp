@@ -21,7 +21,12 @@ std::string post_tool_use(const std::string& tool_input, const std::string& tool
 std::optional<ProvenanceRecord> extract(const std::string& input, std::string& problem) {
   const HookInput hook(input);
   REQUIRE(hook.valid());
-  return dispatched_record(hook, "default-kitchen", problem);
+  DispatchedRecord dispatched = dispatched_record(hook, "default-kitchen");
+  problem = dispatched.outcome == DispatchedRecord::Outcome::no_session_id
+                ? "no dispatched session id"
+                : "";
+  if (dispatched.outcome != DispatchedRecord::Outcome::launched) return std::nullopt;
+  return dispatched.record;
 }
 
 }  // namespace

@@ -25,18 +25,6 @@ std::string text_of(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 ? fleet::test::read_file(path) : "";
 }
 
-const char* kind_name(GuardDecision::Kind kind) {
-  switch (kind) {
-    case GuardDecision::Kind::deny:
-      return "deny";
-    case GuardDecision::Kind::advisory:
-      return "advisory";
-    case GuardDecision::Kind::silent:
-      break;
-  }
-  return "silent";
-}
-
 }  // namespace
 
 TEST_CASE("provenance store model: every reader decides as a scan of the file, whatever happens") {
@@ -77,7 +65,8 @@ TEST_CASE("provenance store model: every reader decides as a scan of the file, w
           options.state_dir = tmp.path();
           options.kitchen_id = kitchen;
           const std::string expected = fleet::test::model_decision(text, caller, kitchen, session);
-          const std::string decided = kind_name(decide_resume_for(caller, session, options).kind);
+          const std::string decided =
+              to_string(decide_resume(resume_request(caller, session), options).verdict);
           if (decided != expected) {
             FAIL_CHECK("seed " << seed << " step " << step << " (" << operation << "): " << caller
                                << " in " << kitchen << " resuming " << session << ": guard "

@@ -54,25 +54,25 @@ struct Fixture {
                   {session, caller, kitchen, "d-1", recipe, "build", "t"}, {});
   }
   GuardDecision decide(const std::string& input) {
-    return decide_resume(BoundedRead{input, false, ""}, options);
+    return decide_resume(read_resume_request(HookInput(input), options.tools), options);
   }
 };
 
 bool denied_with(const GuardDecision& d, const std::string& part) {
-  return d.kind == GuardDecision::Kind::deny && d.message.find(part) != std::string::npos;
+  return d.verdict == Verdict::deny && d.message.find(part) != std::string::npos;
 }
 
 }  // namespace
 
 TEST_CASE("resume_guard: silent for fresh dispatches - other tools and other events") {
   Fixture f;
-  CHECK(f.decide(pre_tool_use(kL3, "")).kind == GuardDecision::Kind::silent);
-  CHECK(f.decide(pre_tool_use(kL3, "null")).kind == GuardDecision::Kind::silent);
-  CHECK(f.decide(pre_tool_use(kL3, "\"\"")).kind == GuardDecision::Kind::silent);
-  CHECK(f.decide(pre_tool_use(kL3, quoted(kL3), "Bash")).kind == GuardDecision::Kind::silent);
+  CHECK(f.decide(pre_tool_use(kL3, "")).verdict == Verdict::silent);
+  CHECK(f.decide(pre_tool_use(kL3, "null")).verdict == Verdict::silent);
+  CHECK(f.decide(pre_tool_use(kL3, "\"\"")).verdict == Verdict::silent);
+  CHECK(f.decide(pre_tool_use(kL3, quoted(kL3), "Bash")).verdict == Verdict::silent);
   std::string post = pre_tool_use(kL3, quoted(kL3));
   post.replace(post.find("PreToolUse"), 10, "PostToolUse");
-  CHECK(f.decide(post).kind == GuardDecision::Kind::silent);
+  CHECK(f.decide(post).verdict == Verdict::silent);
   CHECK(f.decide(pre_tool_use(kL3, quoted(kL3))).output().find("allow") == std::string::npos);
 }
 
@@ -91,15 +91,15 @@ TEST_CASE("resume_guard: rule 2 - self-resume by full id or 8-char prefix") {
   CHECK(denied_with(f.decide(pre_tool_use(kL3, "\"c0ffee00\"")), "own id"));
   CHECK(denied_with(f.decide(pre_tool_use(kL3, "\"c0ffee00-0000\"")), "own id"));
   // 7 characters is not enough to call it a self-resume; it is looked up instead.
-  CHECK(f.decide(pre_tool_use(kL3, "\"c0ffee0\"")).kind == GuardDecision::Kind::advisory);
+  CHECK(f.decide(pre_tool_use(kL3, "\"c0ffee0\"")).verdict == Verdict::advisory);
 }
 
 TEST_CASE("resume_guard: rule 3 - first record wins and short ids resolve") {
   Fixture f;
   f.add(kWorker, kL3, "kitchen-1");
   f.add(kWorker, kOtherL3, "kitchen-2");  // a later record cannot take ownership
-  CHECK(f.decide(pre_tool_use(kL3, quoted(kWorker))).kind == GuardDecision::Kind::silent);
-  CHECK(f.decide(pre_tool_use(kL3, "\"0d07e5d0\"")).kind == GuardDecision::Kind::silent);
+  CHECK(f.decide(pre_tool_use(kL3, quoted(kWorker))).verdict == Verdict::silent);
+  CHECK(f.decide(pre_tool_use(kL3, "\"0d07e5d0\"")).verdict == Verdict::silent);
   f.options.kitchen_id = "kitchen-2";
   CHECK(denied_with(f.decide(pre_tool_use(kOtherL3, quoted(kWorker))), kL3));
 
@@ -119,14 +119,14 @@ TEST_CASE("resume_guard: a short id that resolves to the caller itself is a self
 TEST_CASE("resume_guard: rule 4 - fail open with an advisory - --strict denies") {
   Fixture f;
   auto missing = f.decide(pre_tool_use(kL3, quoted(kWorker)));
-  CHECK(missing.kind == GuardDecision::Kind::advisory);
+  CHECK(missing.verdict == Verdict::advisory);
   CHECK(missing.message.find("does not exist") != std::string::npos);
   CHECK_FALSE(missing.log.empty());
   CHECK(missing.output().find("systemMessage") != std::string::npos);
 
   f.add("someone-else", kL3, "kitchen-1");
   auto unknown = f.decide(pre_tool_use(kL3, quoted(kWorker)));
-  CHECK(unknown.kind == GuardDecision::Kind::advisory);
+  CHECK(unknown.verdict == Verdict::advisory);
   CHECK(unknown.message.find("no provenance record") != std::string::npos);
 
   f.options.strict = true;
@@ -138,7 +138,7 @@ TEST_CASE("resume_guard: rule 4 - an unreadable store") {
   fleet::test::write_file(f.tmp / "real", "");
   REQUIRE(::symlink((f.tmp / "real").c_str(), provenance_store_path(f.tmp.path()).c_str()) == 0);
   auto d = f.decide(pre_tool_use(kL3, quoted(kWorker)));
-  CHECK(d.kind == GuardDecision::Kind::advisory);
+  CHECK(d.verdict == Verdict::advisory);
   CHECK(d.message.find("unreadable") != std::string::npos);
   f.options.strict = true;
   CHECK(denied_with(f.decide(pre_tool_use(kL3, quoted(kWorker))), "unreadable"));
@@ -154,23 +154,23 @@ TEST_CASE("resume_guard: rule 6 - owner caller or owner kitchen lets it through"
   Fixture f;
   f.add(kWorker, kOtherL3, "kitchen-1");
   // A successor L3 in the same kitchen.
-  CHECK(f.decide(pre_tool_use(kL3, quoted(kWorker))).kind == GuardDecision::Kind::silent);
+  CHECK(f.decide(pre_tool_use(kL3, quoted(kWorker))).verdict == Verdict::silent);
   // The owning caller from another kitchen.
   f.options.kitchen_id = "kitchen-2";
-  CHECK(f.decide(pre_tool_use(kOtherL3, quoted(kWorker))).kind == GuardDecision::Kind::silent);
+  CHECK(f.decide(pre_tool_use(kOtherL3, quoted(kWorker))).verdict == Verdict::silent);
 }
 
 TEST_CASE("resume_guard: rule 6 - the kitchen comes from the flag or the environment") {
   Fixture f;
   f.options.kitchen_id.clear();
   f.add(kWorker, kOtherL3, "camp-1");
-  CHECK(f.decide(pre_tool_use(kL3, quoted(kWorker))).kind == GuardDecision::Kind::deny);
+  CHECK(f.decide(pre_tool_use(kL3, quoted(kWorker))).verdict == Verdict::deny);
   {
     ScopedEnv campaign("AUTOSKILLIT_CAMPAIGN_ID", "camp-1");
-    CHECK(f.decide(pre_tool_use(kL3, quoted(kWorker))).kind == GuardDecision::Kind::silent);
+    CHECK(f.decide(pre_tool_use(kL3, quoted(kWorker))).verdict == Verdict::silent);
   }
   ScopedEnv kitchen("FLEET_HOOKS_KITCHEN_ID", "camp-1");
-  CHECK(f.decide(pre_tool_use(kL3, quoted(kWorker))).kind == GuardDecision::Kind::silent);
+  CHECK(f.decide(pre_tool_use(kL3, quoted(kWorker))).verdict == Verdict::silent);
 }
 
 TEST_CASE("resume_guard: rule 7 - anyone else is denied with both owners named") {
@@ -185,29 +185,28 @@ TEST_CASE("resume_guard: rule 7 - anyone else is denied with both owners named")
   Fixture g;
   g.options.kitchen_id.clear();
   g.add(kWorker, kOtherL3, "");
-  CHECK(g.decide(pre_tool_use("", quoted(kWorker))).kind == GuardDecision::Kind::deny);
+  CHECK(g.decide(pre_tool_use("", quoted(kWorker))).verdict == Verdict::deny);
 }
 
 TEST_CASE("resume_guard: unreadable hook input is silent with a log line - --strict denies") {
   Fixture f;
   for (const std::string bad : {"", "not json", "[1]", "{\"tool_name\":"}) {
     const auto d = f.decide(bad);
-    CHECK(d.kind == GuardDecision::Kind::silent);
+    CHECK(d.verdict == Verdict::silent);
     CHECK_FALSE(d.log.empty());
   }
   CHECK(f.decide(R"({"tool_name":"dispatch_food_truck","tool_input":"resume"})")
             .log.find("tool_input") != std::string::npos);
-  auto truncated = decide_resume(BoundedRead{"{", true, ""}, f.options);
+  auto truncated = decide_resume(
+      read_resume_request(HookInput(BoundedRead{"{", true, ""}), f.options.tools), f.options);
   CHECK(truncated.log.find("MiB") != std::string::npos);
   f.options.strict = true;
-  CHECK(f.decide("not json").kind == GuardDecision::Kind::deny);
+  CHECK(f.decide("not json").verdict == Verdict::deny);
 }
 
 TEST_CASE("resume_guard: --tool adds dispatch tool names") {
   Fixture f;
-  CHECK(f.decide(pre_tool_use(kL3, quoted(kL3), "mcp__x__launch")).kind ==
-        GuardDecision::Kind::silent);
+  CHECK(f.decide(pre_tool_use(kL3, quoted(kL3), "mcp__x__launch")).verdict == Verdict::silent);
   f.options.tools = {"launch"};
-  CHECK(f.decide(pre_tool_use(kL3, quoted(kL3), "mcp__x__launch")).kind ==
-        GuardDecision::Kind::deny);
+  CHECK(f.decide(pre_tool_use(kL3, quoted(kL3), "mcp__x__launch")).verdict == Verdict::deny);
 }
