@@ -279,7 +279,7 @@ class Launcher {
       if (guardian_) guardian_->watch(containment);
     } catch (const Error&) {
       if (child.pid > 0) {
-        child.release.reset();
+        abort_child(child);
         wait_child(child.pid);
       }
       remove_containment(containment);
@@ -319,7 +319,7 @@ class Launcher {
     for (int sig; (sig = router_.next()) != 0;) pending.push_back(sig);
     for (int sig : pending) {
       if (!is_stop_signal(sig)) continue;
-      child.release.reset();  // the child exits 125 without running the command
+      abort_child(child);  // the child exits 125 without running the command
       wait_child(child.pid);
       forget(child.pid);
       remove_containment(containment);
