@@ -161,6 +161,8 @@ bool wait_empty(const Finder& finder, Clock::time_point deadline, void (*reap)()
 }
 
 void remove_cgroup_tree(const std::string& directory) {
+  // As a rule it is empty and has no child: one rmdir, no listing.
+  if (::rmdir(directory.c_str()) == 0 || errno == ENOENT) return;
   DIR* dir = ::opendir(directory.c_str());
   if (dir == nullptr) return;
   std::vector<std::string> children;
