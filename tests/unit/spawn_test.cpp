@@ -67,7 +67,7 @@ unsigned long long bit(int sig) {
 
 }  // namespace
 
-TEST_CASE("spawn: exec failures come back as errno, and the child exits 127 or 126") {
+TEST_CASE("spawn: exec failures come back as errno - and the child exits 127 or 126") {
   fleet::test::TempDir tmp;
   Spawned missing = spawn({"no-such-command-xyz"}, environment_with({}), {});
   CHECK(missing.release() == ENOENT);
@@ -100,7 +100,7 @@ TEST_CASE("spawn: the child's failed execs leave the caller's errno alone") {
   wait_child(child.pid());
 }
 
-TEST_CASE("spawn: the child gets the given 0, 1, 2 and none of the caller's close-on-exec fds") {
+TEST_CASE("spawn: the child gets the given 0 - 1 - 2 and none of the caller's close-on-exec fds") {
   Pipe in, out, err, unrelated;
   SpawnOptions options;
   options.stdin_fd = in.read_end.get();
@@ -131,13 +131,13 @@ TEST_CASE("spawn: signal mask and dispositions in the child") {
   ::sigaction(SIGPIPE, &ignore, &old_pipe);
   ::sigaction(SIGUSR2, &ignore, &old_usr2);
 
-  SUBCASE("by default: the caller's mask, ignored signals stay ignored") {
+  SUBCASE("by default: the caller's mask - ignored signals stay ignored") {
     const std::string status = output_of({"cat", "/proc/self/status"});
     CHECK((status_mask(status, "SigBlk:") & bit(SIGUSR1)) != 0);
     CHECK((status_mask(status, "SigIgn:") & bit(SIGPIPE)) != 0);
     CHECK((status_mask(status, "SigIgn:") & bit(SIGUSR2)) != 0);
   }
-  SUBCASE("a given mask, and given signals back to their default") {
+  SUBCASE("a given mask - and given signals back to their default") {
     SpawnOptions options;
     options.mask = sigset_t{};
     sigemptyset(&*options.mask);
@@ -158,7 +158,7 @@ TEST_CASE("spawn: signal mask and dispositions in the child") {
   ::sigprocmask(SIG_SETMASK, &before, nullptr);
 }
 
-TEST_CASE("spawn: a new process group, or the caller's") {
+TEST_CASE("spawn: a new process group - or the caller's") {
   Spawned own = spawn({"sleep", "5"}, environment_with({}), {});
   CHECK(::getpgid(own.pid()) == own.pid());
   SpawnOptions same;
@@ -171,7 +171,7 @@ TEST_CASE("spawn: a new process group, or the caller's") {
   }
 }
 
-TEST_CASE("spawn: a held child runs nothing until released; aborted, it exits 125") {
+TEST_CASE("spawn: a held child runs nothing until released - aborted - it exits 125") {
   fleet::test::TempDir tmp;
   const std::string marker = tmp / "ran";
   SpawnOptions options;
