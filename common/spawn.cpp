@@ -90,13 +90,17 @@ long arg(T value) {
   return (long)value;  // NOLINT: the system call ABI takes every argument as a long
 }
 
-[[noreturn]] void child_exit(int status) {
+// The child's code runs without sanitizer instrumentation: it must not touch the parent's
+// thread state (a sanitizer's fake stacks and reports live there).
+#define FLEET_CHILD_CODE [[gnu::no_sanitize("address", "undefined")]]
+
+FLEET_CHILD_CODE [[noreturn]] void child_exit(int status) {
   for (;;) sys(SYS_exit_group, status);
 }
 
 // execvp without its /bin/sh fallback: ENOENT, ENOTDIR, ENAMETOOLONG (and EACCES,
 // remembered) go on to the next candidate; any other error ends the search.
-int exec_search(const ChildPlan& plan) {
+FLEET_CHILD_CODE int exec_search(const ChildPlan& plan) {
   int result = ENOENT;
   for (char* const* candidate = plan.candidates; *candidate != nullptr; ++candidate) {
     const int error =
@@ -110,9 +114,8 @@ int exec_search(const ChildPlan& plan) {
   return result;
 }
 
-// The child, between clone and exec. No sanitizer instrumentation: it must not touch the
-// parent's thread state.
-[[gnu::no_sanitize("address", "undefined")]] [[noreturn]] void run_child(void* context) {
+// The child, between clone and exec.
+FLEET_CHILD_CODE [[noreturn]] void run_child(void* context) {
   const ChildPlan& plan = *static_cast<const ChildPlan*>(context);
   // The parent's end: the release pipe must see end of file when the parent dies.
   if (plan.release_write >= 0) sys(SYS_close, plan.release_write);
