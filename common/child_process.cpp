@@ -1,31 +1,19 @@
 #include "child_process.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include "error.h"
+#include <utility>
 
 extern char** environ;
 
 namespace fleet {
-namespace {
-
-void make_pipe(UniqueFd& read_end, UniqueFd& write_end) {
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) throw_errno("cannot create a pipe");
-  read_end.reset(fds[0]);
-  write_end.reset(fds[1]);
-}
-
-}  // namespace
 
 HeldChild spawn_held(const std::vector<std::string>& argv, const std::vector<std::string>& env,
                      const sigset_t& child_mask, bool keep_sigpipe_ignored, bool die_with_parent,
                      int cgroup_fd) {
   HeldChild child;
-  UniqueFd out_write, err_write;
-  make_pipe(child.out, out_write);
-  make_pipe(child.err, err_write);
+  Pipe out = make_pipe(), err = make_pipe();
+  child.out = std::move(out.read_end);
+  child.err = std::move(err.read_end);
+  const UniqueFd out_write = std::move(out.write_end), err_write = std::move(err.write_end);
   SpawnOptions options;
   options.stdout_fd = out_write.get();
   options.stderr_fd = err_write.get();

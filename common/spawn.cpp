@@ -180,13 +180,6 @@ std::vector<std::string> exec_candidates(const std::string& name) {
   return candidates;
 }
 
-void make_pipe(UniqueFd& read_end, UniqueFd& write_end) {
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) throw_errno("cannot create a pipe");
-  read_end.reset(fds[0]);
-  write_end.reset(fds[1]);
-}
-
 // Creates the child running run_child(plan); returns its pid or -errno.
 #if FLEET_SPAWN_SHARES_MEMORY
 pid_t create_child(ChildPlan& plan, void* stack, int cgroup_fd, bool& in_cgroup) {
@@ -229,6 +222,15 @@ pid_t create_child(ChildPlan& plan, void*, int cgroup_fd, bool& in_cgroup) {
 #endif
 
 }  // namespace
+
+Pipe make_pipe() {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) throw_errno("cannot create a pipe");
+  Pipe pipe;
+  pipe.read_end.reset(fds[0]);
+  pipe.write_end.reset(fds[1]);
+  return pipe;
+}
 
 struct Spawned::State {
   std::vector<std::string> args, vars, paths;
@@ -331,9 +333,14 @@ Spawned spawn(const std::vector<std::string>& argv, const std::vector<std::strin
   state->c_paths = c_strings(state->paths);
   state->hold = options.hold;
 
-  UniqueFd release_read, error_write;
-  make_pipe(state->exec_error, error_write);
-  if (options.hold) make_pipe(release_read, state->release);
+  Pipe error = make_pipe();
+  state->exec_error = std::move(error.read_end);
+  UniqueFd error_write = std::move(error.write_end), release_read;
+  if (options.hold) {
+    Pipe release = make_pipe();
+    release_read = std::move(release.read_end);
+    state->release = std::move(release.write_end);
+  }
 
   ChildPlan& plan = state->plan;
   plan.candidates = state->c_paths.data();

@@ -21,7 +21,16 @@
 #include <string>
 #include <vector>
 
+#include "files.h"
+
 namespace fleet {
+
+// A close-on-exec pipe (throws Error when none can be made).
+struct Pipe {
+  UniqueFd read_end;
+  UniqueFd write_end;
+};
+Pipe make_pipe();
 
 struct SpawnOptions {
   // Put on the child's descriptors 0, 1 and 2 (-1: inherited as they are). Each must be

@@ -7,7 +7,6 @@
 #include <cerrno>
 #include <csignal>
 
-#include "error.h"
 #include "exit_status.h"
 #include "files.h"
 #include "spawn.h"
@@ -17,13 +16,10 @@ namespace fleet {
 CommandResult run_shell_command(const std::string& command, const std::string& input,
                                 const std::vector<std::string>& env,
                                 std::chrono::milliseconds timeout) {
-  int in[2], out[2], err[2];
-  if (::pipe2(in, O_CLOEXEC) != 0) throw_errno("cannot create a pipe");
-  UniqueFd in_read(in[0]), in_write(in[1]);
-  if (::pipe2(out, O_CLOEXEC) != 0) throw_errno("cannot create a pipe");
-  UniqueFd out_read(out[0]), out_write(out[1]);
-  if (::pipe2(err, O_CLOEXEC) != 0) throw_errno("cannot create a pipe");
-  UniqueFd err_read(err[0]), err_write(err[1]);
+  Pipe in = make_pipe(), out = make_pipe(), err = make_pipe();
+  UniqueFd in_read = std::move(in.read_end), in_write = std::move(in.write_end);
+  UniqueFd out_read = std::move(out.read_end), out_write = std::move(out.write_end);
+  UniqueFd err_read = std::move(err.read_end), err_write = std::move(err.write_end);
 
   SpawnOptions options;
   options.stdin_fd = in_read.get();

@@ -32,19 +32,9 @@ std::string read_all(int fd) {
   return out;
 }
 
-struct Pipe {
-  UniqueFd read_end, write_end;
-  Pipe() {
-    int fds[2];
-    REQUIRE(::pipe2(fds, O_CLOEXEC) == 0);
-    read_end.reset(fds[0]);
-    write_end.reset(fds[1]);
-  }
-};
-
 // Runs `argv` (not held) with its stdout on a pipe; returns what it printed.
 std::string output_of(const std::vector<std::string>& argv, SpawnOptions options = {}) {
-  Pipe out;
+  Pipe out = make_pipe();
   options.stdout_fd = out.write_end.get();
   Spawned child = spawn(argv, environment_with({}), options);
   CHECK(child.release() == 0);
@@ -101,7 +91,7 @@ TEST_CASE("spawn: the child's failed execs leave the caller's errno alone") {
 }
 
 TEST_CASE("spawn: the child gets the given 0 - 1 - 2 and none of the caller's close-on-exec fds") {
-  Pipe in, out, err, unrelated;
+  Pipe in = make_pipe(), out = make_pipe(), err = make_pipe(), unrelated = make_pipe();
   SpawnOptions options;
   options.stdin_fd = in.read_end.get();
   options.stdout_fd = out.write_end.get();
@@ -203,7 +193,7 @@ namespace {
 pid_t spawn_from_dying_caller(const std::vector<std::string>& argv, SpawnOptions options,
                               bool release) {
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);
-  Pipe report;
+  Pipe report = make_pipe();
   const pid_t caller = ::fork();
   REQUIRE(caller >= 0);
   if (caller == 0) {
