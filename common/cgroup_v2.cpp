@@ -1,10 +1,13 @@
 #include "cgroup_v2.h"
 
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 #include <cerrno>
 #include <cstdlib>
+#include <optional>
 
 #include "files.h"
 
@@ -66,6 +69,53 @@ const std::vector<CgroupMount>& cgroup2_mounts() {
   return mounts;
 }
 
+// The usual mount, known without reading /proc/self/mountinfo (which the kernel formats
+// mount by mount: the slowest read of a launch): /sys/fs/cgroup, or /sys/fs/cgroup/unified
+// on hybrid layouts, when it is a cgroup2 file system showing the hierarchy's root (kernfs
+// gives the root directory inode 1) and this process is in the initial cgroup namespace,
+// so that /proc/self/cgroup paths are relative to that same root. Else nullopt: in a
+// container's own cgroup namespace, or elsewhere, cgroup2_mounts() finds the mounts.
+const std::optional<CgroupMount>& usual_cgroup2_mount() {
+  static const std::optional<CgroupMount> usual = []() -> std::optional<CgroupMount> {
+    constexpr ino_t kInitialCgroupNamespace = 0xEFFFFFFBU;  // PROC_CGROUP_INIT_INO
+    struct stat st {};
+    if (::stat("/proc/self/ns/cgroup", &st) != 0 || st.st_ino != kInitialCgroupNamespace)
+      return std::nullopt;
+    for (const char* mount_point : {"/sys/fs/cgroup", "/sys/fs/cgroup/unified"}) {
+      struct statfs fs {};
+      if (::statfs(mount_point, &fs) == 0 && fs.f_type == CGROUP2_SUPER_MAGIC &&
+          ::stat(mount_point, &st) == 0 && st.st_ino == 1) {
+        return CgroupMount{"/", mount_point};
+      }
+    }
+    return std::nullopt;
+  }();
+  return usual;
+}
+
+// The directory of the cgroup at `path` (relative to the hierarchy's root) below `mount`,
+// when the mount shows it; "" when it does not.
+std::string directory_below(const CgroupMount& mount, const std::string& path) {
+  std::string relative = path;
+  if (mount.root != "/") {
+    if (!path.starts_with(mount.root)) return "";
+    relative = path.substr(mount.root.size());
+  }
+  return mount.mount_point + (relative == "/" ? "" : relative);
+}
+
+bool is_cgroup_directory(const std::string& directory) {
+  struct stat st {};
+  return !directory.empty() && ::stat((directory + "/cgroup.procs").c_str(), &st) == 0;
+}
+
+// `cgroup`'s path relative to the root of `mount`'s hierarchy, "" when not below it.
+std::string relative_below(const CgroupMount& mount, const std::string& cgroup) {
+  if (!cgroup.starts_with(mount.mount_point + "/")) return "";
+  const std::string below = cgroup.substr(mount.mount_point.size());
+  return mount.root == "/" ? below : mount.root + below;
+}
+
 }  // namespace
 
 // The whole content of a /proc or cgroupfs file ("" when it cannot be read).
@@ -121,15 +171,13 @@ std::string own_cgroup_directory() {
     start = end + 1;
   }
   if (path.empty() || path.find(" (deleted)") != std::string::npos) return "";
+  if (const auto& usual = usual_cgroup2_mount()) {
+    std::string directory = directory_below(*usual, path);
+    if (is_cgroup_directory(directory)) return directory;
+  }
   for (const CgroupMount& mount : cgroup2_mounts()) {
-    std::string relative = path;
-    if (mount.root != "/") {
-      if (!path.starts_with(mount.root)) continue;
-      relative = path.substr(mount.root.size());
-    }
-    std::string directory = mount.mount_point + (relative == "/" ? "" : relative);
-    struct stat st {};
-    if (::stat((directory + "/cgroup.procs").c_str(), &st) == 0) return directory;
+    std::string directory = directory_below(mount, path);
+    if (is_cgroup_directory(directory)) return directory;
   }
   return "";
 }
@@ -164,11 +212,13 @@ std::string cgroup_of(pid_t pid) {
 
 // The cgroup directory's path relative to its hierarchy's root ("" when not on a mount).
 std::string relative_cgroup_path(const std::string& cgroup) {
+  if (const auto& usual = usual_cgroup2_mount()) {
+    std::string relative = relative_below(*usual, cgroup);
+    if (!relative.empty()) return relative;
+  }
   for (const CgroupMount& mount : cgroup2_mounts()) {
-    if (cgroup.starts_with(mount.mount_point + "/")) {
-      const std::string below = cgroup.substr(mount.mount_point.size());
-      return mount.root == "/" ? below : mount.root + below;
-    }
+    std::string relative = relative_below(mount, cgroup);
+    if (!relative.empty()) return relative;
   }
   return "";
 }

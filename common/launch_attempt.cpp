@@ -250,7 +250,7 @@ std::optional<AttemptResult> run_attempt(LaunchContext& context, const LaunchPla
     if (context.guardian) context.guardian->watch(containment);
   } catch (const Error&) {
     if (child.pid > 0) {
-      child.release.reset();
+      abort_child(child);
       wait_child(child.pid);
     }
     remove_containment(containment);
@@ -292,7 +292,7 @@ std::optional<AttemptResult> run_attempt(LaunchContext& context, const LaunchPla
   for (int sig; (sig = context.router.next()) != 0;) pending.push_back(sig);
   for (int sig : pending) {
     if (!is_stop_signal(sig)) continue;
-    child.release.reset();  // the child exits 125 without running the command
+    abort_child(child);  // the child exits 125 without running the command
     wait_child(child.pid);
     remove_containment(containment);
     attempt.exit_code = exit_status::of_signal(sig);

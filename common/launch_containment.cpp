@@ -161,6 +161,8 @@ bool wait_empty(const Finder& finder, Clock::time_point deadline, void (*reap)()
 }
 
 void remove_cgroup_tree(const std::string& directory) {
+  // As a rule it is empty and has no child: one rmdir, no listing.
+  if (::rmdir(directory.c_str()) == 0 || errno == ENOENT) return;
   DIR* dir = ::opendir(directory.c_str());
   if (dir == nullptr) return;
   std::vector<std::string> children;
@@ -287,6 +289,12 @@ ContainedStop stop_contained(const Containment& containment, std::chrono::millis
                              bool search_environments) {
   ContainedStop result;
   if (!containment_problem(containment).empty()) return result;
+  // Only the cgroup to search: as a rule it is empty, and then one rmdir removes it (the
+  // kernel refuses while a process, even a zombie, or a child cgroup is in it).
+  if (!search_environments && !containment.cgroup.empty() &&
+      (::rmdir(containment.cgroup.c_str()) == 0 || errno == ENOENT)) {
+    return result;
+  }
   const Finder finder(containment, search_environments);
   std::vector<Found> found = finder.scan();
   result.found = static_cast<unsigned>(found.size());

@@ -7,43 +7,28 @@
 #include <cerrno>
 #include <csignal>
 
-#include "error.h"
 #include "exit_status.h"
 #include "files.h"
+#include "spawn.h"
 
 namespace fleet {
 
 CommandResult run_shell_command(const std::string& command, const std::string& input,
                                 const std::vector<std::string>& env,
                                 std::chrono::milliseconds timeout) {
-  int in[2], out[2], err[2];
-  if (::pipe2(in, O_CLOEXEC) != 0) throw_errno("cannot create a pipe");
-  UniqueFd in_read(in[0]), in_write(in[1]);
-  if (::pipe2(out, O_CLOEXEC) != 0) throw_errno("cannot create a pipe");
-  UniqueFd out_read(out[0]), out_write(out[1]);
-  if (::pipe2(err, O_CLOEXEC) != 0) throw_errno("cannot create a pipe");
-  UniqueFd err_read(err[0]), err_write(err[1]);
+  Pipe in = make_pipe(), out = make_pipe(), err = make_pipe();
+  UniqueFd in_read = std::move(in.read_end), in_write = std::move(in.write_end);
+  UniqueFd out_read = std::move(out.read_end), out_write = std::move(out.write_end);
+  UniqueFd err_read = std::move(err.read_end), err_write = std::move(err.write_end);
 
-  std::vector<std::string> args = {"/bin/sh", "-c", command};
-  std::vector<std::string> vars = env;
-  std::vector<char*> argv, envp;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  for (auto& v : vars) envp.push_back(v.data());
-  envp.push_back(nullptr);
-
-  const pid_t pid = ::fork();
-  if (pid < 0) throw_errno("cannot fork");
-  if (pid == 0) {
-    ::setpgid(0, 0);
-    ::dup2(in_read.get(), STDIN_FILENO);
-    ::dup2(out_write.get(), STDOUT_FILENO);
-    ::dup2(err_write.get(), STDERR_FILENO);
-    ::signal(SIGPIPE, SIG_DFL);
-    ::execve(argv[0], argv.data(), envp.data());
-    ::_exit(127);
-  }
-  ::setpgid(pid, pid);
+  SpawnOptions options;
+  options.stdin_fd = in_read.get();
+  options.stdout_fd = out_write.get();
+  options.stderr_fd = err_write.get();
+  sigaddset(&options.default_signals, SIGPIPE);
+  Spawned child = spawn({"/bin/sh", "-c", command}, env, options);
+  const pid_t pid = child.pid();
+  child.release();  // a /bin/sh that cannot run exits 127 or 126, as a shell reports it
   in_read.reset();
   out_write.reset();
   err_write.reset();

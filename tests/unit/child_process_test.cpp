@@ -51,7 +51,7 @@ TEST_CASE("child_process: the child does not run before it is released") {
       spawn_held({"/bin/sh", "-c", "touch " + marker}, environment_with({}), empty_mask());
   ::usleep(100000);
   CHECK(::access(marker.c_str(), F_OK) != 0);
-  child.release.reset();  // abort: it exits without running the command
+  abort_child(child);  // it exits without running the command
   CHECK(WEXITSTATUS(wait_status(child.pid)) == 125);
   CHECK(::access(marker.c_str(), F_OK) != 0);
 }
