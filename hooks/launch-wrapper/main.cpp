@@ -5,7 +5,7 @@
 #include <chrono>
 #include <cstdio>
 
-#include <CLI/CLI.hpp>
+#include "cli11.h"
 
 #include "agent_control.h"
 #include "cli.h"
