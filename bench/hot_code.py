@@ -7,7 +7,10 @@ scattered function costs a page fault of its own. This script runs the program u
 valgrind's callgrind on typical calls, lists every function executed, finds the input section
 that holds each one in the link map, and writes a GNU ld script that puts those sections in
 an output section of their own right before .text (INSERT BEFORE .text keeps the default
-script). CMakeLists.txt links the program with it when it exists.
+script); the string functions glibc picks for this CPU (read in gdb) are added to the ones
+valgrind's CPU model picked. Where perf is installed, it then relinks and adds what native
+runs still fault in outside those sections (the vDSO set-up valgrind never runs, for one).
+CMakeLists.txt links the program with the script when it exists.
 
 Usage: bench/hot_code.py [--build-dir build/release]      (after a release build)
 
