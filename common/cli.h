@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include <CLI/CLI.hpp>
+#include "cli11.h"
 
 namespace fleet::cli {
 

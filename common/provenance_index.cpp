@@ -269,40 +269,53 @@ IndexCandidates index_candidates(const std::string& store_path, const FileFinger
   const std::uint64_t high = id.size() >= 8 ? low
                              : id.empty()   ? ~std::uint64_t{0}
                                           : low | ((std::uint64_t{1} << (8 * (8 - id.size()))) - 1);
-  const auto entry_at = [&](std::uint64_t i, Entry& found) {
-    return read_exact(index.get(), &found, sizeof found, sizeof(Header) + i * sizeof(Entry));
-  };
   const auto take = [&](const Entry& entry) {
     if (entry.key >= low && entry.key <= high && entry.offset < store.size) {
       result.offsets.push_back(entry.offset);
     }
   };
 
-  // The sorted section: binary search for the first key >= low, then read the run.
+  // The sorted section: the first entry whose key is >= low, found by halving the range with
+  // blocks of kBlock entries (4 KiB, one pread each), ten reads at 100,000 records instead of
+  // seventeen of one entry. Invariant: entries before `first` have keys < low, entries from
+  // `last` on have keys >= low.
+  constexpr std::uint64_t kBlock = 256;
+  std::vector<Entry> block;  // the entries [block_start, block_start + block.size())
+  std::uint64_t block_start = 0;
+  const auto read_block = [&](std::uint64_t at, std::uint64_t size) {
+    block.resize(size);
+    block_start = at;
+    return read_exact(index.get(), block.data(), size * sizeof(Entry),
+                      sizeof(Header) + at * sizeof(Entry));
+  };
   std::uint64_t first = 0;
   std::uint64_t last = header.sorted;
-  Entry entry{};
   while (first < last) {
-    const std::uint64_t middle = first + (last - first) / 2;
-    if (!entry_at(middle, entry)) return {};
-    if (entry.key < low) {
-      first = middle + 1;
-    } else {
-      last = middle;
+    const std::uint64_t span = last - first;
+    const std::uint64_t at = span <= kBlock ? first : first + (span - kBlock) / 2;
+    if (!read_block(at, std::min(kBlock, span))) return {};
+    if (block.back().key < low) {
+      first = at + block.size();
+    } else if (block.front().key >= low && at > first) {
+      last = at;
+    } else {  // the first key >= low is in this block
+      const auto it =
+          std::lower_bound(block.begin(), block.end(), low,
+                           [](const Entry& e, std::uint64_t key) { return e.key < key; });
+      first = at + static_cast<std::uint64_t>(it - block.begin());
+      break;
     }
   }
-  constexpr std::uint64_t kChunk = 256;
-  std::vector<Entry> run;
-  for (std::uint64_t i = first; i < header.sorted; i += kChunk) {
-    run.resize(std::min(kChunk, header.sorted - i));
-    if (!read_exact(index.get(), run.data(), run.size() * sizeof(Entry),
-                    sizeof(Header) + i * sizeof(Entry))) {
-      return {};
+  // The run of keys up to `high` from there, from the block already read when it holds it.
+  for (std::uint64_t i = first; i < header.sorted;) {
+    if (i < block_start || i >= block_start + block.size()) {
+      if (!read_block(i, std::min(kBlock, header.sorted - i))) return {};
     }
-    const auto past =
-        std::find_if(run.begin(), run.end(), [&](const Entry& e) { return e.key > high; });
-    std::for_each(run.begin(), past, take);
-    if (past != run.end()) break;
+    const auto from = block.begin() + static_cast<std::ptrdiff_t>(i - block_start);
+    const auto past = std::find_if(from, block.end(), [&](const Entry& e) { return e.key > high; });
+    std::for_each(from, past, take);
+    if (past != block.end()) break;
+    i = block_start + block.size();
   }
   // The tail, in store order.
   const std::uint64_t tail = count - header.sorted;

@@ -4,7 +4,7 @@
 #include <unistd.h>
 #include <cstdio>
 
-#include <CLI/CLI.hpp>
+#include "cli11.h"
 
 #include "cli.h"
 #include "error.h"

@@ -4,7 +4,7 @@
 #include <unistd.h>
 #include <cstdio>
 
-#include <CLI/CLI.hpp>
+#include "cli11.h"
 
 #include "agent_control.h"
 #include "cli.h"
