@@ -329,7 +329,6 @@ Parsed parse(CLI::App& app, int argc, const char* const* argv, const Settings& s
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
-    standard_streams();  // CLI11 prints --help and --version on std::cout
     parsed.exit_status = app.exit(e);
     return parsed;
   } catch (const CLI::ParseError& e) {

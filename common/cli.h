@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "cli11.h"
+#include <CLI/CLI.hpp>
 
 namespace fleet::cli {
 

@@ -4,7 +4,7 @@
 #include <unistd.h>
 #include <cstdio>
 
-#include "cli11.h"
+#include <CLI/CLI.hpp>
 
 #include "cli.h"
 #include "error.h"

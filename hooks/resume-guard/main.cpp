@@ -6,7 +6,7 @@
 #include <unistd.h>
 #include <cstdio>
 
-#include "cli11.h"
+#include <CLI/CLI.hpp>
 
 #include "cli.h"
 #include "hook_protocol.h"
