@@ -156,7 +156,8 @@ std::vector<ConfiguredHook> collect_hooks(const HookSourceOptions& options,
   return hooks;
 }
 
-std::string resolve_hook_executable(const ConfiguredHook& hook, const std::string& project_dir) {
+std::optional<std::string> resolve_hook_executable(const ConfiguredHook& hook,
+                                                   const std::string& project_dir) {
   std::string path = command_executable(hook.command);
   const std::pair<std::string, std::string> vars[] = {{"${CLAUDE_PROJECT_DIR}", project_dir},
                                                       {"$CLAUDE_PROJECT_DIR", project_dir},

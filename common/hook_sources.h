@@ -39,7 +39,8 @@ std::vector<ConfiguredHook> collect_hooks(const HookSourceOptions& options,
 
 // The executable a hook command runs on this machine, as /bin/sh would find it: quotes
 // removed, $CLAUDE_PROJECT_DIR, $CLAUDE_PLUGIN_ROOT and a leading ~/ expanded, a bare name
-// looked up on PATH. "" when a bare name is not found.
-std::string resolve_hook_executable(const ConfiguredHook& hook, const std::string& project_dir);
+// looked up on PATH. nullopt when a bare name is not found.
+std::optional<std::string> resolve_hook_executable(const ConfiguredHook& hook,
+                                                   const std::string& project_dir);
 
 }  // namespace fleet

@@ -89,16 +89,17 @@ std::string absolute_path(const std::string& path) {
   return normal.empty() ? "/" : normal;
 }
 
-std::string directory_problem(const std::string& path) {
+std::optional<std::string> directory_problem(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
     return errno == ENOENT ? "does not exist"
                            : std::string("cannot be read: ") + std::strerror(errno);
   }
-  return S_ISDIR(st.st_mode) ? "" : "is not a directory";
+  if (S_ISDIR(st.st_mode)) return std::nullopt;
+  return "is not a directory";
 }
 
-std::string find_on_path(const std::string& name) {
+std::optional<std::string> find_on_path(const std::string& name) {
   const std::string search = env_value("PATH");
   std::size_t start = 0;
   while (start <= search.size()) {
@@ -113,7 +114,7 @@ std::string find_on_path(const std::string& name) {
     if (end == std::string::npos) break;
     start = end + 1;
   }
-  return "";
+  return std::nullopt;
 }
 
 std::string provenance_store_path(const std::string& state_dir) {

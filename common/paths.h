@@ -2,6 +2,7 @@
 // Where the suite's state lives, resolved the same way in every executable (README.md,
 // "Files on disk": State directory), and which kitchen the current process belongs to.
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -33,12 +34,13 @@ std::string executable_directory();
 // by text would be wrong after a symlink.
 std::string absolute_path(const std::string& path);
 
-// Where /bin/sh finds the command `name` on $PATH (a regular executable file), "" if nowhere.
-std::string find_on_path(const std::string& name);
+// Where /bin/sh finds the command `name` on $PATH (a regular executable file); nullopt if
+// nowhere.
+std::optional<std::string> find_on_path(const std::string& name);
 
-// "" when `path` is a directory (after symlinks); otherwise why it cannot be used as one:
-// "does not exist", "is not a directory", or the error.
-std::string directory_problem(const std::string& path);
+// nullopt when `path` is a directory (after symlinks); otherwise why it cannot be used as
+// one: "does not exist", "is not a directory", or the error.
+std::optional<std::string> directory_problem(const std::string& path);
 
 // <state_dir>/session_provenance.jsonl
 std::string provenance_store_path(const std::string& state_dir);

@@ -35,6 +35,11 @@ std::vector<Finding> check_wiring(const CheckOptions& options,
 // One line per finding: "<severity> <rule>: <message> (<file>)".
 std::string findings_text(const std::vector<Finding>& findings);
 
+// What `fleet-hooks check` prints for a person: findings_text, then, when no finding is an
+// error, one "ok:" line naming the dispatch tools (`checked_tools`) the guard protects.
+std::string check_report_text(const std::vector<Finding>& findings,
+                              const std::vector<std::string>& checked_tools);
+
 // A JSON array of {"rule","severity","message","file"}.
 std::string findings_json(const std::vector<Finding>& findings);
 

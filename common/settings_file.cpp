@@ -118,6 +118,18 @@ std::string next_backup(const std::string& file, std::string& newest) {
 
 }  // namespace
 
+SettingsScope settings_scope_named(std::string_view name) {
+  if (name == "local") return SettingsScope::local;
+  if (name == "user") return SettingsScope::user;
+  return SettingsScope::project;
+}
+
+std::optional<std::string> user_settings_path() {
+  const std::string home = env_value("HOME");
+  if (home.empty()) return std::nullopt;
+  return home + "/.claude/settings.json";
+}
+
 std::string settings_path(SettingsScope scope, const std::string& project_dir) {
   switch (scope) {
     case SettingsScope::project:
@@ -127,9 +139,9 @@ std::string settings_path(SettingsScope scope, const std::string& project_dir) {
     case SettingsScope::user:
       break;
   }
-  const std::string home = env_value("HOME");
-  if (home.empty()) throw Error("HOME is not set; cannot locate the user settings file");
-  return home + "/.claude/settings.json";
+  std::optional<std::string> path = user_settings_path();
+  if (!path) throw Error("HOME is not set; cannot locate the user settings file");
+  return *path;
 }
 
 SettingsRead read_settings(const std::string& path, rapidjson::Document& doc) {

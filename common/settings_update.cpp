@@ -45,9 +45,9 @@ SettingsUpdate plan_install(const std::string& path, const WiringOptions& option
   // do find them here.
   std::string from = "from " + options.bin_dir;
   if (options.bin_dir.empty()) {
-    const std::string here = find_on_path("resume-guard");
-    from = here.empty() ? "run by name from PATH (resume-guard is NOT on PATH here)"
-                        : "run by name from PATH (here: " + here + ")";
+    const std::optional<std::string> here = find_on_path("resume-guard");
+    from = here ? "run by name from PATH (here: " + *here + ")"
+                : "run by name from PATH (resume-guard is NOT on PATH here)";
   }
   std::string tools = "dispatch_food_truck";
   for (const std::string& tool : options.tools) tools += ", " + tool;
@@ -75,8 +75,30 @@ SettingsUpdate plan_uninstall(const std::string& path) {
                 "removed " + std::to_string(removed) + " fleet-hooks entries from " + path);
 }
 
-std::string portable_install_note(const std::string& bin_dir) {
-  if (!find_on_path("resume-guard").empty()) return "";
+SettingsUpdate plan_install(const SettingsRequest& request) {
+  const std::string path = settings_path(request.scope, request.project_dir);
+  WiringOptions wiring;
+  wiring.tools = request.tools;
+  wiring.fail_open_if_missing = request.fail_open_if_missing;
+  // The project's settings are committed: they name no path of this machine.
+  if (request.scope != SettingsScope::project) {
+    wiring.bin_dir =
+        absolute_path(request.bin_dir.empty() ? executable_directory() : request.bin_dir);
+  } else if (!request.bin_dir.empty()) {
+    require_suite_binaries(absolute_path(request.bin_dir));
+  }
+  return plan_install(path, wiring);
+}
+
+SettingsUpdate plan_uninstall(const SettingsRequest& request) {
+  return plan_uninstall(settings_path(request.scope, request.project_dir));
+}
+
+std::optional<std::string> install_note(const SettingsRequest& request) {
+  if (request.scope != SettingsScope::project) return std::nullopt;
+  const std::string bin_dir =
+      request.bin_dir.empty() ? executable_directory() : absolute_path(request.bin_dir);
+  if (find_on_path("resume-guard")) return std::nullopt;
   return "resume-guard is not on PATH here, so this project's hooks block every dispatch on "
          "this machine until it is: add " +
          bin_dir + " to PATH (e.g. in ~/.profile) and start Claude Code again";

@@ -75,4 +75,11 @@ CompactionReport compact_store(const std::string& store_path) {
   return report;  // closing `store` releases the lock: waiting writers reopen the new file
 }
 
+std::string compaction_text(const CompactionReport& report, const std::string& store_path) {
+  if (!report.existed) return store_path + ": no store yet; nothing to compact\n";
+  return store_path + ": kept " + std::to_string(report.kept) + " records, dropped " +
+         std::to_string(report.dropped_damaged) + " damaged lines and " +
+         std::to_string(report.dropped_duplicates) + " later duplicates\n";
+}
+
 }  // namespace fleet
