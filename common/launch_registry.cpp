@@ -144,12 +144,14 @@ UniqueFd LaunchRegistry::lock_if_known() const {
 
 RegistryRead LaunchRegistry::read() const {
   RegistryRead result;
-  std::string text;
-  if (const int code = try_read_regular_file(record_path_, kMaxRecordBytes, text, result.problem)) {
-    if (code == ENOENT) return result;
+  ReadFile file = try_read_regular_file(record_path_, kMaxRecordBytes);
+  if (file.status == FileStatus::missing) return result;
+  if (file.status != FileStatus::ok) {
     result.status = RegistryRead::Status::corrupt;
+    result.problem = std::move(file.problem);
     return result;
   }
+  const std::string& text = file.content;
   auto record = parse_launch_record(text, result.problem);
   if (!record) {
     result.status = RegistryRead::Status::corrupt;

@@ -111,12 +111,10 @@ UniqueFd SessionStore::lock() const {
 }
 
 std::optional<SessionState> SessionStore::read() const {
-  std::string text, error;
-  if (const int code = try_read_regular_file(path_, 1 << 20, text, error)) {
-    if (code == ENOENT) return std::nullopt;
-    throw Error(error, code);
-  }
-  auto state = parse_session_state(text, error);
+  const std::optional<std::string> text = read_regular_file_if_exists(path_, 1 << 20);
+  if (!text) return std::nullopt;
+  std::string error;
+  auto state = parse_session_state(*text, error);
   if (!state) throw Error(path_ + ": " + error + "; fix or remove it");
   return state;
 }

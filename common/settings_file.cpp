@@ -152,12 +152,14 @@ SettingsRead read_settings(const std::string& path, rapidjson::Document& doc) {
     read.status = SettingsRead::Status::invalid;
     return read;
   }
-  std::string text;
-  if (const int code = try_read_regular_file(read.file, kMaxSettingsBytes, text, read.problem)) {
-    read.status = code == ENOENT ? SettingsRead::Status::missing : SettingsRead::Status::invalid;
-    if (code == ENOENT) read.problem.clear();
+  ReadFile file = try_read_regular_file(read.file, kMaxSettingsBytes);
+  if (file.status != FileStatus::ok) {
+    read.status = file.status == FileStatus::missing ? SettingsRead::Status::missing
+                                                     : SettingsRead::Status::invalid;
+    if (file.status == FileStatus::failed) read.problem = std::move(file.problem);
     return read;
   }
+  std::string& text = file.content;
   if (text.starts_with(kUtf8Bom)) {
     read.bom = true;
     text.erase(0, kUtf8Bom.size());
@@ -239,10 +241,10 @@ void write_settings(const std::string& path, const std::string& text) {
     const std::string current = read_regular_file(file, kMaxSettingsBytes);
     std::string newest;
     const std::string backup = next_backup(file, newest);
-    std::string newest_content, ignored;
-    if (newest.empty() ||
-        try_read_regular_file(newest, kMaxSettingsBytes, newest_content, ignored) != 0 ||
-        newest_content != current) {
+    const ReadFile newest_backup =
+        newest.empty() ? ReadFile{} : try_read_regular_file(newest, kMaxSettingsBytes);
+    if (newest.empty() || newest_backup.status != FileStatus::ok ||
+        newest_backup.content != current) {
       replace_file_atomically(backup, current, Durability::survives_crash, mode, keep);
     }
     replace_file_atomically(file, text, Durability::survives_crash, mode, keep);

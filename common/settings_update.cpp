@@ -16,9 +16,8 @@ SettingsUpdate finish(const std::string& path, const SettingsRead& read,
                       const rapidjson::Document& settings, std::string summary) {
   SettingsUpdate update{path, (read.bom ? std::string(kUtf8Bom) : "") + settings_text(settings),
                         true, std::move(summary)};
-  std::string current, ignored;
-  if (try_read_regular_file(read.file, kMaxSettingsBytes, current, ignored) == 0 &&
-      current == update.text) {
+  const ReadFile current = try_read_regular_file(read.file, kMaxSettingsBytes);
+  if (current.status == FileStatus::ok && current.content == update.text) {
     update.changed = false;
     update.summary = "unchanged: " + path;
   }
@@ -67,8 +66,7 @@ SettingsUpdate plan_uninstall(const std::string& path) {
   const int removed = uninstall_suite_hooks(settings);
   if (removed == 0) {  // left exactly as it is, formatting included
     SettingsUpdate update{path, "", false, "nothing to remove: no fleet-hooks entries in " + path};
-    std::string ignored;
-    try_read_regular_file(read.file, kMaxSettingsBytes, update.text, ignored);
+    update.text = try_read_regular_file(read.file, kMaxSettingsBytes).content;
     return update;
   }
   return finish(path, read, settings,

@@ -19,13 +19,9 @@ namespace fleet {
 
 CompactionReport compact_store(const std::string& store_path) {
   CompactionReport report;
-  UniqueFd store;
-  try {
-    store = open_locked_jsonl(store_path, false);
-  } catch (const Error& e) {
-    if (e.code() == ENOENT) return report;
-    throw;
-  }
+  std::optional<UniqueFd> opened = open_locked_jsonl_if_exists(store_path);
+  if (!opened) return report;
+  const UniqueFd store = std::move(*opened);
   report.existed = true;
   std::string kept;
   std::unordered_set<std::string> sessions;
