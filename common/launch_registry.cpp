@@ -121,8 +121,7 @@ std::optional<LaunchRecord> parse_launch_record(std::string_view text, std::stri
 }
 
 LaunchRegistry::LaunchRegistry(const std::string& state_dir, const std::string& member) {
-  const std::string problem = id_problem("member name", member);
-  if (!problem.empty()) throw Error(problem);
+  if (const auto problem = id_problem("member name", member)) throw Error(*problem);
   state_dir_ = state_dir;
   member_ = member;
   record_path_ = state_dir + "/launch/" + member + ".json";

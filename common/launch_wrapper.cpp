@@ -158,7 +158,7 @@ class Launcher {
           "--assign-session-id");
     }
     if (!session_id_.empty() && !is_valid_id(session_id_))
-      throw Error(id_problem("session id", session_id_));
+      throw Error(*id_problem("session id", session_id_));
   }
 
   // --session-key: resume a session whose last run was cut short, unless it is stuck.

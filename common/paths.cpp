@@ -40,8 +40,7 @@ std::string state_dir_for_project(const std::string& flag, const std::string& pr
   std::string dir = project_root + "/.autoskillit/temp";
   const std::string campaign = env_value("AUTOSKILLIT_CAMPAIGN_ID");
   if (!campaign.empty()) {
-    const std::string problem = id_problem("AUTOSKILLIT_CAMPAIGN_ID", campaign);
-    if (!problem.empty()) throw Error(problem);
+    if (const auto problem = id_problem("AUTOSKILLIT_CAMPAIGN_ID", campaign)) throw Error(*problem);
     dir += "/" + campaign;
   }
   return dir;

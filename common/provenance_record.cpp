@@ -41,19 +41,18 @@ std::optional<ProvenanceRecord> parse_provenance_line(std::string_view line) {
 }
 
 std::string record_problem(const ProvenanceRecord& record) {
-  std::string problem = id_problem("session id", record.session_id);
-  if (!problem.empty()) return problem;
-  problem = id_problem("caller session id", record.caller_session_id);
-  if (!problem.empty()) return problem;
+  if (auto problem = id_problem("session id", record.session_id)) return *problem;
+  if (auto problem = id_problem("caller session id", record.caller_session_id)) return *problem;
   const struct {
     const char* name;
     const std::string& value;
   } optional_ids[] = {{"kitchen id", record.kitchen_id}, {"dispatch id", record.dispatch_id}};
   for (const auto& [name, value] : optional_ids) {
-    if (!value.empty() && !(problem = id_problem(name, value)).empty()) return problem;
+    if (value.empty()) continue;
+    if (auto problem = id_problem(name, value)) return *problem;
   }
-  if (!(problem = label_problem("recipe name", record.recipe_name)).empty()) return problem;
-  return label_problem("step name", record.step_name);
+  if (auto problem = label_problem("recipe name", record.recipe_name)) return *problem;
+  return label_problem("step name", record.step_name).value_or("");
 }
 
 }  // namespace fleet

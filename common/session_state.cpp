@@ -57,7 +57,7 @@ std::optional<SessionState> parse_session_state(std::string_view text, std::stri
     return std::nullopt;
   }
   if (!state.session_id.empty() && !is_valid_id(state.session_id)) {
-    problem = id_problem("session_id", state.session_id);
+    problem = *id_problem("session_id", state.session_id);
     return std::nullopt;
   }
   return state;
@@ -100,8 +100,7 @@ std::string resume_note(const std::string& reason, const std::string& session_id
 }
 
 SessionStore::SessionStore(const std::string& state_dir, const std::string& key) {
-  const std::string problem = id_problem("session key", key);
-  if (!problem.empty()) throw Error(problem);
+  if (const auto problem = id_problem("session key", key)) throw Error(*problem);
   path_ = state_dir + "/sessions/" + key + ".json";
   lock_path_ = state_dir + "/sessions/" + key + ".lock";
 }

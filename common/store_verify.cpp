@@ -93,9 +93,8 @@ std::optional<StoreProblem> line_problem(std::string_view line, std::string& ses
   for (const char* field : {"session_id", "caller_session_id", "kitchen_id", "dispatch_id"}) {
     const std::string value(string_member(doc, field).value());
     if (value.empty()) continue;
-    const std::string problem = id_problem(field, value);
-    if (!problem.empty()) {
-      return StoreProblem{0, "invalid-id", problem + ": " + invalid_id_meaning(field), false};
+    if (const auto problem = id_problem(field, value)) {
+      return StoreProblem{0, "invalid-id", *problem + ": " + invalid_id_meaning(field), false};
     }
   }
   return std::nullopt;
