@@ -3,6 +3,8 @@
 // project and local settings files (read the way Claude Code reads them) and of the Claude
 // Code plugins that are enabled or named, with problems that make hooks silently not run
 // reported as findings.
+// Failing: a settings or plugin file that cannot be used is a finding (the check's result),
+// never an exception; an executable that is not found is nullopt.
 
 #include <optional>
 #include <string>

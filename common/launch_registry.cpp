@@ -48,9 +48,8 @@ std::string launch_record_json(const LaunchRecord& record) {
 
 std::optional<LaunchRecord> parse_launch_record(std::string_view text, std::string& problem) {
   rapidjson::Document doc;
-  std::string error;
-  if (!parse_json(text, doc, &error)) {
-    problem = "not valid JSON (" + error + ")";
+  if (!parse_json(text, doc)) {
+    problem = "not valid JSON (" + parse_error_sentence(doc, text) + ")";
     return std::nullopt;
   }
   if (!doc.IsObject()) {

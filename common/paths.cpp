@@ -55,10 +55,10 @@ std::string resolve_kitchen_id(const std::string& flag) {
   return "";
 }
 
-std::string executable_directory() {
+std::optional<std::string> executable_directory() {
   char buffer[4096];
   const ssize_t n = ::readlink("/proc/self/exe", buffer, sizeof buffer - 1);
-  if (n <= 0) throw Error("cannot find where this program is installed");
+  if (n <= 0) return std::nullopt;
   const std::string path(buffer, static_cast<std::size_t>(n));
   const std::size_t slash = path.rfind('/');
   return slash == std::string::npos || slash == 0 ? "/" : path.substr(0, slash);

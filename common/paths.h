@@ -1,6 +1,8 @@
 #pragma once
 // Where the suite's state lives, resolved the same way in every executable (README.md,
 // "Files on disk": State directory), and which kitchen the current process belongs to.
+// Failing: what may be absent is a std::optional; a working directory that cannot be read or
+// an invalid campaign id throws Error.
 
 #include <optional>
 #include <string>
@@ -26,8 +28,9 @@ std::string state_dir_for_project(const std::string& flag, const std::string& pr
 // First non-empty of: `flag`, FLEET_HOOKS_KITCHEN_ID, AUTOSKILLIT_CAMPAIGN_ID; else "".
 std::string resolve_kitchen_id(const std::string& flag);
 
-// The directory of the running executable (from /proc/self/exe). Throws Error.
-std::string executable_directory();
+// The directory of the running executable (from /proc/self/exe); nullopt when it cannot be
+// read (no /proc).
+std::optional<std::string> executable_directory();
 
 // `path` made absolute against the current directory, without "." components, repeated or
 // trailing slashes ("/p/./.claude/" is "/p/.claude"; "" stays ""). ".." is kept: removing it

@@ -2,6 +2,9 @@
 // `fleet-hooks check`: is the suite wired into Claude Code so that it protects the dispatch
 // tool, and is its store safe? Reads the effective hook configuration (user, project and
 // local settings: Claude Code runs the hooks of all three) and reports findings.
+// Failing: every misconfiguration is a Finding in the result (a guard that cannot be run, a
+// store that cannot be resolved: findings too); only an unexpected failure of the machine
+// (e.g. starting a process) throws Error.
 
 #include <string>
 #include <vector>

@@ -24,9 +24,12 @@ std::string session_state_json(const SessionState& state) {
 
 std::optional<SessionState> parse_session_state(std::string_view text, std::string& problem) {
   rapidjson::Document doc;
-  std::string error;
-  if (!parse_json(text, doc, &error) || !doc.IsObject()) {
-    problem = error.empty() ? "not a JSON object" : "not valid JSON (" + error + ")";
+  if (!parse_json(text, doc)) {
+    problem = "not valid JSON (" + parse_error_sentence(doc, text) + ")";
+    return std::nullopt;
+  }
+  if (!doc.IsObject()) {
+    problem = "not a JSON object";
     return std::nullopt;
   }
   SessionState state;

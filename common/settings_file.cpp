@@ -165,8 +165,8 @@ SettingsRead read_settings(const std::string& path, rapidjson::Document& doc) {
     text.erase(0, kUtf8Bom.size());
   }
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) return read;  // reads as {}
-  std::string error;
-  if (!parse_json(text, doc, &error)) {
+  if (!parse_json(text, doc)) {
+    const std::string error = parse_error_sentence(doc, text);
     if (parse_lenient(text, doc)) {
       read.status = SettingsRead::Status::ignored;
       read.problem = path +

@@ -9,6 +9,9 @@
 // Writing: pretty-printed with every other key kept in its order, atomically (temp file,
 // fsync, rename) into the file a symlink points to (the link stays), keeping the file's
 // mode, owner and group and its BOM, with a backup of the previous content.
+// Failing: read_settings never throws: how the file reads (missing, ok, ignored, invalid) is
+// its result struct, since the check branches on each. Changing a file (load_settings,
+// settings_text, write_settings) throws Error; what may be absent is a std::optional.
 
 #include <optional>
 #include <string>

@@ -12,6 +12,13 @@ namespace {
 
 constexpr std::size_t kMaxSettingsBytes = 16 * 1024 * 1024;
 
+// Where the running program (and so the suite) is installed. Throws Error.
+std::string program_directory() {
+  std::optional<std::string> dir = executable_directory();
+  if (!dir) throw Error("cannot find where this program is installed");
+  return *dir;
+}
+
 SettingsUpdate finish(const std::string& path, const SettingsRead& read,
                       const rapidjson::Document& settings, std::string summary) {
   SettingsUpdate update{path, (read.bom ? std::string(kUtf8Bom) : "") + settings_text(settings),
@@ -80,8 +87,7 @@ SettingsUpdate plan_install(const SettingsRequest& request) {
   wiring.fail_open_if_missing = request.fail_open_if_missing;
   // The project's settings are committed: they name no path of this machine.
   if (request.scope != SettingsScope::project) {
-    wiring.bin_dir =
-        absolute_path(request.bin_dir.empty() ? executable_directory() : request.bin_dir);
+    wiring.bin_dir = absolute_path(request.bin_dir.empty() ? program_directory() : request.bin_dir);
   } else if (!request.bin_dir.empty()) {
     require_suite_binaries(absolute_path(request.bin_dir));
   }
@@ -95,7 +101,7 @@ SettingsUpdate plan_uninstall(const SettingsRequest& request) {
 std::optional<std::string> install_note(const SettingsRequest& request) {
   if (request.scope != SettingsScope::project) return std::nullopt;
   const std::string bin_dir =
-      request.bin_dir.empty() ? executable_directory() : absolute_path(request.bin_dir);
+      request.bin_dir.empty() ? program_directory() : absolute_path(request.bin_dir);
   if (find_on_path("resume-guard")) return std::nullopt;
   return "resume-guard is not on PATH here, so this project's hooks block every dispatch on "
          "this machine until it is: add " +

@@ -60,8 +60,9 @@ std::optional<StoreProblem> line_problem(std::string_view line, std::string& ses
                         false};
   }
   rapidjson::Document doc;
-  std::string error;
-  if (!parse_json(line, doc, &error)) return StoreProblem{0, "not-json", error + kSkipped, true};
+  if (!parse_json(line, doc)) {
+    return StoreProblem{0, "not-json", parse_error_sentence(doc, line) + kSkipped, true};
+  }
   if (!doc.IsObject()) {
     return StoreProblem{0, "not-object", std::string("a JSON ") + json_type_name(doc) + kSkipped,
                         true};
