@@ -11,10 +11,9 @@ namespace {
 std::string no_record_message(const LaunchRegistry& registry, const std::string& member) {
   std::string message =
       "no agent is recorded for member " + member + " in state directory " + registry.state_dir();
-  const std::string problem = directory_problem(registry.state_dir());
-  if (!problem.empty()) {
+  if (const auto problem = directory_problem(registry.state_dir())) {
     message +=
-        " (it " + problem + "; the launch may have used another --state-dir or project directory)";
+        " (it " + *problem + "; the launch may have used another --state-dir or project directory)";
   }
   return message;
 }

@@ -168,8 +168,8 @@ Report unknown_word(const CLI::App& app, const std::string& word, bool subcomman
   if (word.size() > 1 && word.starts_with('-')) {
     const std::string name = word.substr(0, word.find('='));
     std::string line = "unknown option " + name;
-    const std::string suggestion = closest(name, option_names(app));
-    if (!suggestion.empty()) return {line + "; did you mean " + suggestion + "?", ""};
+    if (const auto suggestion = closest(name, option_names(app)))
+      return {line + "; did you mean " + *suggestion + "?", ""};
     // An option of other subcommands: say which.
     if (const CLI::App* parent = app.get_parent()) {
       std::vector<std::string> owners;
@@ -193,10 +193,10 @@ Report unknown_word(const CLI::App& app, const std::string& word, bool subcomman
   if (subcommand_expected) {
     std::vector<std::string> names;
     for (const CLI::App* sub : subcommands_of(app)) names.push_back(sub->get_name());
-    const std::string suggestion = closest(word, names);
-    return {"unknown subcommand " + word +
-                (suggestion.empty() ? "" : "; did you mean " + suggestion + "?"),
-            subcommand_listing(app)};
+    const auto suggestion = closest(word, names);
+    return {
+        "unknown subcommand " + word + (suggestion ? "; did you mean " + *suggestion + "?" : ""),
+        subcommand_listing(app)};
   }
   return {"unexpected argument '" + word + "'", ""};
 }
@@ -301,9 +301,10 @@ std::optional<std::pair<CLI::App*, std::string>> first_leftover(const std::vecto
 
 }  // namespace
 
-std::string closest(std::string_view word, const std::vector<std::string>& candidates) {
+std::optional<std::string> closest(std::string_view word,
+                                   const std::vector<std::string>& candidates) {
   const std::string_view bare = without_dashes(word);
-  std::string best;
+  std::optional<std::string> best;
   std::size_t best_distance = 3;
   for (const auto& candidate : candidates) {
     const std::string_view other = without_dashes(candidate);

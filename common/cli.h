@@ -7,6 +7,9 @@
 // SECONDS`, `--scope project|local|user`) instead of CLI11's type annotations; and a usage
 // error exits with the status each program documents (a hook must never exit 2, which would
 // block the tool call).
+// Failing: a usage error is an expected outcome, returned in Parsed::exit_status after its
+// line is printed (the one place in common/ that prints: CLI11's --help and usage report);
+// nothing here throws.
 
 #include <optional>
 #include <string>
@@ -41,7 +44,8 @@ Parsed parse(CLI::App& app, int argc, const char* const* argv, const Settings& s
 
 // The candidate closest to `word` when it is close enough to be a likely misspelling (at
 // most 2 edits, counting a swap of neighbours as one, and at most a third of its length), or
-// one `word` is the start of (3 characters at least); "" when none is.
-std::string closest(std::string_view word, const std::vector<std::string>& candidates);
+// one `word` is the start of (3 characters at least); nullopt when none is.
+std::optional<std::string> closest(std::string_view word,
+                                   const std::vector<std::string>& candidates);
 
 }  // namespace fleet::cli

@@ -7,7 +7,7 @@ namespace fleet {
 
 void throw_errno(const std::string& what) {
   const int saved = errno;
-  throw Error(what + ": " + std::strerror(saved), saved);
+  throw Error(what + ": " + std::strerror(saved));
 }
 
 }  // namespace fleet

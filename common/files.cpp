@@ -31,46 +31,49 @@ void UniqueFd::reset(int fd) {
   fd_ = fd;
 }
 
-int try_open_regular_file(const std::string& path, int flags, mode_t mode, UniqueFd& fd,
-                          std::string& error) {
-  const auto fail = [&](int code, std::string message) {
-    fd.reset();
-    error = std::move(message);
-    return code;
+OpenedFile try_open_regular_file(const std::string& path, int flags, mode_t mode) {
+  OpenedFile opened;
+  const auto fail = [&](std::string problem, FileStatus status = FileStatus::failed) {
+    opened.fd.reset();
+    opened.status = status;
+    opened.problem = std::move(problem);
+    return std::move(opened);
   };
   // O_NONBLOCK so that a FIFO planted at the path cannot make the open hang.
-  fd.reset(::open(path.c_str(), flags | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, mode));
-  if (!fd) {
+  opened.fd.reset(::open(path.c_str(), flags | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, mode));
+  if (!opened.fd) {
     const int code = errno;
     if (code == ELOOP) {
-      return fail(code, path +
-                            " is a symbolic link; refusing to follow it (replace it with a "
-                            "regular file)");
+      return fail(path +
+                  " is a symbolic link; refusing to follow it (replace it with a regular file)");
     }
-    if (code == ENXIO) return fail(code, path + " is not a regular file; refusing to use it");
-    return fail(code, "cannot open " + path + ": " + std::strerror(code));
+    if (code == ENXIO) return fail(path + " is not a regular file; refusing to use it");
+    return fail("cannot open " + path + ": " + std::strerror(code),
+                code == ENOENT ? FileStatus::missing : FileStatus::failed);
   }
   struct stat st {};
-  if (::fstat(fd.get(), &st) != 0) {
-    const int code = errno;
-    return fail(code, "cannot stat " + path + ": " + std::strerror(code));
+  if (::fstat(opened.fd.get(), &st) != 0) {
+    return fail("cannot stat " + path + ": " + std::strerror(errno));
   }
-  if (!S_ISREG(st.st_mode))
-    return fail(EINVAL, path + " is not a regular file; refusing to use it");
-  if (::fcntl(fd.get(), F_SETFL, flags & O_APPEND) != 0) {  // clears O_NONBLOCK
-    const int code = errno;
-    return fail(code, "cannot configure " + path + ": " + std::strerror(code));
+  if (!S_ISREG(st.st_mode)) return fail(path + " is not a regular file; refusing to use it");
+  if (::fcntl(opened.fd.get(), F_SETFL, flags & O_APPEND) != 0) {  // clears O_NONBLOCK
+    return fail("cannot configure " + path + ": " + std::strerror(errno));
   }
-  return 0;
+  return opened;
 }
 
 UniqueFd open_regular_file(const std::string& path, int flags, mode_t mode) {
-  UniqueFd fd;
-  std::string error;
-  if (const int code = try_open_regular_file(path, flags, mode, fd, error); code != 0) {
-    throw Error(error, code);
-  }
-  return fd;
+  OpenedFile opened = try_open_regular_file(path, flags, mode);
+  if (opened.status != FileStatus::ok) throw Error(opened.problem);
+  return std::move(opened.fd);
+}
+
+std::optional<UniqueFd> open_regular_file_if_exists(const std::string& path, int flags,
+                                                    mode_t mode) {
+  OpenedFile opened = try_open_regular_file(path, flags, mode);
+  if (opened.status == FileStatus::missing) return std::nullopt;
+  if (opened.status != FileStatus::ok) throw Error(opened.problem);
+  return std::move(opened.fd);
 }
 
 void write_all(int fd, std::string_view data, const std::string& what) {
@@ -84,36 +87,45 @@ void write_all(int fd, std::string_view data, const std::string& what) {
   }
 }
 
-int try_read_regular_file(const std::string& path, std::size_t max_bytes, std::string& content,
-                          std::string& error) {
-  UniqueFd fd;
-  if (const int code = try_open_regular_file(path, O_RDONLY, 0, fd, error); code != 0) return code;
-  content.clear();
+ReadFile try_read_regular_file(const std::string& path, std::size_t max_bytes) {
+  ReadFile read;
+  OpenedFile opened = try_open_regular_file(path, O_RDONLY, 0);
+  if (opened.status != FileStatus::ok) {
+    read.status = opened.status;
+    read.problem = std::move(opened.problem);
+    return read;
+  }
+  const auto fail = [&](std::string problem) {
+    read.status = FileStatus::failed;
+    read.content.clear();
+    read.problem = std::move(problem);
+    return std::move(read);
+  };
   char buffer[8192];
   for (;;) {
-    const ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
+    const ssize_t n = ::read(opened.fd.get(), buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int code = errno;
-      error = "cannot read " + path + ": " + std::strerror(code);
-      return code;
+    if (n < 0) return fail("cannot read " + path + ": " + std::strerror(errno));
+    if (n == 0) return read;
+    if (read.content.size() + static_cast<std::size_t>(n) > max_bytes) {
+      return fail(path + " is larger than " + std::to_string(max_bytes) + " bytes");
     }
-    if (n == 0) return 0;
-    if (content.size() + static_cast<std::size_t>(n) > max_bytes) {
-      error = path + " is larger than " + std::to_string(max_bytes) + " bytes";
-      return EFBIG;
-    }
-    content.append(buffer, static_cast<std::size_t>(n));
+    read.content.append(buffer, static_cast<std::size_t>(n));
   }
 }
 
 std::string read_regular_file(const std::string& path, std::size_t max_bytes) {
-  std::string content;
-  std::string error;
-  if (const int code = try_read_regular_file(path, max_bytes, content, error); code != 0) {
-    throw Error(error, code);
-  }
-  return content;
+  ReadFile read = try_read_regular_file(path, max_bytes);
+  if (read.status != FileStatus::ok) throw Error(read.problem);
+  return std::move(read.content);
+}
+
+std::optional<std::string> read_regular_file_if_exists(const std::string& path,
+                                                       std::size_t max_bytes) {
+  ReadFile read = try_read_regular_file(path, max_bytes);
+  if (read.status == FileStatus::missing) return std::nullopt;
+  if (read.status != FileStatus::ok) throw Error(read.problem);
+  return std::move(read.content);
 }
 
 void replace_file_atomically(const std::string& path, std::string_view content,

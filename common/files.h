@@ -1,8 +1,13 @@
 #pragma once
 // File primitives every writer in the suite shares: an owned descriptor, safe opening
 // (O_NOFOLLOW, O_CLOEXEC, regular files only), whole writes and private directories.
+// Failing: the plain functions throw Error; a missing file is an expected outcome, so the
+// `_if_exists` forms return std::optional (nullopt: no such file) and the `try_` forms, for
+// the guard's path and callers that branch on every outcome, return a small result struct
+// and never throw.
 
 #include <sys/types.h>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -28,29 +33,51 @@ class UniqueFd {
   int fd_ = -1;
 };
 
+// How a try_open_regular_file or try_read_regular_file came out.
+enum class FileStatus {
+  ok,
+  missing,  // no file at the path
+  failed    // anything else: `problem` says what (as open_regular_file would throw it)
+};
+
+struct OpenedFile {
+  FileStatus status = FileStatus::ok;
+  UniqueFd fd;          // open when ok
+  std::string problem;  // when not ok: "cannot open <path>: …", "<path> is a symbolic link…"
+};
+
+struct ReadFile {
+  FileStatus status = FileStatus::ok;
+  std::string content;  // when ok
+  std::string problem;  // when not ok (a file larger than allowed is `failed`)
+};
+
 // open(2) with O_NOFOLLOW | O_CLOEXEC added; refuses symlinks and anything that is not a
 // regular file (a FIFO at the path cannot make it hang). Throws Error naming the path and
-// what to do; Error::code() is the errno (ENOENT when the file does not exist).
+// what to do.
 UniqueFd open_regular_file(const std::string& path, int flags, mode_t mode = 0600);
 
+// The same; nullopt when there is no file at `path`. Throws Error for everything else.
+std::optional<UniqueFd> open_regular_file_if_exists(const std::string& path, int flags,
+                                                    mode_t mode = 0600);
+
 // The same without exceptions (they are slow to raise in a static binary, and a missing
-// file is an expected outcome on the guard's path): returns 0, or the errno with `error`
-// set to the message open_regular_file would throw.
-int try_open_regular_file(const std::string& path, int flags, mode_t mode, UniqueFd& fd,
-                          std::string& error);
+// file is an expected outcome on the guard's path).
+OpenedFile try_open_regular_file(const std::string& path, int flags, mode_t mode = 0600);
 
 // Writes all of `data`, looping on short writes and EINTR. Throws Error on failure.
 void write_all(int fd, std::string_view data, const std::string& what);
 
 // The whole content of the regular file at `path` (O_NOFOLLOW), at most `max_bytes`; a
-// larger file is an error. Throws Error; Error::code() is ENOENT when it does not exist.
+// larger file is an error. Throws Error.
 std::string read_regular_file(const std::string& path, std::size_t max_bytes);
 
-// The same without exceptions: returns 0 with `content` set, or the errno (EFBIG when too
-// large) with `error` set. The first exception a static binary raises costs milliseconds,
-// so expected outcomes such as a missing file are not reported by throwing.
-int try_read_regular_file(const std::string& path, std::size_t max_bytes, std::string& content,
-                          std::string& error);
+// The same; nullopt when there is no file at `path`. Throws Error for everything else.
+std::optional<std::string> read_regular_file_if_exists(const std::string& path,
+                                                       std::size_t max_bytes);
+
+// The same without exceptions.
+ReadFile try_read_regular_file(const std::string& path, std::size_t max_bytes);
 
 enum class Durability {
   survives_crash,   // fsync the file before the rename and the directory after it

@@ -4,6 +4,8 @@
 // executable (`command -v resume-guard >/dev/null 2>&1 || { echo "…" >&2; exit 2; }; exec
 // resume-guard --strict`), which Claude Code's /bin/sh runs so that a machine without the
 // suite blocks the call (exit 2) instead of silently running it unguarded (exit 127).
+// Failing: nothing here fails; a command that is not one of the suite's forms parses as
+// nullopt, and a command without an executable word has the executable "".
 
 #include <optional>
 #include <string>

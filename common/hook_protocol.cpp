@@ -56,9 +56,8 @@ void HookInput::parse(std::string_view text) {
     doc_.SetObject();
     return;
   }
-  std::string parse_error;
-  if (!parse_json(text, doc_, &parse_error)) {
-    error_ = "hook input is not valid JSON (" + parse_error + ")";
+  if (!parse_json(text, doc_)) {
+    error_ = "hook input is not valid JSON (" + parse_error_sentence(doc_, text) + ")";
     doc_.SetObject();
     return;
   }

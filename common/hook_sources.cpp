@@ -58,12 +58,7 @@ std::string installed_plugin(const std::string& config_dir, const std::string& k
 // Where the local marketplace of this installation is (`<prefix>/share/fleet-hooks` beside the
 // `<prefix>/bin` this program runs from), or how to find it when it is not there.
 std::string marketplace_hint() {
-  std::string bin;
-  try {
-    bin = executable_directory();
-  } catch (const Error&) {
-    // not knowable here: say how to find it
-  }
+  const std::string bin = executable_directory().value_or("");  // "": say how to find it
   if (const std::size_t slash = bin.find_last_of('/'); slash != std::string::npos && slash > 0) {
     const std::string share = bin.substr(0, slash) + "/share/fleet-hooks";
     if (::access((share + "/.claude-plugin/marketplace.json").c_str(), R_OK) == 0) return share;
@@ -156,7 +151,8 @@ std::vector<ConfiguredHook> collect_hooks(const HookSourceOptions& options,
   return hooks;
 }
 
-std::string resolve_hook_executable(const ConfiguredHook& hook, const std::string& project_dir) {
+std::optional<std::string> resolve_hook_executable(const ConfiguredHook& hook,
+                                                   const std::string& project_dir) {
   std::string path = command_executable(hook.command);
   const std::pair<std::string, std::string> vars[] = {{"${CLAUDE_PROJECT_DIR}", project_dir},
                                                       {"$CLAUDE_PROJECT_DIR", project_dir},

@@ -3,6 +3,8 @@
 // project and local settings files (read the way Claude Code reads them) and of the Claude
 // Code plugins that are enabled or named, with problems that make hooks silently not run
 // reported as findings.
+// Failing: a settings or plugin file that cannot be used is a finding (the check's result),
+// never an exception; an executable that is not found is nullopt.
 
 #include <optional>
 #include <string>
@@ -39,7 +41,8 @@ std::vector<ConfiguredHook> collect_hooks(const HookSourceOptions& options,
 
 // The executable a hook command runs on this machine, as /bin/sh would find it: quotes
 // removed, $CLAUDE_PROJECT_DIR, $CLAUDE_PLUGIN_ROOT and a leading ~/ expanded, a bare name
-// looked up on PATH. "" when a bare name is not found.
-std::string resolve_hook_executable(const ConfiguredHook& hook, const std::string& project_dir);
+// looked up on PATH. nullopt when a bare name is not found.
+std::optional<std::string> resolve_hook_executable(const ConfiguredHook& hook,
+                                                   const std::string& project_dir);
 
 }  // namespace fleet

@@ -4,6 +4,8 @@
 // locates the executable of the suite's existing entries (their arguments, matcher, timeout
 // and other keys stay), adds the tools asked for, and adds entries where there are none;
 // uninstalling removes exactly the suite's entries and the containers they leave empty.
+// Failing: a settings document the suite cannot change safely throws Error (nothing changed);
+// lookups return their answer (a bool, or nullptr for no suite hook).
 
 #include <string>
 #include <string_view>

@@ -44,7 +44,7 @@ std::string quoted(std::string_view value) {
 
 }  // namespace
 
-std::string id_problem(std::string_view what, std::string_view id) {
+std::optional<std::string> id_problem(std::string_view what, std::string_view id) {
   const std::string name(what);
   if (id.empty()) return name + " is empty";
   if (id.size() > kMaxIdLength) {
@@ -63,14 +63,14 @@ std::string id_problem(std::string_view what, std::string_view id) {
   if (id.find("..") != std::string_view::npos) {
     return name + " " + quoted(id) + " must not contain '..'";
   }
-  return "";
+  return std::nullopt;
 }
 
 bool is_valid_id(std::string_view id) {
-  return id_problem("id", id).empty();
+  return !id_problem("id", id);
 }
 
-std::string label_problem(std::string_view what, std::string_view label) {
+std::optional<std::string> label_problem(std::string_view what, std::string_view label) {
   const std::string name(what);
   if (label.size() > kMaxLabelLength) {
     return name + " is " + std::to_string(label.size()) + " bytes long; the limit is " +
@@ -80,7 +80,7 @@ std::string label_problem(std::string_view what, std::string_view label) {
     const auto byte = static_cast<unsigned char>(c);
     if (byte < 0x20 || byte == 0x7f) return name + " " + quoted(label) + " contains a control byte";
   }
-  return "";
+  return std::nullopt;
 }
 
 bool is_uuid(std::string_view id) {

@@ -1,6 +1,9 @@
 #pragma once
 // Validation of the identifiers fleet-hooks stores and turns into file names.
+// Failing: an invalid value is an expected outcome, returned (bool, or the problem as a
+// std::optional); only new_uuid_v4 throws Error (no randomness to be had).
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -14,12 +17,12 @@ inline constexpr std::size_t kMaxLabelLength = 256;
 // "..". Such a value is safe as a file name and as a command-line argument.
 bool is_valid_id(std::string_view id);
 
-// Explains why `id` is not valid ("" when it is). `what` names the value in the message.
-std::string id_problem(std::string_view what, std::string_view id);
+// Why `id` is not valid; nullopt when it is. `what` names the value in the message.
+std::optional<std::string> id_problem(std::string_view what, std::string_view id);
 
-// Free-text labels (recipe and step names): up to 256 bytes, no control bytes. "" when valid,
-// else the problem, naming the value as `what`.
-std::string label_problem(std::string_view what, std::string_view label);
+// Free-text labels (recipe and step names): up to 256 bytes, no control bytes. nullopt when
+// valid, else the problem, naming the value as `what`.
+std::optional<std::string> label_problem(std::string_view what, std::string_view label);
 
 // 8-4-4-4-12 hexadecimal, as Claude Code session ids are.
 bool is_uuid(std::string_view id);

@@ -65,16 +65,16 @@ std::string parse_error_sentence(rapidjson::ParseErrorCode code, std::size_t off
          ", line " + std::to_string(line) + ", column " + std::to_string(offset - line_start + 1);
 }
 
-bool parse_json(std::string_view text, rapidjson::Document& doc, std::string* error) {
+bool parse_json(std::string_view text, rapidjson::Document& doc) {
   // Not kParseFullPrecisionFlag: RapidJSON 1.1's full-precision strtod crashes on crafted
   // numbers (found by fuzzing).
   doc.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag>(text.data(),
                                                                                     text.size());
-  if (!doc.HasParseError()) return true;
-  if (error != nullptr) {
-    *error = parse_error_sentence(doc.GetParseError(), doc.GetErrorOffset(), text);
-  }
-  return false;
+  return !doc.HasParseError();
+}
+
+std::string parse_error_sentence(const rapidjson::Document& doc, std::string_view text) {
+  return parse_error_sentence(doc.GetParseError(), doc.GetErrorOffset(), text);
 }
 
 const rapidjson::Value* member(const rapidjson::Value& object, const char* key) {

@@ -1,5 +1,8 @@
 #pragma once
 // Small typed accessors over RapidJSON, shared by every reader and writer of JSON.
+// Failing: text that is not JSON is an expected outcome, returned as false (the sentence for
+// a person is asked for separately, so the hot path never builds it); a member that is absent
+// or of another type is nullopt / nullptr. Nothing here throws.
 
 #include <optional>
 #include <string>
@@ -9,15 +12,18 @@
 
 namespace fleet {
 
-// Parses `text` iteratively (deep nesting cannot overflow the stack). Returns false and sets
-// `error` (parse_error_sentence) when the text is not one complete JSON value.
-bool parse_json(std::string_view text, rapidjson::Document& doc, std::string* error = nullptr);
+// Parses `text` iteratively (deep nesting cannot overflow the stack). False when the text is
+// not one complete JSON value: parse_error_sentence(doc, text) then says why.
+bool parse_json(std::string_view text, rapidjson::Document& doc);
 
 // What RapidJSON's error `code` at `offset` of `text` means, for a person: "a ',' or '}' is
 // missing after an object member at byte offset 41, line 3, column 7" (offset from 0, line
 // and column from 1).
 std::string parse_error_sentence(rapidjson::ParseErrorCode code, std::size_t offset,
                                  std::string_view text);
+
+// The same for the error of `doc` after parse_json(text, doc) returned false.
+std::string parse_error_sentence(const rapidjson::Document& doc, std::string_view text);
 
 // The member `key` of `object` when `object` is an object and the member is a string.
 std::optional<std::string_view> string_member(const rapidjson::Value& object, const char* key);

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cerrno>
+#include <cstring>
 
 #include "error.h"
 #include "files.h"
@@ -38,13 +39,29 @@ bool ends_with_newline(int fd, off_t size, const std::string& path) {
 
 }  // namespace
 
-UniqueFd open_locked_jsonl(const std::string& path, bool create) {
+namespace {
+
+std::optional<UniqueFd> open_locked(const std::string& path, bool create) {
   for (int attempt = 0; attempt < kMaxReopenAttempts; ++attempt) {
-    UniqueFd fd = open_regular_file(path, O_RDWR | O_APPEND | (create ? O_CREAT : 0), 0600);
-    lock_exclusive(fd.get(), path);
-    if (still_at_path(fd.get(), path)) return fd;  // else replaced while we waited: reopen
+    std::optional<UniqueFd> fd =
+        open_regular_file_if_exists(path, O_RDWR | O_APPEND | (create ? O_CREAT : 0));
+    if (!fd) return std::nullopt;
+    lock_exclusive(fd->get(), path);
+    if (still_at_path(fd->get(), path)) return fd;  // else replaced while we waited: reopen
   }
   throw Error(path + " kept being replaced while waiting for its lock; try again");
+}
+
+}  // namespace
+
+UniqueFd open_locked_jsonl(const std::string& path) {
+  std::optional<UniqueFd> fd = open_locked(path, true);
+  if (!fd) throw Error("cannot open " + path + ": " + std::strerror(ENOENT));
+  return std::move(*fd);
+}
+
+std::optional<UniqueFd> open_locked_jsonl_if_exists(const std::string& path) {
+  return open_locked(path, false);
 }
 
 void append_jsonl(const std::string& path, std::string_view line, const AppendOptions& options,
@@ -53,7 +70,7 @@ void append_jsonl(const std::string& path, std::string_view line, const AppendOp
     throw Error("refusing to append a record that contains a newline");
   }
   ensure_directory(parent_directory(path));
-  UniqueFd fd = open_locked_jsonl(path, true);
+  UniqueFd fd = open_locked_jsonl(path);
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) throw_errno("cannot stat " + path);
   std::string buffer;

@@ -2,8 +2,10 @@
 // Appending one line to a JSON-lines file so that concurrent writers and crashed writers
 // never lose or tear a complete record (README.md, "Files on disk":
 // session_provenance.jsonl).
+// Failing: throws Error; a missing file is returned as nullopt where it is expected.
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -30,10 +32,12 @@ using WhileLocked =
 void append_jsonl(const std::string& path, std::string_view line, const AppendOptions& options,
                   const WhileLocked& while_locked = {});
 
-// Opens the JSON-lines file at `path` read-write (creating it 0600 when `create`) and takes
-// its flock(LOCK_EX), reopening until the locked descriptor is still the file at `path`.
-// This is the store's lock: appends and compactions hold it. Throws Error (ENOENT when the
-// file does not exist and `create` is false).
-UniqueFd open_locked_jsonl(const std::string& path, bool create);
+// Opens the JSON-lines file at `path` read-write (creating it 0600) and takes its
+// flock(LOCK_EX), reopening until the locked descriptor is still the file at `path`.
+// This is the store's lock: appends and compactions hold it. Throws Error.
+UniqueFd open_locked_jsonl(const std::string& path);
+
+// The same without creating the file: nullopt when there is none. Throws Error.
+std::optional<UniqueFd> open_locked_jsonl_if_exists(const std::string& path);
 
 }  // namespace fleet

@@ -87,8 +87,9 @@ void check_plan(const LaunchOptions& options, const LaunchPlan& plan, const std:
         "--completion-marker needs the transcript: pass --session-log, --session-id or "
         "--assign-session-id");
   }
-  if (!plan.session_id.empty() && !is_valid_id(plan.session_id))
-    throw Error(id_problem("session id", plan.session_id));
+  if (!plan.session_id.empty()) {
+    if (const auto problem = id_problem("session id", plan.session_id)) throw Error(*problem);
+  }
 }
 
 }  // namespace fleet

@@ -48,9 +48,8 @@ std::string launch_record_json(const LaunchRecord& record) {
 
 std::optional<LaunchRecord> parse_launch_record(std::string_view text, std::string& problem) {
   rapidjson::Document doc;
-  std::string error;
-  if (!parse_json(text, doc, &error)) {
-    problem = "not valid JSON (" + error + ")";
+  if (!parse_json(text, doc)) {
+    problem = "not valid JSON (" + parse_error_sentence(doc, text) + ")";
     return std::nullopt;
   }
   if (!doc.IsObject()) {
@@ -121,8 +120,7 @@ std::optional<LaunchRecord> parse_launch_record(std::string_view text, std::stri
 }
 
 LaunchRegistry::LaunchRegistry(const std::string& state_dir, const std::string& member) {
-  const std::string problem = id_problem("member name", member);
-  if (!problem.empty()) throw Error(problem);
+  if (const auto problem = id_problem("member name", member)) throw Error(*problem);
   state_dir_ = state_dir;
   member_ = member;
   record_path_ = state_dir + "/launch/" + member + ".json";
@@ -144,12 +142,14 @@ UniqueFd LaunchRegistry::lock_if_known() const {
 
 RegistryRead LaunchRegistry::read() const {
   RegistryRead result;
-  std::string text;
-  if (const int code = try_read_regular_file(record_path_, kMaxRecordBytes, text, result.problem)) {
-    if (code == ENOENT) return result;
+  ReadFile file = try_read_regular_file(record_path_, kMaxRecordBytes);
+  if (file.status == FileStatus::missing) return result;
+  if (file.status != FileStatus::ok) {
     result.status = RegistryRead::Status::corrupt;
+    result.problem = std::move(file.problem);
     return result;
   }
+  const std::string& text = file.content;
   auto record = parse_launch_record(text, result.problem);
   if (!record) {
     result.status = RegistryRead::Status::corrupt;

@@ -2,6 +2,7 @@
 // Reading a JSON-lines file by lines without parsing all of them: read in large blocks,
 // memmem for a needle, hand only the complete lines that contain it to the caller; and
 // reading the one line that starts at a known offset.
+// Failing: a read error throws Error; a line that is not there (yet) is a std::optional.
 
 #include <cstdint>
 #include <functional>

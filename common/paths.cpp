@@ -40,8 +40,7 @@ std::string state_dir_for_project(const std::string& flag, const std::string& pr
   std::string dir = project_root + "/.autoskillit/temp";
   const std::string campaign = env_value("AUTOSKILLIT_CAMPAIGN_ID");
   if (!campaign.empty()) {
-    const std::string problem = id_problem("AUTOSKILLIT_CAMPAIGN_ID", campaign);
-    if (!problem.empty()) throw Error(problem);
+    if (const auto problem = id_problem("AUTOSKILLIT_CAMPAIGN_ID", campaign)) throw Error(*problem);
     dir += "/" + campaign;
   }
   return dir;
@@ -56,10 +55,10 @@ std::string resolve_kitchen_id(const std::string& flag) {
   return "";
 }
 
-std::string executable_directory() {
+std::optional<std::string> executable_directory() {
   char buffer[4096];
   const ssize_t n = ::readlink("/proc/self/exe", buffer, sizeof buffer - 1);
-  if (n <= 0) throw Error("cannot find where this program is installed");
+  if (n <= 0) return std::nullopt;
   const std::string path(buffer, static_cast<std::size_t>(n));
   const std::size_t slash = path.rfind('/');
   return slash == std::string::npos || slash == 0 ? "/" : path.substr(0, slash);
@@ -89,16 +88,17 @@ std::string absolute_path(const std::string& path) {
   return normal.empty() ? "/" : normal;
 }
 
-std::string directory_problem(const std::string& path) {
+std::optional<std::string> directory_problem(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
     return errno == ENOENT ? "does not exist"
                            : std::string("cannot be read: ") + std::strerror(errno);
   }
-  return S_ISDIR(st.st_mode) ? "" : "is not a directory";
+  if (S_ISDIR(st.st_mode)) return std::nullopt;
+  return "is not a directory";
 }
 
-std::string find_on_path(const std::string& name) {
+std::optional<std::string> find_on_path(const std::string& name) {
   const std::string search = env_value("PATH");
   std::size_t start = 0;
   while (start <= search.size()) {
@@ -113,7 +113,7 @@ std::string find_on_path(const std::string& name) {
     if (end == std::string::npos) break;
     start = end + 1;
   }
-  return "";
+  return std::nullopt;
 }
 
 std::string provenance_store_path(const std::string& state_dir) {

@@ -1,7 +1,10 @@
 #pragma once
 // Where the suite's state lives, resolved the same way in every executable (README.md,
 // "Files on disk": State directory), and which kitchen the current process belongs to.
+// Failing: what may be absent is a std::optional; a working directory that cannot be read or
+// an invalid campaign id throws Error.
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -25,20 +28,22 @@ std::string state_dir_for_project(const std::string& flag, const std::string& pr
 // First non-empty of: `flag`, FLEET_HOOKS_KITCHEN_ID, AUTOSKILLIT_CAMPAIGN_ID; else "".
 std::string resolve_kitchen_id(const std::string& flag);
 
-// The directory of the running executable (from /proc/self/exe). Throws Error.
-std::string executable_directory();
+// The directory of the running executable (from /proc/self/exe); nullopt when it cannot be
+// read (no /proc).
+std::optional<std::string> executable_directory();
 
 // `path` made absolute against the current directory, without "." components, repeated or
 // trailing slashes ("/p/./.claude/" is "/p/.claude"; "" stays ""). ".." is kept: removing it
 // by text would be wrong after a symlink.
 std::string absolute_path(const std::string& path);
 
-// Where /bin/sh finds the command `name` on $PATH (a regular executable file), "" if nowhere.
-std::string find_on_path(const std::string& name);
+// Where /bin/sh finds the command `name` on $PATH (a regular executable file); nullopt if
+// nowhere.
+std::optional<std::string> find_on_path(const std::string& name);
 
-// "" when `path` is a directory (after symlinks); otherwise why it cannot be used as one:
-// "does not exist", "is not a directory", or the error.
-std::string directory_problem(const std::string& path);
+// nullopt when `path` is a directory (after symlinks); otherwise why it cannot be used as
+// one: "does not exist", "is not a directory", or the error.
+std::optional<std::string> directory_problem(const std::string& path);
 
 // <state_dir>/session_provenance.jsonl
 std::string provenance_store_path(const std::string& state_dir);

@@ -118,17 +118,16 @@ void check_matcher_and_timeout(const ConfiguredHook& hook, const char* what, con
 // that says what Claude Code does here.
 bool check_binary(const ConfiguredHook& hook, const char* name, bool is_guard,
                   const std::string& project_dir, std::vector<Finding>& findings) {
-  const std::string binary = resolve_hook_executable(hook, project_dir);
+  const std::optional<std::string> binary = resolve_hook_executable(hook, project_dir);
   struct stat st {};
-  if (!binary.empty() && ::stat(binary.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
-      ::access(binary.c_str(), X_OK) == 0) {
+  if (binary && ::stat(binary->c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+      ::access(binary->c_str(), X_OK) == 0) {
     return true;
   }
   const std::string executable = command_executable(hook.command);
   std::string message =
       std::string(name) + " is not installed on this machine (" +
-      (binary.empty() ? executable + " is not on PATH" : binary + " is missing or not executable") +
-      "): ";
+      (binary ? *binary + " is missing or not executable" : executable + " is not on PATH") + "): ";
   if (!is_guard) {
     message += "dispatches are not recorded by this hook here";
   } else if (hook.parsed.exit_if_missing == exit_status::hook_blocks) {
@@ -328,6 +327,16 @@ std::string findings_text(const std::vector<Finding>& findings) {
     text += "\n";
   }
   return text;
+}
+
+std::string check_report_text(const std::vector<Finding>& findings,
+                              const std::vector<std::string>& checked_tools) {
+  std::string text = findings_text(findings);
+  if (has_errors(findings)) return text;
+  std::string names;
+  for (const std::string& tool : checked_tools)
+    names += (names.empty() ? "" : ", ") + tool + " and mcp__*__" + tool;
+  return text + "ok: resume-guard guards " + names + ", and denied a forged self-resume\n";
 }
 
 std::string findings_json(const std::vector<Finding>& findings) {

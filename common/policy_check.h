@@ -2,6 +2,9 @@
 // `fleet-hooks check`: is the suite wired into Claude Code so that it protects the dispatch
 // tool, and is its store safe? Reads the effective hook configuration (user, project and
 // local settings: Claude Code runs the hooks of all three) and reports findings.
+// Failing: every misconfiguration is a Finding in the result (a guard that cannot be run, a
+// store that cannot be resolved: findings too); only an unexpected failure of the machine
+// (e.g. starting a process) throws Error.
 
 #include <string>
 #include <vector>
@@ -34,6 +37,11 @@ std::vector<Finding> check_wiring(const CheckOptions& options,
 
 // One line per finding: "<severity> <rule>: <message> (<file>)".
 std::string findings_text(const std::vector<Finding>& findings);
+
+// What `fleet-hooks check` prints for a person: findings_text, then, when no finding is an
+// error, one "ok:" line naming the dispatch tools (`checked_tools`) the guard protects.
+std::string check_report_text(const std::vector<Finding>& findings,
+                              const std::vector<std::string>& checked_tools);
 
 // A JSON array of {"rule","severity","message","file"}.
 std::string findings_json(const std::vector<Finding>& findings);

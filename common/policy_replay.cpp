@@ -28,9 +28,9 @@ std::optional<std::string> unknown_key_problem(const rapidjson::Value& doc) {
   for (const auto& entry : doc.GetObject()) {
     const std::string key(entry.name.GetString(), entry.name.GetStringLength());
     if (std::find(case_keys().begin(), case_keys().end(), key) != case_keys().end()) continue;
-    const std::string suggestion = cli::closest(key, case_keys());
+    const auto suggestion = cli::closest(key, case_keys());
     return "unknown key \"" + key + "\"" +
-           (suggestion.empty() ? "" : "; did you mean \"" + suggestion + "\"?") +
+           (suggestion ? "; did you mean \"" + *suggestion + "\"?" : "") +
            " (a case has name, input, expect, reason_contains, kitchen_id and strict)";
   }
   return std::nullopt;
@@ -47,9 +47,12 @@ ReplayResult run_case(std::string_view line, const GuardOptions& base) {
   result.actual = "invalid case";
   result.invalid = true;
   rapidjson::Document doc;
-  std::string error;
-  if (!parse_json(line, doc, &error) || !doc.IsObject()) {
-    result.detail = "not a JSON object" + (error.empty() ? "" : " (" + error + ")");
+  if (!parse_json(line, doc)) {
+    result.detail = "not a JSON object (" + parse_error_sentence(doc, line) + ")";
+    return result;
+  }
+  if (!doc.IsObject()) {
+    result.detail = "not a JSON object";
     return result;
   }
   result.name = std::string(string_member(doc, "name").value_or(""));

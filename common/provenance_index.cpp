@@ -202,10 +202,8 @@ void update_index(const std::string& store_path, int store_fd, const FileFingerp
   }
 
   const std::string path = index_path(store_path);
-  UniqueFd index;
-  std::string error;
-  const int code = try_open_regular_file(path, O_RDWR, 0, index, error);
-  if (code != 0 && code != ENOENT) throw Error(error, code);
+  std::optional<UniqueFd> opened = open_regular_file_if_exists(path, O_RDWR);
+  UniqueFd index = opened ? std::move(*opened) : UniqueFd();
 
   Header header{};
   struct stat index_stat {};
@@ -248,11 +246,9 @@ void update_index(const std::string& store_path, int store_fd, const FileFingerp
 IndexCandidates index_candidates(const std::string& store_path, const FileFingerprint& store,
                                  std::string_view id) {
   IndexCandidates result;
-  UniqueFd index;
-  std::string error;
-  if (try_open_regular_file(index_path(store_path), O_RDONLY, 0, index, error) != 0) {
-    return result;
-  }
+  OpenedFile opened = try_open_regular_file(index_path(store_path), O_RDONLY);
+  if (opened.status != FileStatus::ok) return result;
+  const UniqueFd index = std::move(opened.fd);
   Header header{};
   struct stat index_stat {};
   if (!read_header(index.get(), header) || !describes(header, store) ||

@@ -68,7 +68,7 @@ bool is_id(const FieldSpec& spec) {
 // The one rule check of a field's value, naming the field as `what`.
 std::optional<std::string> field_problem(const FieldSpec& spec, std::string_view value,
                                          std::string_view what) {
-  std::string problem;
+  std::optional<std::string> problem;
   switch (spec.rule) {
     case FieldRule::required_id:
       problem = id_problem(what, value);
@@ -82,7 +82,6 @@ std::optional<std::string> field_problem(const FieldSpec& spec, std::string_view
     case FieldRule::any_text:
       break;
   }
-  if (problem.empty()) return std::nullopt;
   return problem;
 }
 
@@ -144,9 +143,8 @@ std::optional<std::string> record_problem(const ProvenanceRecord& record) {
 CheckedLine check_provenance_line(std::string_view line) {
   CheckedLine checked;
   rapidjson::Document doc;
-  std::string error;
-  if (!parse_json(line, doc, &error)) {
-    checked.problem = skipped("not-json", error);
+  if (!parse_json(line, doc)) {
+    checked.problem = skipped("not-json", parse_error_sentence(doc, line));
     return checked;
   }
   if (!doc.IsObject()) {

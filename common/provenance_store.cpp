@@ -102,9 +102,9 @@ void scan_from(int fd, std::uint64_t start, std::string_view id, SessionMatcher&
 // Returns false when it did not (the caller scans instead).
 bool try_rebuild_index(const std::string& store_path) {
   if (::access(parent_directory(store_path).c_str(), W_OK) != 0) return false;
-  UniqueFd fd;
-  std::string error;
-  if (try_open_regular_file(store_path, O_RDONLY, 0, fd, error) != 0) return false;
+  OpenedFile opened = try_open_regular_file(store_path, O_RDONLY);
+  if (opened.status != FileStatus::ok) return false;
+  const UniqueFd fd = std::move(opened.fd);
   if (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) return false;
   struct stat by_fd {};
   struct stat by_path {};
@@ -126,11 +126,14 @@ bool try_rebuild_index(const std::string& store_path) {
 StoreLookup lookup_session(const std::string& store_path, std::string_view id,
                            bool maintain_index) {
   StoreLookup result;
-  UniqueFd fd;
-  if (const int code = try_open_regular_file(store_path, O_RDONLY, 0, fd, result.error)) {
-    result.status = code == ENOENT ? StoreLookup::Status::missing : StoreLookup::Status::unreadable;
+  OpenedFile opened = try_open_regular_file(store_path, O_RDONLY);
+  if (opened.status != FileStatus::ok) {
+    result.status = opened.status == FileStatus::missing ? StoreLookup::Status::missing
+                                                         : StoreLookup::Status::unreadable;
+    result.error = std::move(opened.problem);
     return result;
   }
+  const UniqueFd fd = std::move(opened.fd);
   try {
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) throw_errno("cannot stat " + store_path);

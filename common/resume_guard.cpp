@@ -176,9 +176,8 @@ GuardDecision decide_resume(const ResumeRequest& request, const GuardOptions& op
   }
   if (request.resume_id.empty()) return silent();
   const std::string id(request.resume_id);
-  const std::string problem = id_problem("resume_session_id", id);
-  if (!problem.empty()) {
-    return deny("Refused: " + problem +
+  if (const auto problem = id_problem("resume_session_id", id)) {
+    return deny("Refused: " + *problem +
                 ", so it cannot be a recorded session. Pass the worker's session id exactly as "
                 "it was dispatched.");
   }

@@ -26,9 +26,12 @@ std::string session_state_json(const SessionState& state) {
 
 std::optional<SessionState> parse_session_state(std::string_view text, std::string& problem) {
   rapidjson::Document doc;
-  std::string error;
-  if (!parse_json(text, doc, &error) || !doc.IsObject()) {
-    problem = error.empty() ? "not a JSON object" : "not valid JSON (" + error + ")";
+  if (!parse_json(text, doc)) {
+    problem = "not valid JSON (" + parse_error_sentence(doc, text) + ")";
+    return std::nullopt;
+  }
+  if (!doc.IsObject()) {
+    problem = "not a JSON object";
     return std::nullopt;
   }
   SessionState state;
@@ -68,7 +71,7 @@ std::optional<SessionState> parse_session_state(std::string_view text, std::stri
   }
   state.resume_reason = *parsed_reason;
   if (!state.session_id.empty() && !is_valid_id(state.session_id)) {
-    problem = id_problem("session_id", state.session_id);
+    problem = *id_problem("session_id", state.session_id);
     return std::nullopt;
   }
   return state;
@@ -154,8 +157,7 @@ std::string resume_note(ResumeReason reason, const std::string& session_id) {
 }
 
 SessionStore::SessionStore(const std::string& state_dir, const std::string& key) {
-  const std::string problem = id_problem("session key", key);
-  if (!problem.empty()) throw Error(problem);
+  if (const auto problem = id_problem("session key", key)) throw Error(*problem);
   path_ = state_dir + "/sessions/" + key + ".json";
   lock_path_ = state_dir + "/sessions/" + key + ".lock";
 }
@@ -165,12 +167,10 @@ UniqueFd SessionStore::lock() const {
 }
 
 std::optional<SessionState> SessionStore::read() const {
-  std::string text, error;
-  if (const int code = try_read_regular_file(path_, 1 << 20, text, error)) {
-    if (code == ENOENT) return std::nullopt;
-    throw Error(error, code);
-  }
-  auto state = parse_session_state(text, error);
+  const std::optional<std::string> text = read_regular_file_if_exists(path_, 1 << 20);
+  if (!text) return std::nullopt;
+  std::string error;
+  auto state = parse_session_state(*text, error);
   if (!state) throw Error(path_ + ": " + error + "; fix or remove it");
   return state;
 }

@@ -118,6 +118,18 @@ std::string next_backup(const std::string& file, std::string& newest) {
 
 }  // namespace
 
+SettingsScope settings_scope_named(std::string_view name) {
+  if (name == "local") return SettingsScope::local;
+  if (name == "user") return SettingsScope::user;
+  return SettingsScope::project;
+}
+
+std::optional<std::string> user_settings_path() {
+  const std::string home = env_value("HOME");
+  if (home.empty()) return std::nullopt;
+  return home + "/.claude/settings.json";
+}
+
 std::string settings_path(SettingsScope scope, const std::string& project_dir) {
   switch (scope) {
     case SettingsScope::project:
@@ -127,9 +139,9 @@ std::string settings_path(SettingsScope scope, const std::string& project_dir) {
     case SettingsScope::user:
       break;
   }
-  const std::string home = env_value("HOME");
-  if (home.empty()) throw Error("HOME is not set; cannot locate the user settings file");
-  return home + "/.claude/settings.json";
+  std::optional<std::string> path = user_settings_path();
+  if (!path) throw Error("HOME is not set; cannot locate the user settings file");
+  return *path;
 }
 
 SettingsRead read_settings(const std::string& path, rapidjson::Document& doc) {
@@ -140,19 +152,21 @@ SettingsRead read_settings(const std::string& path, rapidjson::Document& doc) {
     read.status = SettingsRead::Status::invalid;
     return read;
   }
-  std::string text;
-  if (const int code = try_read_regular_file(read.file, kMaxSettingsBytes, text, read.problem)) {
-    read.status = code == ENOENT ? SettingsRead::Status::missing : SettingsRead::Status::invalid;
-    if (code == ENOENT) read.problem.clear();
+  ReadFile file = try_read_regular_file(read.file, kMaxSettingsBytes);
+  if (file.status != FileStatus::ok) {
+    read.status = file.status == FileStatus::missing ? SettingsRead::Status::missing
+                                                     : SettingsRead::Status::invalid;
+    if (file.status == FileStatus::failed) read.problem = std::move(file.problem);
     return read;
   }
+  std::string& text = file.content;
   if (text.starts_with(kUtf8Bom)) {
     read.bom = true;
     text.erase(0, kUtf8Bom.size());
   }
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) return read;  // reads as {}
-  std::string error;
-  if (!parse_json(text, doc, &error)) {
+  if (!parse_json(text, doc)) {
+    const std::string error = parse_error_sentence(doc, text);
     if (parse_lenient(text, doc)) {
       read.status = SettingsRead::Status::ignored;
       read.problem = path +
@@ -227,10 +241,10 @@ void write_settings(const std::string& path, const std::string& text) {
     const std::string current = read_regular_file(file, kMaxSettingsBytes);
     std::string newest;
     const std::string backup = next_backup(file, newest);
-    std::string newest_content, ignored;
-    if (newest.empty() ||
-        try_read_regular_file(newest, kMaxSettingsBytes, newest_content, ignored) != 0 ||
-        newest_content != current) {
+    const ReadFile newest_backup =
+        newest.empty() ? ReadFile{} : try_read_regular_file(newest, kMaxSettingsBytes);
+    if (newest.empty() || newest_backup.status != FileStatus::ok ||
+        newest_backup.content != current) {
       replace_file_atomically(backup, current, Durability::survives_crash, mode, keep);
     }
     replace_file_atomically(file, text, Durability::survives_crash, mode, keep);

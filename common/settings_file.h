@@ -9,8 +9,13 @@
 // Writing: pretty-printed with every other key kept in its order, atomically (temp file,
 // fsync, rename) into the file a symlink points to (the link stays), keeping the file's
 // mode, owner and group and its BOM, with a backup of the previous content.
+// Failing: read_settings never throws: how the file reads (missing, ok, ignored, invalid) is
+// its result struct, since the check branches on each. Changing a file (load_settings,
+// settings_text, write_settings) throws Error; what may be absent is a std::optional.
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <rapidjson/document.h>
@@ -19,8 +24,15 @@ namespace fleet {
 
 enum class SettingsScope { project, local, user };
 
+// The scope `fleet-hooks --scope` names: "local", "user", anything else is the project's.
+SettingsScope settings_scope_named(std::string_view name);
+
 // DIR/.claude/settings.json, DIR/.claude/settings.local.json, or $HOME/.claude/settings.json.
+// Throws Error for the user's when HOME is not set.
 std::string settings_path(SettingsScope scope, const std::string& project_dir);
+
+// $HOME/.claude/settings.json; nullopt when HOME is not set.
+std::optional<std::string> user_settings_path();
 
 struct SettingsRead {
   enum class Status {

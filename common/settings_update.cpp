@@ -12,13 +12,19 @@ namespace {
 
 constexpr std::size_t kMaxSettingsBytes = 16 * 1024 * 1024;
 
+// Where the running program (and so the suite) is installed. Throws Error.
+std::string program_directory() {
+  std::optional<std::string> dir = executable_directory();
+  if (!dir) throw Error("cannot find where this program is installed");
+  return *dir;
+}
+
 SettingsUpdate finish(const std::string& path, const SettingsRead& read,
                       const rapidjson::Document& settings, std::string summary) {
   SettingsUpdate update{path, (read.bom ? std::string(kUtf8Bom) : "") + settings_text(settings),
                         true, std::move(summary)};
-  std::string current, ignored;
-  if (try_read_regular_file(read.file, kMaxSettingsBytes, current, ignored) == 0 &&
-      current == update.text) {
+  const ReadFile current = try_read_regular_file(read.file, kMaxSettingsBytes);
+  if (current.status == FileStatus::ok && current.content == update.text) {
     update.changed = false;
     update.summary = "unchanged: " + path;
   }
@@ -45,9 +51,9 @@ SettingsUpdate plan_install(const std::string& path, const WiringOptions& option
   // do find them here.
   std::string from = "from " + options.bin_dir;
   if (options.bin_dir.empty()) {
-    const std::string here = find_on_path("resume-guard");
-    from = here.empty() ? "run by name from PATH (resume-guard is NOT on PATH here)"
-                        : "run by name from PATH (here: " + here + ")";
+    const std::optional<std::string> here = find_on_path("resume-guard");
+    from = here ? "run by name from PATH (here: " + *here + ")"
+                : "run by name from PATH (resume-guard is NOT on PATH here)";
   }
   std::string tools = "dispatch_food_truck";
   for (const std::string& tool : options.tools) tools += ", " + tool;
@@ -67,16 +73,36 @@ SettingsUpdate plan_uninstall(const std::string& path) {
   const int removed = uninstall_suite_hooks(settings);
   if (removed == 0) {  // left exactly as it is, formatting included
     SettingsUpdate update{path, "", false, "nothing to remove: no fleet-hooks entries in " + path};
-    std::string ignored;
-    try_read_regular_file(read.file, kMaxSettingsBytes, update.text, ignored);
+    update.text = try_read_regular_file(read.file, kMaxSettingsBytes).content;
     return update;
   }
   return finish(path, read, settings,
                 "removed " + std::to_string(removed) + " fleet-hooks entries from " + path);
 }
 
-std::string portable_install_note(const std::string& bin_dir) {
-  if (!find_on_path("resume-guard").empty()) return "";
+SettingsUpdate plan_install(const SettingsRequest& request) {
+  const std::string path = settings_path(request.scope, request.project_dir);
+  WiringOptions wiring;
+  wiring.tools = request.tools;
+  wiring.fail_open_if_missing = request.fail_open_if_missing;
+  // The project's settings are committed: they name no path of this machine.
+  if (request.scope != SettingsScope::project) {
+    wiring.bin_dir = absolute_path(request.bin_dir.empty() ? program_directory() : request.bin_dir);
+  } else if (!request.bin_dir.empty()) {
+    require_suite_binaries(absolute_path(request.bin_dir));
+  }
+  return plan_install(path, wiring);
+}
+
+SettingsUpdate plan_uninstall(const SettingsRequest& request) {
+  return plan_uninstall(settings_path(request.scope, request.project_dir));
+}
+
+std::optional<std::string> install_note(const SettingsRequest& request) {
+  if (request.scope != SettingsScope::project) return std::nullopt;
+  const std::string bin_dir =
+      request.bin_dir.empty() ? program_directory() : absolute_path(request.bin_dir);
+  if (find_on_path("resume-guard")) return std::nullopt;
   return "resume-guard is not on PATH here, so this project's hooks block every dispatch on "
          "this machine until it is: add " +
          bin_dir + " to PATH (e.g. in ~/.profile) and start Claude Code again";

@@ -374,7 +374,7 @@ Spawned spawn(const std::vector<std::string>& argv, const std::vector<std::strin
   plan.mask = options.mask.value_or(caller_mask);
   const pid_t pid = create_child(plan, state->stack, options.cgroup_fd, state->in_cgroup);
   ::sigprocmask(SIG_SETMASK, &caller_mask, nullptr);
-  if (pid < 0) throw Error(std::string("cannot start a process: ") + std::strerror(-pid), -pid);
+  if (pid < 0) throw Error(std::string("cannot start a process: ") + std::strerror(-pid));
   if (options.new_process_group) ::setpgid(pid, pid);  // so the group exists on both sides
   state->pid = pid;
   return Spawned(std::move(state));

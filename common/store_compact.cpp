@@ -19,13 +19,9 @@ namespace fleet {
 
 CompactionReport compact_store(const std::string& store_path) {
   CompactionReport report;
-  UniqueFd store;
-  try {
-    store = open_locked_jsonl(store_path, false);
-  } catch (const Error& e) {
-    if (e.code() == ENOENT) return report;
-    throw;
-  }
+  std::optional<UniqueFd> opened = open_locked_jsonl_if_exists(store_path);
+  if (!opened) return report;
+  const UniqueFd store = std::move(*opened);
   report.existed = true;
   std::string kept;
   std::unordered_set<std::string> sessions;
@@ -73,6 +69,13 @@ CompactionReport compact_store(const std::string& store_path) {
     // The store is compacted; readers scan until the next append rebuilds the index.
   }
   return report;  // closing `store` releases the lock: waiting writers reopen the new file
+}
+
+std::string compaction_text(const CompactionReport& report, const std::string& store_path) {
+  if (!report.existed) return store_path + ": no store yet; nothing to compact\n";
+  return store_path + ": kept " + std::to_string(report.kept) + " records, dropped " +
+         std::to_string(report.dropped_damaged) + " damaged lines and " +
+         std::to_string(report.dropped_duplicates) + " later duplicates\n";
 }
 
 }  // namespace fleet

@@ -20,4 +20,7 @@ struct CompactionReport {
 // store. Writers waiting for the lock then find the new file and append to it. Throws Error.
 CompactionReport compact_store(const std::string& store_path);
 
+// The report for a person: "<store>: kept N records, dropped …", or that there was no store.
+std::string compaction_text(const CompactionReport& report, const std::string& store_path);
+
 }  // namespace fleet

@@ -15,13 +15,9 @@ namespace {}  // namespace
 std::vector<ProvenanceRecord> find_records(const std::string& store_path, RecordField field,
                                            const std::string& value) {
   std::vector<ProvenanceRecord> found;
-  UniqueFd fd;
-  std::string error;
-  if (const int code = try_open_regular_file(store_path, O_RDONLY, 0, fd, error)) {
-    if (code == ENOENT) return found;
-    throw Error(error, code);
-  }
-  scan_lines_containing(fd.get(), 0, value, [&](std::string_view line, std::uint64_t) {
+  const std::optional<UniqueFd> fd = open_regular_file_if_exists(store_path, O_RDONLY);
+  if (!fd) return found;
+  scan_lines_containing(fd->get(), 0, value, [&](std::string_view line, std::uint64_t) {
     auto record = parse_provenance_line(line);
     if (record && field_value(*record, field) == value) found.push_back(std::move(*record));
     return true;

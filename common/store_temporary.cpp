@@ -51,7 +51,7 @@ UniqueFd create_store_temporary(const std::string& store_path, const char* kind,
   if (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
     const int error = errno;
     ::unlink(temp_path.c_str());
-    throw Error("cannot lock " + temp_path + ": " + std::strerror(error), error);
+    throw Error("cannot lock " + temp_path + ": " + std::strerror(error));
   }
   return fd;
 }

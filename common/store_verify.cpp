@@ -44,12 +44,9 @@ bool StoreVerification::has_errors() const {
 
 StoreVerification verify_store(const std::string& store_path, std::size_t max_listed) {
   StoreVerification result;
-  UniqueFd fd;
-  std::string error;
-  if (const int code = try_open_regular_file(store_path, O_RDONLY, 0, fd, error)) {
-    if (code == ENOENT) return result;
-    throw Error(error, code);
-  }
+  std::optional<UniqueFd> opened = open_regular_file_if_exists(store_path, O_RDONLY);
+  if (!opened) return result;
+  UniqueFd fd = std::move(*opened);
   result.exists = true;
   std::unordered_set<std::string> sessions;
   const auto note = [&](StoreProblem problem) {

@@ -1,5 +1,6 @@
 #pragma once
 // Time as the suite writes it: timestamps in records, durations in messages.
+// Failing: nothing here fails.
 
 #include <string>
 

@@ -1,6 +1,7 @@
 #pragma once
 // Which tool calls the hooks act on: the dispatch tool by its bare name or as an MCP tool
 // (mcp__<server>__<name>), plus names added with --tool.
+// Failing: nothing here fails; the answers are bools.
 
 #include <string>
 #include <string_view>

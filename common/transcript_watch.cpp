@@ -39,8 +39,8 @@ void TranscriptWatch::mark_boundary() {
   // replaces it later is recognised as another one (read from its start).
   file_.reset();
   boundary_ = 0;
-  std::string error;
-  if (try_open_regular_file(path_, O_RDONLY, 0, file_, error) == 0) {
+  file_ = std::move(try_open_regular_file(path_, O_RDONLY).fd);
+  if (file_) {
     struct stat st {};
     if (::fstat(file_.get(), &st) == 0) boundary_ = static_cast<std::uint64_t>(st.st_size);
   }
@@ -98,8 +98,8 @@ bool TranscriptWatch::check() {
 void TranscriptWatch::read_new_lines() {
   follow_replacement();
   if (!file_) {
-    std::string error;
-    if (try_open_regular_file(path_, O_RDONLY, 0, file_, error) != 0) return;
+    file_ = std::move(try_open_regular_file(path_, O_RDONLY).fd);
+    if (!file_) return;
   }
   struct stat st {};
   if (::fstat(file_.get(), &st) != 0) return;

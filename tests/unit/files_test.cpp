@@ -48,18 +48,27 @@ TEST_CASE("files: open_regular_file refuses symlinks - directories and FIFOs") {
     FAIL("a symlink was opened");
   } catch (const Error& e) {
     CHECK(std::string(e.what()).find("symbolic link") != std::string::npos);
-    CHECK(e.code() == ELOOP);
   }
   CHECK_THROWS_AS(open_regular_file(tmp.path(), O_RDONLY), Error);
   // Neither end of a FIFO may hang or be accepted.
   CHECK_THROWS_AS(open_regular_file(tmp / "fifo", O_RDONLY), Error);
   CHECK_THROWS_AS(open_regular_file(tmp / "fifo", O_WRONLY | O_APPEND), Error);
 
-  UniqueFd fd;
-  std::string error;
-  CHECK(try_open_regular_file(tmp / "missing", O_RDONLY, 0, fd, error) == ENOENT);
-  CHECK(error.find("missing") != std::string::npos);
-  CHECK_FALSE(fd);
+  // Without exceptions: a missing file is its own outcome, everything else is `failed`.
+  OpenedFile missing = try_open_regular_file(tmp / "missing", O_RDONLY);
+  CHECK(missing.status == FileStatus::missing);
+  CHECK(missing.problem.find("missing") != std::string::npos);
+  CHECK_FALSE(missing.fd);
+  const OpenedFile link = try_open_regular_file(tmp / "link", O_RDONLY);
+  CHECK(link.status == FileStatus::failed);
+  CHECK(link.problem.find("symbolic link") != std::string::npos);
+  CHECK(try_open_regular_file(tmp / "fifo", O_RDONLY).status == FileStatus::failed);
+  const OpenedFile real = try_open_regular_file(tmp / "real", O_RDONLY);
+  CHECK(real.status == FileStatus::ok);
+  CHECK(real.fd);
+  CHECK_FALSE(open_regular_file_if_exists(tmp / "missing", O_RDONLY).has_value());
+  CHECK(open_regular_file_if_exists(tmp / "real", O_RDONLY).has_value());
+  CHECK_THROWS_AS(open_regular_file_if_exists(tmp / "link", O_RDONLY), Error);
 }
 
 TEST_CASE("files: the descriptor is blocking and close-on-exec after a successful open") {
@@ -107,12 +116,16 @@ TEST_CASE("files: read_regular_file limits and errors") {
   fleet::test::write_file(tmp / "big", std::string(100, 'x'));
   CHECK_THROWS_AS(read_regular_file(tmp / "big", 99), Error);
   CHECK(read_regular_file(tmp / "big", 100).size() == 100);
-  try {
-    read_regular_file(tmp / "missing", 10);
-    FAIL("read a missing file");
-  } catch (const Error& e) {
-    CHECK(e.code() == ENOENT);
-  }
+  CHECK_THROWS_AS(read_regular_file(tmp / "missing", 10), Error);
+  CHECK_FALSE(read_regular_file_if_exists(tmp / "missing", 10).has_value());
+  CHECK(read_regular_file_if_exists(tmp / "big", 100) == std::string(100, 'x'));
+  CHECK_THROWS_AS(read_regular_file_if_exists(tmp / "big", 99), Error);
+  CHECK(try_read_regular_file(tmp / "missing", 10).status == FileStatus::missing);
+  const ReadFile big = try_read_regular_file(tmp / "big", 99);
+  CHECK(big.status == FileStatus::failed);
+  CHECK(big.problem.find("larger than 99 bytes") != std::string::npos);
+  CHECK(big.content.empty());
+  CHECK(try_read_regular_file(tmp / "big", 100).content.size() == 100);
 }
 
 TEST_CASE("files: lock_file excludes a second holder until the first closes") {

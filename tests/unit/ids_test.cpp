@@ -26,20 +26,20 @@ TEST_CASE("ids: session ids - kitchen ids and member names") {
 }
 
 TEST_CASE("ids: problems name the value and the rule") {
-  CHECK(id_problem("session id", "ok-1").empty());
-  CHECK(id_problem("session id", "").find("session id is empty") != std::string::npos);
-  CHECK(id_problem("member", "../x").find("'../x'") != std::string::npos);
-  CHECK(id_problem("member", "a\x01").find("'a?'") != std::string::npos);
-  CHECK(id_problem("x", std::string(200, 'a')).find("200 bytes") != std::string::npos);
+  CHECK_FALSE(id_problem("session id", "ok-1").has_value());
+  CHECK(id_problem("session id", "")->find("session id is empty") != std::string::npos);
+  CHECK(id_problem("member", "../x")->find("'../x'") != std::string::npos);
+  CHECK(id_problem("member", "a\x01")->find("'a?'") != std::string::npos);
+  CHECK(id_problem("x", std::string(200, 'a'))->find("200 bytes") != std::string::npos);
 }
 
 TEST_CASE("ids: labels allow text but no control bytes") {
-  CHECK(label_problem("label", "").empty());
-  CHECK(label_problem("label", "implement the thing / step 2 \xc3\xa9").empty());
-  CHECK_FALSE(label_problem("label", "two\nlines").empty());
-  CHECK_FALSE(label_problem("label", "del\x7f").empty());
-  CHECK_FALSE(label_problem("label", std::string(kMaxLabelLength + 1, 'x')).empty());
-  CHECK(label_problem("recipe name", "a\tb").find("control byte") != std::string::npos);
+  CHECK_FALSE(label_problem("label", "").has_value());
+  CHECK_FALSE(label_problem("label", "implement the thing / step 2 \xc3\xa9").has_value());
+  CHECK(label_problem("label", "two\nlines").has_value());
+  CHECK(label_problem("label", "del\x7f").has_value());
+  CHECK(label_problem("label", std::string(kMaxLabelLength + 1, 'x')).has_value());
+  CHECK(label_problem("recipe name", "a\tb")->find("control byte") != std::string::npos);
 }
 
 TEST_CASE("ids: UUIDs") {

@@ -7,10 +7,9 @@ using namespace fleet;
 
 TEST_CASE("json: parse reports errors with their offset") {
   rapidjson::Document doc;
-  std::string error;
-  CHECK(parse_json(R"({"a":1})", doc, &error));
-  CHECK_FALSE(parse_json(R"({"a":)", doc, &error));
-  CHECK(error.find("at byte") != std::string::npos);
+  CHECK(parse_json(R"({"a":1})", doc));
+  CHECK_FALSE(parse_json(R"({"a":)", doc));
+  CHECK(parse_error_sentence(doc, R"({"a":)").find("at byte") != std::string::npos);
   CHECK_FALSE(parse_json(R"({"a":1} trailing)", doc));
   CHECK_FALSE(parse_json("\"\xff\"", doc));  // invalid UTF-8
 }
@@ -61,19 +60,17 @@ TEST_CASE("json: what the suite writes is valid UTF-8 (found by fuzzing)") {
 
 TEST_CASE("json: a parse error is a sentence with byte offset, line and column") {
   rapidjson::Document doc;
-  std::string error;
-  CHECK_FALSE(parse_json("{\n  \"a\": 1,\n}", doc, &error));
-  CHECK(error ==
+  const auto error_of = [&](std::string_view text) {
+    CHECK_FALSE(parse_json(text, doc));
+    return parse_error_sentence(doc, text);
+  };
+  CHECK(error_of("{\n  \"a\": 1,\n}") ==
         "the name of an object member (a string in double quotes) is missing at byte offset 12, "
         "line 3, column 1");
-  CHECK_FALSE(parse_json("[1 2]", doc, &error));
-  CHECK(error ==
+  CHECK(error_of("[1 2]") ==
         "a ',' or ']' is missing after an array element at byte offset 3, line 1, "
         "column 4");
-  CHECK_FALSE(parse_json("  ", doc, &error));
-  CHECK(error == "there is no JSON value at byte offset 2, line 1, column 3");
-  CHECK_FALSE(parse_json(R"({"a":1} x)", doc, &error));
-  CHECK(error.starts_with("more text follows the JSON value at byte offset 8"));
-  CHECK_FALSE(parse_json("\"\xff\"", doc, &error));
-  CHECK(error.starts_with("a string is not valid UTF-8 at byte offset 1"));
+  CHECK(error_of("  ") == "there is no JSON value at byte offset 2, line 1, column 3");
+  CHECK(error_of(R"({"a":1} x)").starts_with("more text follows the JSON value at byte offset 8"));
+  CHECK(error_of("\"\xff\"").starts_with("a string is not valid UTF-8 at byte offset 1"));
 }

@@ -64,3 +64,10 @@ TEST_CASE("store_compact: the index is rebuilt for the new file - a missing stor
   CHECK(candidates.offsets.size() == 1);
   CHECK(lookup_session(store, "aaaaaaaa-1").used_index);
 }
+
+TEST_CASE("store_compact: the report for a person - counts - or no store yet") {
+  CHECK(compaction_text(CompactionReport{}, "/s/p.jsonl") ==
+        "/s/p.jsonl: no store yet; nothing to compact\n");
+  CHECK(compaction_text(CompactionReport{true, 3, 1, 2}, "/s/p.jsonl") ==
+        "/s/p.jsonl: kept 3 records, dropped 1 damaged lines and 2 later duplicates\n");
+}

@@ -1,0 +1,55 @@
+// fleet-hooks check: the CI policy check of the effective hook configuration
+// (common/policy_check.h).
+
+#include "exit_status.h"
+#include "paths.h"
+#include "policy_check.h"
+#include "settings_file.h"
+#include "subcommand.h"
+
+namespace fleet_hooks {
+namespace {
+
+struct CheckArguments {
+  std::string project = ".";
+  std::string state_dir;
+  std::vector<std::string> tools;
+  std::vector<std::string> plugin_dirs;
+  bool json = false;
+};
+
+int run_check(const CheckArguments& a) {
+  if (const auto bad = reject_bad_tools("check", a.tools)) return *bad;
+  const ProjectArgument project = project_argument(a.project);
+  if (project.exit_status) return *project.exit_status;
+  fleet::CheckOptions options;
+  options.project_dir = project.dir;
+  options.state_dir = a.state_dir;
+  options.tools = a.tools;
+  for (const std::string& dir : a.plugin_dirs)
+    options.plugin_dirs.push_back(fleet::absolute_path(dir));
+  options.user_settings = fleet::user_settings_path().value_or("");
+  std::vector<std::string> checked;
+  const auto findings = fleet::check_wiring(options, &checked);
+  print(a.json ? fleet::findings_json(findings) : fleet::check_report_text(findings, checked));
+  return fleet::has_errors(findings) ? fleet::exit_status::failure : fleet::exit_status::ok;
+}
+
+}  // namespace
+
+Subcommand add_check(CLI::App& program) {
+  auto a = std::make_shared<CheckArguments>();
+  CLI::App* sub = program.add_subcommand(
+      "check", "CI policy check of the effective hook configuration (exit 1 on any error)");
+  sub->add_option("--project", a->project, "Project directory (default: .)");
+  sub->add_option("--state-dir", a->state_dir, kStateDirHelp);
+  sub->add_option("--tool", a->tools, "A dispatch tool name that must be guarded (repeatable)")
+      ->allow_extra_args(false);
+  sub->add_option("--plugin-dir", a->plugin_dirs,
+                  "A Claude Code plugin directory loaded with claude --plugin-dir (repeatable)")
+      ->allow_extra_args(false);
+  sub->add_flag("--json", a->json, "Findings as a JSON array");
+  return {sub, [a] { return run_check(*a); }};
+}
+
+}  // namespace fleet_hooks

@@ -1,0 +1,35 @@
+// fleet-hooks compact: rewrite the provenance store without damaged lines and later
+// duplicates (common/store_compact.h).
+
+#include "exit_status.h"
+#include "paths.h"
+#include "store_compact.h"
+#include "subcommand.h"
+
+namespace fleet_hooks {
+namespace {
+
+struct CompactOptions {
+  std::string state_dir;
+};
+
+int run_compact(const CompactOptions& o) {
+  const StateDirArgument state = state_dir_argument("compact", o.state_dir);
+  if (state.exit_status) return *state.exit_status;
+  const std::string store = fleet::provenance_store_path(state.dir);
+  print(fleet::compaction_text(fleet::compact_store(store), store));
+  return fleet::exit_status::ok;
+}
+
+}  // namespace
+
+Subcommand add_compact(CLI::App& program) {
+  auto o = std::make_shared<CompactOptions>();
+  CLI::App* sub = program.add_subcommand(
+      "compact",
+      "Rewrite the store without damaged lines and later duplicates (safe with writers)");
+  sub->add_option("--state-dir", o->state_dir, kStateDirHelp);
+  return {sub, [o] { return run_compact(*o); }};
+}
+
+}  // namespace fleet_hooks

@@ -1,0 +1,77 @@
+// fleet-hooks install / uninstall: the suite's hook entries into or out of a settings file
+// (common/settings_update.h).
+
+#include <cstdio>
+
+#include "exit_status.h"
+#include "settings_update.h"
+#include "subcommand.h"
+
+namespace fleet_hooks {
+namespace {
+
+struct SettingsOptions {
+  std::string project = ".";
+  std::string scope = "project";
+  std::string bin_dir;
+  std::vector<std::string> tools;
+  bool fail_open_if_missing = false;
+  bool dry_run = false;
+};
+
+void add_scope_options(CLI::App& sub, SettingsOptions& o, const char* scope_help) {
+  sub.add_option("--project", o.project, "Project directory (default: .)");
+  sub.add_option("--scope", o.scope, scope_help)
+      ->check(CLI::IsMember({"project", "local", "user"}));
+}
+
+int run_settings(const std::string& name, const SettingsOptions& o, bool install) {
+  if (const auto bad = reject_bad_tools(name, o.tools)) return *bad;
+  const ProjectArgument project = project_argument(o.project);
+  if (project.exit_status) return *project.exit_status;
+  const fleet::SettingsRequest request{project.dir, fleet::settings_scope_named(o.scope), o.bin_dir,
+                                       o.tools, o.fail_open_if_missing};
+  const fleet::SettingsUpdate update =
+      install ? fleet::plan_install(request) : fleet::plan_uninstall(request);
+  if (o.dry_run) {
+    print(update.text);
+    return fleet::exit_status::ok;
+  }
+  fleet::apply_update(update);
+  print(update.summary + "\n");
+  if (install) {
+    if (const auto note = fleet::install_note(request))
+      std::fprintf(stderr, "fleet-hooks: note: %s\n", note->c_str());
+  }
+  return fleet::exit_status::ok;
+}
+
+}  // namespace
+
+Subcommand add_install(CLI::App& program) {
+  auto o = std::make_shared<SettingsOptions>();
+  CLI::App* sub = program.add_subcommand(
+      "install",
+      "Add resume-guard (PreToolUse) and provenance-writer (PostToolUse) to a settings file");
+  add_scope_options(*sub, *o, "project, local (settings.local.json) or user (~/.claude)");
+  sub->add_option("--bin-dir", o->bin_dir,
+                  "Directory of the suite's binaries, written into local and user settings "
+                  "(default: where fleet-hooks is); project settings find them on PATH");
+  sub->add_option("--tool", o->tools, "Another dispatch tool name to guard and record (repeatable)")
+      ->allow_extra_args(false);
+  sub->add_flag("--fail-open-if-missing", o->fail_open_if_missing,
+                "Let dispatches run unguarded (with an error shown) on a machine without "
+                "resume-guard, instead of blocking them");
+  sub->add_flag("--dry-run", o->dry_run, "Print the resulting file; write nothing");
+  return {sub, [o] { return run_settings("install", *o, true); }};
+}
+
+Subcommand add_uninstall(CLI::App& program) {
+  auto o = std::make_shared<SettingsOptions>();
+  CLI::App* sub = program.add_subcommand("uninstall", "Remove exactly the suite's hook entries");
+  add_scope_options(*sub, *o, "project, local or user");
+  sub->add_flag("--dry-run", o->dry_run, "Print the resulting file; write nothing");
+  return {sub, [o] { return run_settings("uninstall", *o, false); }};
+}
+
+}  // namespace fleet_hooks

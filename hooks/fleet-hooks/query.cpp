@@ -1,0 +1,86 @@
+// fleet-hooks query: the records of a session, caller or kitchen, and for a session the
+// guard's verdict on resuming it (common/store_query.h).
+
+#include <unistd.h>
+#include <cstdio>
+
+#include "exit_status.h"
+#include "paths.h"
+#include "provenance_store.h"
+#include "resume_guard.h"
+#include "store_query.h"
+#include "subcommand.h"
+
+namespace fleet_hooks {
+namespace {
+
+struct QueryOptions {
+  std::string session, caller, kitchen, as_caller, kitchen_id;
+  std::string state_dir;
+  bool json = false;
+};
+
+int run_query(QueryOptions o) {
+  const StateDirArgument state = state_dir_argument("query", o.state_dir);
+  if (state.exit_status) return *state.exit_status;
+  const std::string store = fleet::provenance_store_path(state.dir);
+  fleet::RecordField field = fleet::RecordField::session_id;
+  std::string value = o.session;
+  if (!o.caller.empty()) field = fleet::RecordField::caller_session_id, value = o.caller;
+  if (!o.kitchen.empty()) field = fleet::RecordField::kitchen_id, value = o.kitchen;
+  if (value.empty()) {
+    std::fprintf(stderr, "fleet-hooks query: pass --session, --caller or --kitchen\n");
+    return fleet::exit_status::usage;
+  }
+  const auto note = [](const std::string& line) {
+    std::fprintf(stderr, "fleet-hooks query: %s\n", line.c_str());
+  };
+  const bool store_exists = ::access(store.c_str(), F_OK) == 0;
+  if (field != fleet::RecordField::session_id) {
+    const auto records = fleet::find_records(store, field, value);
+    print(fleet::records_text(records));
+    if (records.empty()) {
+      note("no record has " +
+           std::string(field == fleet::RecordField::kitchen_id ? "kitchen_id " : "caller ") +
+           value + " in " + store + (store_exists ? "" : " (no store yet)"));
+    }
+    return records.empty() ? fleet::exit_status::failure : fleet::exit_status::ok;
+  }
+  const fleet::SessionRecords found = fleet::find_session_records(store, o.session);
+  print(fleet::records_text(found.records));
+  print(fleet::query_verdict({state.dir, o.session, o.as_caller, o.kitchen_id, o.json}));
+  if (found.status == fleet::StoreLookup::Status::ambiguous) {
+    std::string names;
+    for (const auto& match : found.matches) names += (names.empty() ? "" : ", ") + match;
+    note(o.session + " is the start of " + std::to_string(found.matches.size()) +
+         " recorded session ids (" + names + "); pass more of the id");
+  } else if (found.records.empty()) {
+    note("no record of session " + o.session + " in " + store +
+         (store_exists ? "" : " (no store yet)"));
+  }
+  return found.records.empty() ? fleet::exit_status::failure : fleet::exit_status::ok;
+}
+
+}  // namespace
+
+Subcommand add_query(CLI::App& program) {
+  auto o = std::make_shared<QueryOptions>();
+  CLI::App* sub =
+      program.add_subcommand("query", "Show the records of a session, caller or kitchen");
+  auto* by_session =
+      sub->add_option("--session", o->session, "Records of this session, and the guard's verdict");
+  auto* by_caller =
+      sub->add_option("--caller", o->caller, "Records of sessions this session launched");
+  auto* by_kitchen = sub->add_option("--kitchen", o->kitchen, "Records of this kitchen");
+  by_session->excludes(by_caller)->excludes(by_kitchen);
+  by_caller->excludes(by_kitchen);
+  sub->add_option(
+      "--as-caller", o->as_caller,
+      "With --session: the caller to judge a resume for (default: $CLAUDE_CODE_SESSION_ID)");
+  sub->add_option("--kitchen-id", o->kitchen_id, "With --session: the current kitchen");
+  sub->add_option("--state-dir", o->state_dir, kStateDirHelp);
+  sub->add_flag("--json", o->json, "JSON lines only: the records, then the verdict as an object");
+  return {sub, [o] { return run_query(*o); }};
+}
+
+}  // namespace fleet_hooks

@@ -1,0 +1,50 @@
+// fleet-hooks replay: run ownership policy cases through the guard's logic
+// (common/policy_replay.h).
+
+#include <cstdio>
+
+#include "exit_status.h"
+#include "paths.h"
+#include "policy_replay.h"
+#include "resume_guard.h"
+#include "subcommand.h"
+
+namespace fleet_hooks {
+namespace {
+
+struct ReplayOptions {
+  std::string cases;
+  std::string state_dir;
+};
+
+int run_replay(const ReplayOptions& o) {
+  const StateDirArgument state = state_dir_argument("replay", o.state_dir);
+  if (state.exit_status) return *state.exit_status;
+  fleet::GuardOptions options;
+  options.state_dir = state.dir;
+  const auto results = fleet::replay_cases(o.cases, options);
+  if (results.empty()) {
+    std::fprintf(stderr, "fleet-hooks replay: %s holds no case; nothing was tested\n",
+                 o.cases == "-" ? "standard input" : fleet::absolute_path(o.cases).c_str());
+    return fleet::exit_status::failure;
+  }
+  print(fleet::replay_table(results));
+  for (const auto& r : results) {
+    if (!r.passed) return fleet::exit_status::failure;
+  }
+  return fleet::exit_status::ok;
+}
+
+}  // namespace
+
+Subcommand add_replay(CLI::App& program) {
+  auto o = std::make_shared<ReplayOptions>();
+  CLI::App* sub =
+      program.add_subcommand("replay", "Run ownership policy cases through the guard's logic");
+  sub->add_option("cases", o->cases, "JSON-lines file of cases (- reads standard input)")
+      ->required();
+  sub->add_option("--state-dir", o->state_dir, kStateDirHelp);
+  return {sub, [o] { return run_replay(*o); }};
+}
+
+}  // namespace fleet_hooks

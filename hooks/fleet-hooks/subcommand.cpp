@@ -1,0 +1,51 @@
+#include "subcommand.h"
+
+#include <cstdio>
+
+#include "exit_status.h"
+#include "paths.h"
+#include "tool_names.h"
+
+namespace fleet_hooks {
+
+void print(const std::string& text) {
+  std::fwrite(text.data(), 1, text.size(), stdout);
+}
+
+std::optional<int> reject_bad_tools(const std::string& subcommand,
+                                    const std::vector<std::string>& tools) {
+  for (const std::string& tool : tools) {
+    if (fleet::is_valid_tool_name(tool)) continue;
+    std::fprintf(stderr,
+                 "fleet-hooks %s: --tool must be a tool name (1-128 letters, digits, _ and -), "
+                 "not '%s'\n",
+                 subcommand.c_str(), tool.c_str());
+    return fleet::exit_status::usage;
+  }
+  return std::nullopt;
+}
+
+ProjectArgument project_argument(const std::string& project) {
+  ProjectArgument argument{fleet::absolute_path(project), std::nullopt};
+  if (fleet::directory_problem(argument.dir)) {
+    std::fprintf(stderr, "fleet-hooks: the project directory %s does not exist\n",
+                 argument.dir.c_str());
+    argument.exit_status = fleet::exit_status::usage;
+  }
+  return argument;
+}
+
+StateDirArgument state_dir_argument(const std::string& subcommand, const std::string& state_dir) {
+  StateDirArgument argument{fleet::absolute_path(fleet::state_dir_for_project(
+                                state_dir, fleet::resolve_project_root(""))),
+                            std::nullopt};
+  if (state_dir.empty()) return argument;
+  if (const auto problem = fleet::directory_problem(argument.dir)) {
+    std::fprintf(stderr, "fleet-hooks %s: state directory %s %s (--state-dir)\n",
+                 subcommand.c_str(), argument.dir.c_str(), problem->c_str());
+    argument.exit_status = fleet::exit_status::usage;
+  }
+  return argument;
+}
+
+}  // namespace fleet_hooks

@@ -1,0 +1,60 @@
+#pragma once
+// The subcommands of fleet-hooks. Each is one file here that defines its options (CLI11) and
+// maps the result of its function in common/ to output and an exit status; main.cpp adds them
+// all and runs the one named. A fleet::Error thrown by a subcommand is reported by main.
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace fleet_hooks {
+
+// A subcommand added to the program's CLI::App, with what runs it once it was parsed (its
+// exit status).
+struct Subcommand {
+  CLI::App* app;
+  std::function<int()> run;
+};
+using AddSubcommand = Subcommand (*)(CLI::App& program);
+
+Subcommand add_install(CLI::App& program);
+Subcommand add_uninstall(CLI::App& program);
+Subcommand add_check(CLI::App& program);
+Subcommand add_verify(CLI::App& program);
+Subcommand add_query(CLI::App& program);
+Subcommand add_compact(CLI::App& program);
+Subcommand add_replay(CLI::App& program);
+
+// What the subcommands share.
+
+inline constexpr const char* kStateDirHelp =
+    "State directory (default: $FLEET_HOOKS_STATE_DIR, $AUTOSKILLIT_STATE_DIR, or "
+    "<project>/.autoskillit/temp[/<campaign>])";
+
+void print(const std::string& text);
+
+// A usage error for the first --tool value that is not a tool name (it goes into a hook
+// matcher, where anything but letters, digits, _ and - would be a regular expression).
+std::optional<int> reject_bad_tools(const std::string& subcommand,
+                                    const std::vector<std::string>& tools);
+
+// --project made absolute, or the usage error for a directory that does not exist.
+struct ProjectArgument {
+  std::string dir;
+  std::optional<int> exit_status;
+};
+ProjectArgument project_argument(const std::string& project);
+
+// The directory of the provenance store (--state-dir, else as everywhere else for the
+// current project), made absolute; or the usage error for a --state-dir that is not a
+// directory.
+struct StateDirArgument {
+  std::string dir;
+  std::optional<int> exit_status;
+};
+StateDirArgument state_dir_argument(const std::string& subcommand, const std::string& state_dir);
+
+}  // namespace fleet_hooks
