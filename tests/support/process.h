@@ -56,4 +56,8 @@ class BackgroundProcess {
 int spawn_detached(const std::vector<std::string>& argv,
                    const std::vector<std::pair<std::string, std::string>>& env = {});
 
+// Waits for the child `pid` (through EINTR): its exit code, 128+N when signal N killed it, -1
+// when it cannot be waited for.
+int wait_exit(int pid);
+
 }  // namespace fleet::test
