@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "fixtures.h"
 #include "json.h"
 #include "paths.h"
 #include "process.h"
@@ -17,6 +18,9 @@
 #include "temp_dir.h"
 
 using fleet::test::BackgroundProcess;
+using fleet::test::kDispatchTool;
+using fleet::test::kL3;
+using fleet::test::kSkipped;
 using fleet::test::read_file;
 using fleet::test::run_process;
 using fleet::test::RunResult;
@@ -26,13 +30,10 @@ using fleet::test::write_file;
 
 namespace {
 
-constexpr int kSkipped = 77;
-constexpr const char* kL3 = "c0ffee00-0000-4000-8000-000000000001";
 constexpr const char* kOtherL3 = "beef0000-0000-4000-8000-000000000002";
 constexpr const char* kSuccessor = "5acc0000-0000-4000-8000-000000000003";
 constexpr const char* kSelfL3 = "d00d0000-0000-4000-8000-000000000004";
 constexpr const char* kLateL3 = "abcd0000-0000-4000-8000-000000000005";
-constexpr const char* kDispatch = "mcp__kitchen__dispatch_food_truck";
 
 // The Claude Code binary tests/e2e/setup.sh installed; skips the test (exit 77) when absent.
 std::string claude_or_skip() {
@@ -110,7 +111,7 @@ class Fleet {
     L3Run run;
     run.process = run_process(
         {claude_, "-p", prompt, "--session-id", session_id, "--output-format", "stream-json",
-         "--verbose", "--mcp-config", tmp_ / "mcp.json", "--allowedTools", kDispatch},
+         "--verbose", "--mcp-config", tmp_ / "mcp.json", "--allowedTools", kDispatchTool},
         {"",
          {{"HOME", home_},
           {"PATH", path_},
@@ -202,7 +203,7 @@ TEST_CASE("e2e: dispatch - resume - foreign kitchen - successor - self - unknown
       R"(,{"text":"gave up"}]},{"match":"L2-WORK","turns":[{"text":"x"}]}]})");
   L3Run foreign = fleet.l3(kOtherL3, "L3-FOREIGN resume", "kitchen-2");
   REQUIRE(foreign.denials() == 1);
-  CHECK(foreign.denied_tool(0) == kDispatch);
+  CHECK(foreign.denied_tool(0) == kDispatchTool);
   CHECK(fleet.calls().size() == 2);
   CHECK(fleet.tool_results().find("Refused to resume session '" + worker) != std::string::npos);
 

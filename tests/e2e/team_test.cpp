@@ -9,12 +9,15 @@
 #include <cstdio>
 #include <memory>
 
+#include "fixtures.h"
 #include "json.h"
 #include "process.h"
 #include "provenance_store.h"
 #include "temp_dir.h"
 
 using fleet::test::BackgroundProcess;
+using fleet::test::kSkipped;
+using fleet::test::kSystemPath;
 using fleet::test::read_file;
 using fleet::test::run_process;
 using fleet::test::RunResult;
@@ -24,10 +27,8 @@ using fleet::test::write_file;
 
 namespace {
 
-constexpr int kSkipped = 77;
 constexpr const char* kOwner = "c0ffee00-0000-4000-8000-0000000000a1";
 constexpr const char* kStranger = "beef0000-0000-4000-8000-0000000000b2";
-constexpr const char* kSystemPath = "/usr/bin:/bin";  // holds no fleet-hooks
 using Env = std::vector<std::pair<std::string, std::string>>;
 
 std::string claude_or_skip() {

@@ -7,11 +7,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fixtures.h"
 #include "json.h"
 #include "process.h"
 #include "temp_dir.h"
 
 using fleet::test::BackgroundProcess;
+using fleet::test::pre_tool_use;
 using fleet::test::read_file;
 using fleet::test::run_process;
 using fleet::test::RunOptions;
@@ -54,12 +56,6 @@ void record(const std::string& state, const std::string& session, const std::str
               .exit_code == 0);
 }
 
-std::string dispatch_input(const std::string& caller, const std::string& resume) {
-  return R"({"session_id":")" + caller +
-         R"(","hook_event_name":"PreToolUse","tool_name":"mcp__kitchen__dispatch_food_truck","tool_input":{"resume_session_id":")" +
-         resume + R"("}})";
-}
-
 }  // namespace
 
 // ---- 13.6: error messages name the program and the unknown word ----------------------------
@@ -67,7 +63,7 @@ std::string dispatch_input(const std::string& caller, const std::string& resume)
 TEST_CASE("cli 13.6: an unknown flag is named, with a suggestion, by every binary") {
   TempDir tmp;
   // resume-guard: a hook, so a usage error exits 1 (2 would block every dispatch).
-  RunResult r = run_process({kGuard, "--stict"}, {dispatch_input("l3", "w-1"), {}, ""});
+  RunResult r = run_process({kGuard, "--stict"}, {pre_tool_use("l3", "w-1"), {}, ""});
   CHECK(r.exit_code == 1);
   CHECK(first_line(r.err) == "resume-guard: unknown option --stict; did you mean --strict?");
   CHECK(r.out.empty());
@@ -345,9 +341,9 @@ TEST_CASE("cli 13.10: replay keeps its table for invalid cases, reads stdin, fai
   TempDir tmp;
   const std::string state = tmp / "state";
   record(state, "w-1", "l3-a", "k1");
-  const std::string cases = R"({"name":"owner","input":)" + dispatch_input("l3-a", "w-1") +
+  const std::string cases = R"({"name":"owner","input":)" + pre_tool_use("l3-a", "w-1") +
                             R"(,"expect":"silent"})" + "\n" +
-                            R"({"name":"typo in expect","input":)" + dispatch_input("l3-a", "w-1") +
+                            R"({"name":"typo in expect","input":)" + pre_tool_use("l3-a", "w-1") +
                             R"(,"expect":"catypo"})" + "\n" + "not json\n";
   write_file(tmp / "cases.jsonl", cases);
   RunResult r = run_process({kFleetHooks, "replay", tmp / "cases.jsonl", "--state-dir", state});
@@ -367,8 +363,8 @@ TEST_CASE("cli 13.10: replay keeps its table for invalid cases, reads stdin, fai
   CHECK(contains(r.out, "replay: 1 of 3 cases passed, 0 failed, 2 invalid"));
 
   // `-` reads the cases from stdin.
-  const std::string good = R"({"name":"owner","input":)" + dispatch_input("l3-a", "w-1") +
-                           R"(,"expect":"silent"})" + "\n";
+  const std::string good =
+      R"({"name":"owner","input":)" + pre_tool_use("l3-a", "w-1") + R"(,"expect":"silent"})" + "\n";
   r = run_process({kFleetHooks, "replay", "-", "--state-dir", state}, {good, {}, ""});
   CHECK(r.exit_code == 0);
   CHECK(contains(r.out, "replay: 1 of 1 cases passed, 0 failed"));

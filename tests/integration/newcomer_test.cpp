@@ -7,9 +7,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fixtures.h"
 #include "process.h"
 #include "temp_dir.h"
 
+using fleet::test::kSystemPath;
 using fleet::test::read_file;
 using fleet::test::run_process;
 using fleet::test::RunResult;
@@ -18,8 +20,6 @@ using fleet::test::write_file;
 using Args = std::vector<std::string>;
 
 namespace {
-
-constexpr const char* kSystemPath = "/usr/bin:/bin";  // holds no fleet-hooks
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;

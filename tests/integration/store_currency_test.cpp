@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fixtures.h"
 #include "json.h"
 #include "process.h"
 #include "temp_dir.h"
@@ -43,11 +44,7 @@ struct Store {
   // or "silent".
   std::string guard(const std::string& caller, const std::string& kitchen,
                     const std::string& session) const {
-    const std::string input = R"({"session_id":")" + caller +
-                              R"(","hook_event_name":"PreToolUse","tool_name":)"
-                              R"("mcp__kitchen__dispatch_food_truck","tool_input":)"
-                              R"({"resume_session_id":")" +
-                              session + R"("}})";
+    const std::string input = fleet::test::pre_tool_use(caller, session);
     const auto r = run_process(
         {FLEET_RESUME_GUARD, "--state-dir", tmp.path(), "--kitchen-id", kitchen}, {input, {}, ""});
     REQUIRE(r.exit_code == 0);
@@ -92,9 +89,9 @@ struct Store {
 
 std::string line(const std::string& session, const std::string& caller,
                  const std::string& kitchen) {
-  return R"({"caller_session_id": ")" + caller + R"(", "dispatch_id": "", "kitchen_id": ")" +
-         kitchen + R"(", "recipe_name": "implement", "session_id": ")" + session +
-         R"(", "step_name": "", "timestamp": "2026-05-06T13:30:00.123456+00:00"})" + "\n";
+  return fleet::test::autoskillit_line(
+             {session, caller, kitchen, "", "implement", "", fleet::test::kTimestamp}) +
+         "\n";
 }
 
 }  // namespace

@@ -7,10 +7,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fixtures.h"
 #include "json.h"
 #include "process.h"
 #include "temp_dir.h"
 
+using fleet::test::kSystemPath;
+using fleet::test::pre_tool_use;
 using fleet::test::read_file;
 using fleet::test::run_process;
 using fleet::test::RunResult;
@@ -20,7 +23,6 @@ using Args = std::vector<std::string>;
 
 namespace {
 
-constexpr const char* kSystemPath = "/usr/bin:/bin";  // holds no fleet-hooks
 constexpr const char* kForged = "f0f0f0f0-0000-4000-8000-00000000f0f0";
 
 // A project, a HOME, and a bin dir holding the suite (on PATH only when asked).
@@ -68,10 +70,7 @@ struct Team {
   }
   // Runs a hook command the way Claude Code does (/bin/sh -c) with a forged self-resume.
   RunResult run_hook(const std::string& command, bool suite_on_path) const {
-    const std::string input =
-        std::string(R"({"session_id":")") + kForged +
-        R"(","hook_event_name":"PreToolUse","tool_name":"mcp__k__dispatch_food_truck","tool_input":{"resume_session_id":")" +
-        kForged + R"("}})";
+    const std::string input = pre_tool_use(kForged, kForged, "mcp__k__dispatch_food_truck");
     return run_process({"/bin/sh", "-c", command},
                        {input, {{"PATH", path(suite_on_path)}, {"HOME", home}}, dir});
   }

@@ -17,12 +17,14 @@
 #include <random>
 #include <set>
 
+#include "fixtures.h"
 #include "json.h"
 #include "process.h"
 #include "provenance_record.h"
 #include "temp_dir.h"
 
 using fleet::test::BackgroundProcess;
+using fleet::test::kSkipped;
 using fleet::test::read_file;
 using fleet::test::run_process;
 using fleet::test::RunResult;
@@ -33,8 +35,6 @@ using fleet::test::write_file;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-constexpr int kSkipped = 77;
 
 std::vector<std::string> writer(const std::string& state, const std::string& session) {
   return {FLEET_PROVENANCE_WRITER, "record",    "--session-id", session,
