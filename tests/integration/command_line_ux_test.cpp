@@ -10,6 +10,7 @@
 #include "fixtures.h"
 #include "json.h"
 #include "process.h"
+#include "suite.h"
 #include "temp_dir.h"
 
 using fleet::test::BackgroundProcess;
@@ -21,6 +22,7 @@ using fleet::test::RunResult;
 using fleet::test::split_lines;
 using fleet::test::TempDir;
 using fleet::test::write_file;
+using fleet::test::write_record;
 using Args = std::vector<std::string>;
 
 namespace {
@@ -47,13 +49,6 @@ std::string write_script(const std::string& path, const std::string& body) {
   write_file(path, "#!/bin/sh\n" + body);
   ::chmod(path.c_str(), 0755);
   return path;
-}
-
-void record(const std::string& state, const std::string& session, const std::string& caller,
-            const std::string& kitchen) {
-  REQUIRE(run_process({kWriter, "record", "--session-id", session, "--caller-session-id", caller,
-                       "--kitchen-id", kitchen, "--recipe-name", "implement", "--state-dir", state})
-              .exit_code == 0);
 }
 
 }  // namespace
@@ -217,8 +212,8 @@ TEST_CASE("cli 13.7: launch-wrapper --help shows one usage line and the exit cod
 TEST_CASE("cli 13.8: query --json prints JSON lines only, the verdict too") {
   TempDir tmp;
   const std::string state = tmp / "state";
-  record(state, "w-1", "l3-a", "k1");
-  record(state, "w-2", "l3-a", "k2");
+  write_record(state, "w-1", "l3-a", "k1");
+  write_record(state, "w-2", "l3-a", "k2");
   const auto all_json = [](const std::string& out) {
     std::vector<rapidjson::Document> docs;
     for (const auto& line : split_lines(out)) {
@@ -251,9 +246,9 @@ TEST_CASE("cli 13.8: query --session resolves a short id the way the guard does"
   TempDir tmp;
   const std::string state = tmp / "state";
   const std::string full = "0f3c2a1e-4b5d-4e6f-8a7b-9c0d1e2f3a4b";
-  record(state, full, "l3-a", "k1");
-  record(state, "7e57ab1e-0000-4000-8000-000000000001", "l3-a", "k1");
-  record(state, "7e57ab1e-0000-4000-8000-000000000002", "l3-a", "k1");
+  write_record(state, full, "l3-a", "k1");
+  write_record(state, "7e57ab1e-0000-4000-8000-000000000001", "l3-a", "k1");
+  write_record(state, "7e57ab1e-0000-4000-8000-000000000002", "l3-a", "k1");
   RunResult r = run_process(
       {kFleetHooks, "query", "--session", "0f3c2a1e", "--as-caller", "l3-a", "--state-dir", state});
   CHECK(r.exit_code == 0);
@@ -340,7 +335,7 @@ TEST_CASE("cli 13.9: verify, query and compact name the state directory they rea
 TEST_CASE("cli 13.10: replay keeps its table for invalid cases, reads stdin, fails on none") {
   TempDir tmp;
   const std::string state = tmp / "state";
-  record(state, "w-1", "l3-a", "k1");
+  write_record(state, "w-1", "l3-a", "k1");
   const std::string cases = R"({"name":"owner","input":)" + pre_tool_use("l3-a", "w-1") +
                             R"(,"expect":"silent"})" + "\n" +
                             R"({"name":"typo in expect","input":)" + pre_tool_use("l3-a", "w-1") +
@@ -385,7 +380,7 @@ TEST_CASE("cli 13.10: replay keeps its table for invalid cases, reads stdin, fai
 TEST_CASE("cli 13.11: a deny reason has no doubled parentheses") {
   TempDir tmp;
   const std::string state = tmp / "state";
-  record(state, "w-1", "l3-a", "k1");
+  write_record(state, "w-1", "l3-a", "k1");
   // No caller session id and no kitchen: both are unknown.
   const RunResult r = run_process(
       {kGuard, "--state-dir", state},

@@ -5,10 +5,11 @@
 #include <doctest/doctest.h>
 
 #include "fixtures.h"
-#include "json.h"
 #include "process.h"
+#include "suite.h"
 #include "temp_dir.h"
 
+using fleet::test::guard_decision;
 using fleet::test::kL3;
 using fleet::test::post_tool_use;
 using fleet::test::pre_tool_use;
@@ -36,16 +37,8 @@ struct Project {
 
   // The guard's decision: "deny", "advisory" or "silent".
   std::string guard(const std::string& caller, const std::string& resume) const {
-    const auto r =
-        run_process({FLEET_RESUME_GUARD, "--state-dir", tmp.path(), "--kitchen-id", "k-current"},
-                    {pre_tool_use(caller, resume, kTool), {}, ""});
-    REQUIRE(r.exit_code == 0);
-    if (r.out.empty()) return "silent";
-    rapidjson::Document doc;
-    REQUIRE(fleet::parse_json(r.out, doc));
-    return fleet::member(doc, "hookSpecificOutput") != nullptr ? "deny" : "advisory";
+    return guard_decision(tmp.path(), "k-current", pre_tool_use(caller, resume, kTool));
   }
-
   void post(const std::string& caller, const std::string& tool_input,
             const std::string& launched) const {
     const auto r = run_process(

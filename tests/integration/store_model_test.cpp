@@ -10,6 +10,7 @@
 #include "fixtures.h"
 #include "process.h"
 #include "store_model.h"
+#include "suite.h"
 #include "temp_dir.h"
 
 using fleet::test::kModelCallers;
@@ -24,11 +25,7 @@ namespace {
 
 std::string guard_decision(const std::string& state, const std::string& caller,
                            const std::string& kitchen, const std::string& session) {
-  const RunResult r =
-      run_process({FLEET_RESUME_GUARD, "--state-dir", state, "--kitchen-id", kitchen},
-                  {pre_tool_use(caller, session), {}, ""});
-  if (r.out.empty()) return "silent";
-  return r.out.find("\"permissionDecision\":\"deny\"") != std::string::npos ? "deny" : "advisory";
+  return fleet::test::guard_decision(state, kitchen, pre_tool_use(caller, session));
 }
 
 std::string query_verdict(const std::string& state, const std::string& caller,
