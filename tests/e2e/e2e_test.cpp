@@ -15,6 +15,7 @@
 #include "process.h"
 #include "provenance_record.h"
 #include "provenance_store.h"
+#include "suite.h"
 #include "temp_dir.h"
 
 using fleet::test::BackgroundProcess;
@@ -67,13 +68,8 @@ class Fleet {
  public:
   Fleet() : claude_(claude_or_skip()) {
     for (const std::string& dir : {home_, project_, bin_, state_}) ::mkdir(dir.c_str(), 0755);
-    for (const auto& [name, target] : std::vector<std::pair<std::string, std::string>>{
-             {"resume-guard", FLEET_RESUME_GUARD},
-             {"provenance-writer", FLEET_PROVENANCE_WRITER},
-             {"launch-wrapper", FLEET_LAUNCH_WRAPPER},
-             {"fleet-hooks", FLEET_HOOKS_CLI}}) {
-      REQUIRE(::symlink(target.c_str(), (bin_ + "/" + name).c_str()) == 0);
-    }
+    fleet::test::link_suite(bin_,
+                            {"resume-guard", "provenance-writer", "launch-wrapper", "fleet-hooks"});
     // Wired the way a user wires it (the suite on PATH, as after ./install.sh), and checked
     // first.
     const std::vector<std::pair<std::string, std::string>> env = {

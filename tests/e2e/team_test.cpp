@@ -13,6 +13,7 @@
 #include "json.h"
 #include "process.h"
 #include "provenance_store.h"
+#include "suite.h"
 #include "temp_dir.h"
 
 using fleet::test::BackgroundProcess;
@@ -59,10 +60,7 @@ class Team {
       : claude_(claude_or_skip()), tool_("mcp__kitchen__" + tool) {
     for (const std::string& dir : {project_, state_}) ::mkdir(dir.c_str(), 0755);
     // The machine "without the suite" must really be without it.
-    REQUIRE_MESSAGE(
-        run_process({"/bin/sh", "-c", "command -v resume-guard"}, {"", {{"PATH", kSystemPath}}, ""})
-                .exit_code != 0,
-        "resume-guard is installed in /usr/bin or /bin; these tests need a PATH without it");
+    fleet::test::require_suite_absent(kSystemPath);
     const RunResult installed =
         run_process({FLEET_CMAKE, "--install", FLEET_BUILD_DIR, "--prefix", prefix_});
     REQUIRE_MESSAGE(installed.exit_code == 0, installed.err);

@@ -9,9 +9,11 @@
 
 #include "fixtures.h"
 #include "process.h"
+#include "suite.h"
 #include "temp_dir.h"
 
 using fleet::test::kSystemPath;
+using fleet::test::link_suite;
 using fleet::test::read_file;
 using fleet::test::run_process;
 using fleet::test::RunResult;
@@ -34,12 +36,7 @@ struct Newcomer {
 
   Newcomer() {
     for (const std::string& d : {dir, home, bin}) ::mkdir(d.c_str(), 0755);
-    for (const auto& [name, target] : std::vector<std::pair<std::string, std::string>>{
-             {"resume-guard", FLEET_RESUME_GUARD},
-             {"provenance-writer", FLEET_PROVENANCE_WRITER},
-             {"fleet-hooks", FLEET_HOOKS_CLI}}) {
-      REQUIRE(::symlink(target.c_str(), (bin + "/" + name).c_str()) == 0);
-    }
+    link_suite(bin, {"resume-guard", "provenance-writer", "fleet-hooks"});
   }
   RunResult run(Args args, bool suite_on_path, const std::string& program = FLEET_HOOKS_CLI) const {
     args.insert(args.begin(), program);

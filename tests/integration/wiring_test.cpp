@@ -10,11 +10,14 @@
 #include "fixtures.h"
 #include "json.h"
 #include "process.h"
+#include "suite.h"
 #include "temp_dir.h"
 
 using fleet::test::kSystemPath;
+using fleet::test::link_suite;
 using fleet::test::pre_tool_use;
 using fleet::test::read_file;
+using fleet::test::require_suite_absent;
 using fleet::test::run_process;
 using fleet::test::RunResult;
 using fleet::test::TempDir;
@@ -35,16 +38,8 @@ struct Team {
   Team() {
     for (const std::string& d : {dir, home, bin}) ::mkdir(d.c_str(), 0755);
     // The machine "without the suite" must really be without it.
-    REQUIRE_MESSAGE(
-        run_process({"/bin/sh", "-c", "command -v resume-guard"}, {"", {{"PATH", kSystemPath}}, ""})
-                .exit_code != 0,
-        "resume-guard is installed in /usr/bin or /bin; these tests need a PATH without it");
-    for (const auto& [name, target] : std::vector<std::pair<std::string, std::string>>{
-             {"resume-guard", FLEET_RESUME_GUARD},
-             {"provenance-writer", FLEET_PROVENANCE_WRITER},
-             {"fleet-hooks", FLEET_HOOKS_CLI}}) {
-      REQUIRE(::symlink(target.c_str(), (bin + "/" + name).c_str()) == 0);
-    }
+    require_suite_absent(kSystemPath);
+    link_suite(bin, {"resume-guard", "provenance-writer", "fleet-hooks"});
   }
   std::string settings() const { return dir + "/.claude/settings.json"; }
   std::string path(bool suite_on_path) const {
