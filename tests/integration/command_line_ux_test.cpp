@@ -23,6 +23,7 @@ using fleet::test::split_lines;
 using fleet::test::TempDir;
 using fleet::test::write_file;
 using fleet::test::write_record;
+using fleet::test::write_script;
 using Args = std::vector<std::string>;
 
 namespace {
@@ -43,12 +44,6 @@ bool exists(const std::string& path) {
 
 std::string first_line(const std::string& text) {
   return text.substr(0, text.find('\n'));
-}
-
-std::string write_script(const std::string& path, const std::string& body) {
-  write_file(path, "#!/bin/sh\n" + body);
-  ::chmod(path.c_str(), 0755);
-  return path;
 }
 
 }  // namespace

@@ -70,4 +70,9 @@ std::string post_tool_use(const std::string& tool_input, const std::string& tool
   return to_json(doc);
 }
 
+std::string assistant_line(const std::string& text) {
+  return R"({"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":")" +
+         text + R"("}]}})";
+}
+
 }  // namespace fleet::test

@@ -41,4 +41,8 @@ std::string pre_tool_use(const std::string& caller, const std::string& resume,
 std::string post_tool_use(const std::string& tool_input, const std::string& tool_response,
                           const std::string& tool = kDispatchTool, const std::string& caller = kL3);
 
+// A transcript line: an assistant message with one text block; `text` is inserted into the
+// JSON string as it is (escape it: "Done.\\n%%MARKER%%").
+std::string assistant_line(const std::string& text);
+
 }  // namespace fleet::test
