@@ -6,9 +6,9 @@
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <cstdio>
 #include <memory>
 
+#include "claude_cli.h"
 #include "fixtures.h"
 #include "json.h"
 #include "paths.h"
@@ -18,10 +18,10 @@
 #include "suite.h"
 #include "temp_dir.h"
 
-using fleet::test::BackgroundProcess;
+using fleet::test::claude_or_skip;
 using fleet::test::kDispatchTool;
 using fleet::test::kL3;
-using fleet::test::kSkipped;
+using fleet::test::MockMessagesApi;
 using fleet::test::read_file;
 using fleet::test::run_process;
 using fleet::test::RunResult;
@@ -35,18 +35,6 @@ constexpr const char* kOtherL3 = "beef0000-0000-4000-8000-000000000002";
 constexpr const char* kSuccessor = "5acc0000-0000-4000-8000-000000000003";
 constexpr const char* kSelfL3 = "d00d0000-0000-4000-8000-000000000004";
 constexpr const char* kLateL3 = "abcd0000-0000-4000-8000-000000000005";
-
-// The Claude Code binary tests/e2e/setup.sh installed; skips the test (exit 77) when absent.
-std::string claude_or_skip() {
-  const std::string cache = FLEET_E2E_CACHE;
-  const std::string path = read_file(cache + "/claude-path");
-  if (!path.empty()) return path.substr(0, path.find('\n'));
-  std::string reason = read_file(cache + "/unavailable");
-  if (reason.empty()) reason = "tests/e2e/setup.sh has not run (./install.sh --test runs it)\n";
-  std::printf("SKIPPED: the real Claude Code CLI is not available: %s", reason.c_str());
-  std::fflush(stdout);
-  std::_Exit(kSkipped);
-}
 
 struct L3Run {
   RunResult process;
@@ -66,7 +54,7 @@ struct L3Run {
 
 class Fleet {
  public:
-  Fleet() : claude_(claude_or_skip()) {
+  Fleet() : claude_(claude_or_skip(FLEET_E2E_CACHE)) {
     for (const std::string& dir : {home_, project_, bin_, state_}) ::mkdir(dir.c_str(), 0755);
     fleet::test::link_suite(bin_,
                             {"resume-guard", "provenance-writer", "launch-wrapper", "fleet-hooks"});
@@ -90,16 +78,11 @@ class Fleet {
                    R"(","FLEET_E2E_STATE_DIR":")" + state_ +
                    R"(","FLEET_E2E_KITCHEN":"kitchen-1","FLEET_E2E_CALLS":")" + calls_ +
                    R"("}}}})");
-    script(R"({"rules":[],"default":{"text":"ok"}})");
-    server_ = std::make_unique<BackgroundProcess>(std::vector<std::string>{
-        "/usr/bin/env", "node", std::string(FLEET_E2E_FIXTURES) + "/mock_api.mjs",
-        tmp_ / "script.json", tmp_ / "port", tmp_ / "api.jsonl"});
-    for (int i = 0; i < 300 && read_file(tmp_ / "port").empty(); ++i) ::usleep(20000);
-    port_ = read_file(tmp_ / "port");
-    REQUIRE_MESSAGE(!port_.empty(), "the mock Messages API did not start");
+    api_ = std::make_unique<MockMessagesApi>(FLEET_E2E_FIXTURES, tmp_.path());
+    port_ = api_->port();
   }
 
-  void script(const std::string& json) const { write_file(tmp_ / "script.json", json); }
+  void script(const std::string& json) const { api_->script(json); }
 
   // One L3 run: `claude -p PROMPT` with a pre-assigned session id, in `kitchen`.
   L3Run l3(const std::string& session_id, const std::string& prompt,
@@ -151,7 +134,7 @@ class Fleet {
   std::string calls_ = tmp_ / "calls.jsonl";
   std::string path_ = bin_ + ":" + fleet::env_value("PATH");
   std::string port_;
-  std::unique_ptr<BackgroundProcess> server_;
+  std::unique_ptr<MockMessagesApi> api_;
 };
 
 std::string dispatch_turn(const std::string& input_json) {
