@@ -12,12 +12,9 @@
 #include "suite.h"
 #include "temp_dir.h"
 
-using fleet::test::kSystemPath;
-using fleet::test::link_suite;
 using fleet::test::read_file;
 using fleet::test::run_process;
 using fleet::test::RunResult;
-using fleet::test::TempDir;
 using fleet::test::write_file;
 using Args = std::vector<std::string>;
 
@@ -28,24 +25,7 @@ bool contains(const std::string& text, const std::string& part) {
 }
 
 // A project and a HOME; `bin` holds the suite, on PATH only when asked.
-struct Newcomer {
-  TempDir tmp;
-  std::string dir = tmp / "project";
-  std::string home = tmp / "home";
-  std::string bin = tmp / "bin";
-
-  Newcomer() {
-    for (const std::string& d : {dir, home, bin}) ::mkdir(d.c_str(), 0755);
-    link_suite(bin, {"resume-guard", "provenance-writer", "fleet-hooks"});
-  }
-  RunResult run(Args args, bool suite_on_path, const std::string& program = FLEET_HOOKS_CLI) const {
-    args.insert(args.begin(), program);
-    return run_process(
-        args, {"",
-               {{"HOME", home}, {"PATH", suite_on_path ? bin + ":" + kSystemPath : kSystemPath}},
-               ""});
-  }
-};
+using Newcomer = fleet::test::SuiteMachine;
 
 }  // namespace
 

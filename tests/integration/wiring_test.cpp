@@ -14,13 +14,11 @@
 #include "temp_dir.h"
 
 using fleet::test::kSystemPath;
-using fleet::test::link_suite;
 using fleet::test::pre_tool_use;
 using fleet::test::read_file;
 using fleet::test::require_suite_absent;
 using fleet::test::run_process;
 using fleet::test::RunResult;
-using fleet::test::TempDir;
 using fleet::test::write_file;
 using Args = std::vector<std::string>;
 
@@ -29,26 +27,12 @@ namespace {
 constexpr const char* kForged = "f0f0f0f0-0000-4000-8000-00000000f0f0";
 
 // A project, a HOME, and a bin dir holding the suite (on PATH only when asked).
-struct Team {
-  TempDir tmp;
-  std::string dir = tmp / "project";
-  std::string home = tmp / "home";
-  std::string bin = tmp / "bin";
-
+struct Team : fleet::test::SuiteMachine {
   Team() {
-    for (const std::string& d : {dir, home, bin}) ::mkdir(d.c_str(), 0755);
     // The machine "without the suite" must really be without it.
     require_suite_absent(kSystemPath);
-    link_suite(bin, {"resume-guard", "provenance-writer", "fleet-hooks"});
   }
   std::string settings() const { return dir + "/.claude/settings.json"; }
-  std::string path(bool suite_on_path) const {
-    return suite_on_path ? bin + ":" + kSystemPath : kSystemPath;
-  }
-  RunResult run(Args args, bool suite_on_path = true) const {
-    args.insert(args.begin(), FLEET_HOOKS_CLI);
-    return run_process(args, {"", {{"HOME", home}, {"PATH", path(suite_on_path)}}, ""});
-  }
   RunResult install(Args extra = {}) const {
     Args args = {"install", "--project", dir};
     args.insert(args.end(), extra.begin(), extra.end());

@@ -1,10 +1,12 @@
 #include "suite.h"
 
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <map>
 
+#include "fixtures.h"
 #include "json.h"
 #include "process.h"
 
@@ -60,6 +62,21 @@ void require_suite_absent(const std::string& path) {
       run_process({"/bin/sh", "-c", "command -v resume-guard"}, {"", {{"PATH", path}}, ""})
               .exit_code != 0,
       "resume-guard is installed in /usr/bin or /bin; these tests need a PATH without it");
+}
+
+SuiteMachine::SuiteMachine() {
+  for (const std::string& d : {dir, home, bin}) ::mkdir(d.c_str(), 0755);
+  link_suite(bin, {"resume-guard", "provenance-writer", "fleet-hooks"});
+}
+
+std::string SuiteMachine::path(bool suite_on_path) const {
+  return suite_on_path ? bin + ":" + kSystemPath : kSystemPath;
+}
+
+RunResult SuiteMachine::run(std::vector<std::string> args, bool suite_on_path,
+                            const std::string& program) const {
+  args.insert(args.begin(), program);
+  return run_process(args, {"", {{"HOME", home}, {"PATH", path(suite_on_path)}}, ""});
 }
 
 }  // namespace fleet::test

@@ -5,6 +5,10 @@
 
 #include <initializer_list>
 #include <string>
+#include <vector>
+
+#include "process.h"
+#include "temp_dir.h"
 
 namespace fleet::test {
 
@@ -29,5 +33,20 @@ void link_suite(const std::string& bin_dir, std::initializer_list<std::string> n
 
 // REQUIREs that `path` (a PATH value) holds no resume-guard: the machine "without the suite".
 void require_suite_absent(const std::string& path);
+
+// A machine as the wiring tests see it: a project `dir`, a `home`, and a `bin` dir holding
+// resume-guard, provenance-writer and fleet-hooks, on PATH (before kSystemPath) only when asked.
+struct SuiteMachine {
+  TempDir tmp;
+  std::string dir = tmp / "project";
+  std::string home = tmp / "home";
+  std::string bin = tmp / "bin";
+
+  SuiteMachine();
+  std::string path(bool suite_on_path) const;
+  // Runs `program` with `args`, this HOME and path(suite_on_path).
+  RunResult run(std::vector<std::string> args, bool suite_on_path = true,
+                const std::string& program = FLEET_HOOKS_CLI) const;
+};
 
 }  // namespace fleet::test
