@@ -15,7 +15,6 @@
 extern char** environ;
 
 namespace fleet::test {
-namespace {
 
 bool is_suite_variable(const char* entry) {
   for (const char* prefix : {"CLAUDE_", "FLEET_HOOKS_", "AUTOSKILLIT_"}) {
@@ -23,6 +22,8 @@ bool is_suite_variable(const char* entry) {
   }
   return false;
 }
+
+namespace {
 
 bool is_overridden(const char* entry,
                    const std::vector<std::pair<std::string, std::string>>& extra) {

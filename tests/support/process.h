@@ -21,6 +21,10 @@ struct RunResult {
   std::string err;
 };
 
+// Is the environment entry ("NAME=value") a variable the suite reads (CLAUDE_*,
+// FLEET_HOOKS_*, AUTOSKILLIT_*)?
+bool is_suite_variable(const char* entry);
+
 // Runs argv[0] with argv. The child's environment is this process's minus every variable
 // the suite reads (CLAUDE_*, FLEET_HOOKS_*, AUTOSKILLIT_*), with `options.env` set (replacing
 // variables of the same name).
