@@ -6,17 +6,22 @@
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <cstdio>
 #include <memory>
 
+#include "claude_cli.h"
+#include "fixtures.h"
 #include "json.h"
 #include "paths.h"
 #include "process.h"
 #include "provenance_record.h"
 #include "provenance_store.h"
+#include "suite.h"
 #include "temp_dir.h"
 
-using fleet::test::BackgroundProcess;
+using fleet::test::claude_or_skip;
+using fleet::test::kDispatchTool;
+using fleet::test::kL3;
+using fleet::test::MockMessagesApi;
 using fleet::test::read_file;
 using fleet::test::run_process;
 using fleet::test::RunResult;
@@ -26,25 +31,10 @@ using fleet::test::write_file;
 
 namespace {
 
-constexpr int kSkipped = 77;
-constexpr const char* kL3 = "c0ffee00-0000-4000-8000-000000000001";
 constexpr const char* kOtherL3 = "beef0000-0000-4000-8000-000000000002";
 constexpr const char* kSuccessor = "5acc0000-0000-4000-8000-000000000003";
 constexpr const char* kSelfL3 = "d00d0000-0000-4000-8000-000000000004";
 constexpr const char* kLateL3 = "abcd0000-0000-4000-8000-000000000005";
-constexpr const char* kDispatch = "mcp__kitchen__dispatch_food_truck";
-
-// The Claude Code binary tests/e2e/setup.sh installed; skips the test (exit 77) when absent.
-std::string claude_or_skip() {
-  const std::string cache = FLEET_E2E_CACHE;
-  const std::string path = read_file(cache + "/claude-path");
-  if (!path.empty()) return path.substr(0, path.find('\n'));
-  std::string reason = read_file(cache + "/unavailable");
-  if (reason.empty()) reason = "tests/e2e/setup.sh has not run (./install.sh --test runs it)\n";
-  std::printf("SKIPPED: the real Claude Code CLI is not available: %s", reason.c_str());
-  std::fflush(stdout);
-  std::_Exit(kSkipped);
-}
 
 struct L3Run {
   RunResult process;
@@ -64,15 +54,10 @@ struct L3Run {
 
 class Fleet {
  public:
-  Fleet() : claude_(claude_or_skip()) {
+  Fleet() : claude_(claude_or_skip(FLEET_E2E_CACHE)) {
     for (const std::string& dir : {home_, project_, bin_, state_}) ::mkdir(dir.c_str(), 0755);
-    for (const auto& [name, target] : std::vector<std::pair<std::string, std::string>>{
-             {"resume-guard", FLEET_RESUME_GUARD},
-             {"provenance-writer", FLEET_PROVENANCE_WRITER},
-             {"launch-wrapper", FLEET_LAUNCH_WRAPPER},
-             {"fleet-hooks", FLEET_HOOKS_CLI}}) {
-      REQUIRE(::symlink(target.c_str(), (bin_ + "/" + name).c_str()) == 0);
-    }
+    fleet::test::link_suite(bin_,
+                            {"resume-guard", "provenance-writer", "launch-wrapper", "fleet-hooks"});
     // Wired the way a user wires it (the suite on PATH, as after ./install.sh), and checked
     // first.
     const std::vector<std::pair<std::string, std::string>> env = {
@@ -93,16 +78,11 @@ class Fleet {
                    R"(","FLEET_E2E_STATE_DIR":")" + state_ +
                    R"(","FLEET_E2E_KITCHEN":"kitchen-1","FLEET_E2E_CALLS":")" + calls_ +
                    R"("}}}})");
-    script(R"({"rules":[],"default":{"text":"ok"}})");
-    server_ = std::make_unique<BackgroundProcess>(std::vector<std::string>{
-        "/usr/bin/env", "node", std::string(FLEET_E2E_FIXTURES) + "/mock_api.mjs",
-        tmp_ / "script.json", tmp_ / "port", tmp_ / "api.jsonl"});
-    for (int i = 0; i < 300 && read_file(tmp_ / "port").empty(); ++i) ::usleep(20000);
-    port_ = read_file(tmp_ / "port");
-    REQUIRE_MESSAGE(!port_.empty(), "the mock Messages API did not start");
+    api_ = std::make_unique<MockMessagesApi>(FLEET_E2E_FIXTURES, tmp_.path());
+    port_ = api_->port();
   }
 
-  void script(const std::string& json) const { write_file(tmp_ / "script.json", json); }
+  void script(const std::string& json) const { api_->script(json); }
 
   // One L3 run: `claude -p PROMPT` with a pre-assigned session id, in `kitchen`.
   L3Run l3(const std::string& session_id, const std::string& prompt,
@@ -110,7 +90,7 @@ class Fleet {
     L3Run run;
     run.process = run_process(
         {claude_, "-p", prompt, "--session-id", session_id, "--output-format", "stream-json",
-         "--verbose", "--mcp-config", tmp_ / "mcp.json", "--allowedTools", kDispatch},
+         "--verbose", "--mcp-config", tmp_ / "mcp.json", "--allowedTools", kDispatchTool},
         {"",
          {{"HOME", home_},
           {"PATH", path_},
@@ -154,7 +134,7 @@ class Fleet {
   std::string calls_ = tmp_ / "calls.jsonl";
   std::string path_ = bin_ + ":" + fleet::env_value("PATH");
   std::string port_;
-  std::unique_ptr<BackgroundProcess> server_;
+  std::unique_ptr<MockMessagesApi> api_;
 };
 
 std::string dispatch_turn(const std::string& input_json) {
@@ -202,7 +182,7 @@ TEST_CASE("e2e: dispatch - resume - foreign kitchen - successor - self - unknown
       R"(,{"text":"gave up"}]},{"match":"L2-WORK","turns":[{"text":"x"}]}]})");
   L3Run foreign = fleet.l3(kOtherL3, "L3-FOREIGN resume", "kitchen-2");
   REQUIRE(foreign.denials() == 1);
-  CHECK(foreign.denied_tool(0) == kDispatch);
+  CHECK(foreign.denied_tool(0) == kDispatchTool);
   CHECK(fleet.calls().size() == 2);
   CHECK(fleet.tool_results().find("Refused to resume session '" + worker) != std::string::npos);
 

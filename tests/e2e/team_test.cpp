@@ -6,15 +6,19 @@
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <cstdio>
 #include <memory>
 
+#include "claude_cli.h"
+#include "fixtures.h"
 #include "json.h"
 #include "process.h"
 #include "provenance_store.h"
+#include "suite.h"
 #include "temp_dir.h"
 
-using fleet::test::BackgroundProcess;
+using fleet::test::claude_or_skip;
+using fleet::test::kSystemPath;
+using fleet::test::MockMessagesApi;
 using fleet::test::read_file;
 using fleet::test::run_process;
 using fleet::test::RunResult;
@@ -24,22 +28,9 @@ using fleet::test::write_file;
 
 namespace {
 
-constexpr int kSkipped = 77;
 constexpr const char* kOwner = "c0ffee00-0000-4000-8000-0000000000a1";
 constexpr const char* kStranger = "beef0000-0000-4000-8000-0000000000b2";
-constexpr const char* kSystemPath = "/usr/bin:/bin";  // holds no fleet-hooks
 using Env = std::vector<std::pair<std::string, std::string>>;
-
-std::string claude_or_skip() {
-  const std::string cache = FLEET_E2E_CACHE;
-  const std::string path = read_file(cache + "/claude-path");
-  if (!path.empty()) return path.substr(0, path.find('\n'));
-  std::string reason = read_file(cache + "/unavailable");
-  if (reason.empty()) reason = "tests/e2e/setup.sh has not run (./install.sh --test runs it)\n";
-  std::printf("SKIPPED: the real Claude Code CLI is not available: %s", reason.c_str());
-  std::fflush(stdout);
-  std::_Exit(kSkipped);
-}
 
 struct Run {
   RunResult process;
@@ -55,13 +46,10 @@ struct Run {
 class Team {
  public:
   explicit Team(bool dispatcher_records = true, const std::string& tool = "dispatch_food_truck")
-      : claude_(claude_or_skip()), tool_("mcp__kitchen__" + tool) {
+      : claude_(claude_or_skip(FLEET_E2E_CACHE)), tool_("mcp__kitchen__" + tool) {
     for (const std::string& dir : {project_, state_}) ::mkdir(dir.c_str(), 0755);
     // The machine "without the suite" must really be without it.
-    REQUIRE_MESSAGE(
-        run_process({"/bin/sh", "-c", "command -v resume-guard"}, {"", {{"PATH", kSystemPath}}, ""})
-                .exit_code != 0,
-        "resume-guard is installed in /usr/bin or /bin; these tests need a PATH without it");
+    fleet::test::require_suite_absent(kSystemPath);
     const RunResult installed =
         run_process({FLEET_CMAKE, "--install", FLEET_BUILD_DIR, "--prefix", prefix_});
     REQUIRE_MESSAGE(installed.exit_code == 0, installed.err);
@@ -74,13 +62,8 @@ class Team {
                    R"(","FLEET_E2E_KITCHEN":"kitchen-1","FLEET_E2E_NO_RECORD":")" +
                    (dispatcher_records ? "0" : "1") + R"(","FLEET_E2E_TOOL":")" + tool +
                    R"(","FLEET_E2E_CALLS":")" + calls_ + R"("}}}})");
-    script(R"({"rules":[],"default":{"text":"ok"}})");
-    server_ = std::make_unique<BackgroundProcess>(std::vector<std::string>{
-        "/usr/bin/env", "node", std::string(FLEET_E2E_FIXTURES) + "/mock_api.mjs",
-        tmp_ / "script.json", tmp_ / "port", tmp_ / "api.jsonl"});
-    for (int i = 0; i < 300 && read_file(tmp_ / "port").empty(); ++i) ::usleep(20000);
-    port_ = read_file(tmp_ / "port");
-    REQUIRE_MESSAGE(!port_.empty(), "the mock Messages API did not start");
+    api_ = std::make_unique<MockMessagesApi>(FLEET_E2E_FIXTURES, tmp_.path());
+    port_ = api_->port();
   }
 
   std::string home(const std::string& who) const {
@@ -95,7 +78,7 @@ class Team {
   const std::string& claude() const { return claude_; }
   std::string store() const { return state_ + "/session_provenance.jsonl"; }
   std::vector<std::string> calls() const { return split_lines(read_file(calls_)); }
-  void script(const std::string& json) const { write_file(tmp_ / "script.json", json); }
+  void script(const std::string& json) const { api_->script(json); }
 
   RunResult fleet_hooks(const std::vector<std::string>& args, const std::string& home,
                         const std::string& path) const {
@@ -194,7 +177,7 @@ class Team {
   std::string state_ = tmp_ / "state";
   std::string calls_ = tmp_ / "calls.jsonl";
   std::string port_;
-  std::unique_ptr<BackgroundProcess> server_;
+  std::unique_ptr<MockMessagesApi> api_;
   std::string tool_;  // the dispatch tool as Claude Code names it
   int strangers_ = 0;
 };

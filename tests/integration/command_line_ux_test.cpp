@@ -7,11 +7,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fixtures.h"
 #include "json.h"
 #include "process.h"
+#include "suite.h"
 #include "temp_dir.h"
 
 using fleet::test::BackgroundProcess;
+using fleet::test::pre_tool_use;
 using fleet::test::read_file;
 using fleet::test::run_process;
 using fleet::test::RunOptions;
@@ -19,6 +22,8 @@ using fleet::test::RunResult;
 using fleet::test::split_lines;
 using fleet::test::TempDir;
 using fleet::test::write_file;
+using fleet::test::write_record;
+using fleet::test::write_script;
 using Args = std::vector<std::string>;
 
 namespace {
@@ -41,25 +46,6 @@ std::string first_line(const std::string& text) {
   return text.substr(0, text.find('\n'));
 }
 
-std::string write_script(const std::string& path, const std::string& body) {
-  write_file(path, "#!/bin/sh\n" + body);
-  ::chmod(path.c_str(), 0755);
-  return path;
-}
-
-void record(const std::string& state, const std::string& session, const std::string& caller,
-            const std::string& kitchen) {
-  REQUIRE(run_process({kWriter, "record", "--session-id", session, "--caller-session-id", caller,
-                       "--kitchen-id", kitchen, "--recipe-name", "implement", "--state-dir", state})
-              .exit_code == 0);
-}
-
-std::string dispatch_input(const std::string& caller, const std::string& resume) {
-  return R"({"session_id":")" + caller +
-         R"(","hook_event_name":"PreToolUse","tool_name":"mcp__kitchen__dispatch_food_truck","tool_input":{"resume_session_id":")" +
-         resume + R"("}})";
-}
-
 }  // namespace
 
 // ---- 13.6: error messages name the program and the unknown word ----------------------------
@@ -67,7 +53,7 @@ std::string dispatch_input(const std::string& caller, const std::string& resume)
 TEST_CASE("cli 13.6: an unknown flag is named, with a suggestion, by every binary") {
   TempDir tmp;
   // resume-guard: a hook, so a usage error exits 1 (2 would block every dispatch).
-  RunResult r = run_process({kGuard, "--stict"}, {dispatch_input("l3", "w-1"), {}, ""});
+  RunResult r = run_process({kGuard, "--stict"}, {pre_tool_use("l3", "w-1"), {}, ""});
   CHECK(r.exit_code == 1);
   CHECK(first_line(r.err) == "resume-guard: unknown option --stict; did you mean --strict?");
   CHECK(r.out.empty());
@@ -221,8 +207,8 @@ TEST_CASE("cli 13.7: launch-wrapper --help shows one usage line and the exit cod
 TEST_CASE("cli 13.8: query --json prints JSON lines only, the verdict too") {
   TempDir tmp;
   const std::string state = tmp / "state";
-  record(state, "w-1", "l3-a", "k1");
-  record(state, "w-2", "l3-a", "k2");
+  write_record(state, "w-1", "l3-a", "k1");
+  write_record(state, "w-2", "l3-a", "k2");
   const auto all_json = [](const std::string& out) {
     std::vector<rapidjson::Document> docs;
     for (const auto& line : split_lines(out)) {
@@ -255,9 +241,9 @@ TEST_CASE("cli 13.8: query --session resolves a short id the way the guard does"
   TempDir tmp;
   const std::string state = tmp / "state";
   const std::string full = "0f3c2a1e-4b5d-4e6f-8a7b-9c0d1e2f3a4b";
-  record(state, full, "l3-a", "k1");
-  record(state, "7e57ab1e-0000-4000-8000-000000000001", "l3-a", "k1");
-  record(state, "7e57ab1e-0000-4000-8000-000000000002", "l3-a", "k1");
+  write_record(state, full, "l3-a", "k1");
+  write_record(state, "7e57ab1e-0000-4000-8000-000000000001", "l3-a", "k1");
+  write_record(state, "7e57ab1e-0000-4000-8000-000000000002", "l3-a", "k1");
   RunResult r = run_process(
       {kFleetHooks, "query", "--session", "0f3c2a1e", "--as-caller", "l3-a", "--state-dir", state});
   CHECK(r.exit_code == 0);
@@ -344,10 +330,10 @@ TEST_CASE("cli 13.9: verify, query and compact name the state directory they rea
 TEST_CASE("cli 13.10: replay keeps its table for invalid cases, reads stdin, fails on none") {
   TempDir tmp;
   const std::string state = tmp / "state";
-  record(state, "w-1", "l3-a", "k1");
-  const std::string cases = R"({"name":"owner","input":)" + dispatch_input("l3-a", "w-1") +
+  write_record(state, "w-1", "l3-a", "k1");
+  const std::string cases = R"({"name":"owner","input":)" + pre_tool_use("l3-a", "w-1") +
                             R"(,"expect":"silent"})" + "\n" +
-                            R"({"name":"typo in expect","input":)" + dispatch_input("l3-a", "w-1") +
+                            R"({"name":"typo in expect","input":)" + pre_tool_use("l3-a", "w-1") +
                             R"(,"expect":"catypo"})" + "\n" + "not json\n";
   write_file(tmp / "cases.jsonl", cases);
   RunResult r = run_process({kFleetHooks, "replay", tmp / "cases.jsonl", "--state-dir", state});
@@ -367,8 +353,8 @@ TEST_CASE("cli 13.10: replay keeps its table for invalid cases, reads stdin, fai
   CHECK(contains(r.out, "replay: 1 of 3 cases passed, 0 failed, 2 invalid"));
 
   // `-` reads the cases from stdin.
-  const std::string good = R"({"name":"owner","input":)" + dispatch_input("l3-a", "w-1") +
-                           R"(,"expect":"silent"})" + "\n";
+  const std::string good =
+      R"({"name":"owner","input":)" + pre_tool_use("l3-a", "w-1") + R"(,"expect":"silent"})" + "\n";
   r = run_process({kFleetHooks, "replay", "-", "--state-dir", state}, {good, {}, ""});
   CHECK(r.exit_code == 0);
   CHECK(contains(r.out, "replay: 1 of 1 cases passed, 0 failed"));
@@ -389,7 +375,7 @@ TEST_CASE("cli 13.10: replay keeps its table for invalid cases, reads stdin, fai
 TEST_CASE("cli 13.11: a deny reason has no doubled parentheses") {
   TempDir tmp;
   const std::string state = tmp / "state";
-  record(state, "w-1", "l3-a", "k1");
+  write_record(state, "w-1", "l3-a", "k1");
   // No caller session id and no kitchen: both are unknown.
   const RunResult r = run_process(
       {kGuard, "--state-dir", state},

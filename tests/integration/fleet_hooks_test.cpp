@@ -12,6 +12,7 @@
 #include "process.h"
 #include "provenance_record.h"
 #include "settings_file.h"
+#include "suite.h"
 #include "temp_dir.h"
 
 using fleet::test::read_file;
@@ -37,8 +38,7 @@ struct Project {
     ::mkdir(dir.c_str(), 0755);
     ::mkdir(home.c_str(), 0755);
     ::mkdir(bin.c_str(), 0755);
-    REQUIRE(::symlink(FLEET_RESUME_GUARD, (bin + "/resume-guard").c_str()) == 0);
-    REQUIRE(::symlink(FLEET_PROVENANCE_WRITER, (bin + "/provenance-writer").c_str()) == 0);
+    fleet::test::link_suite(bin, {"resume-guard", "provenance-writer"});
   }
   std::string settings() const { return dir + "/.claude/settings.json"; }
   std::string store() const { return dir + "/.autoskillit/temp/session_provenance.jsonl"; }

@@ -4,53 +4,46 @@
 
 #include <doctest/doctest.h>
 
-#include "json.h"
+#include "fixtures.h"
 #include "process.h"
+#include "suite.h"
 #include "temp_dir.h"
 
+using fleet::test::guard_decision;
+using fleet::test::kL3;
+using fleet::test::post_tool_use;
+using fleet::test::pre_tool_use;
 using fleet::test::read_file;
 using fleet::test::run_process;
 using fleet::test::TempDir;
 
 namespace {
 
-constexpr const char* kL3 = "c0ffee00-0000-4000-8000-000000000001";
 constexpr const char* kStranger = "c0ffee00-0000-4000-8000-0000000000ff";
 constexpr const char* kOldWorker = "0d07e5d0-0000-4000-8000-000000000001";
 constexpr const char* kNewWorker = "1e07e5d0-0000-4000-8000-000000000002";
+
+constexpr const char* kTool = "mcp__fleet__dispatch_food_truck";
+
+// The dispatch tool's response naming the `launched` session ("" when it names none).
+std::string launched_response(const std::string& launched) {
+  if (launched.empty()) return "";
+  return R"([{"type":"text","text":"{\"session_id\":\")" + launched + R"(\"}"}])";
+}
 
 struct Project {
   TempDir tmp;
   std::string store() const { return tmp / "session_provenance.jsonl"; }
 
-  std::string call(const std::string& event, const std::string& caller,
-                   const std::string& tool_input, const std::string& launched) const {
-    std::string input = R"({"session_id":")" + caller + R"(","hook_event_name":")" + event +
-                        R"(","tool_name":"mcp__fleet__dispatch_food_truck","tool_input":)" +
-                        tool_input;
-    if (!launched.empty()) {
-      input +=
-          R"(,"tool_response":[{"type":"text","text":"{\"session_id\":\")" + launched + R"(\"}"}])";
-    }
-    return input + "}";
-  }
-
   // The guard's decision: "deny", "advisory" or "silent".
   std::string guard(const std::string& caller, const std::string& resume) const {
-    const auto r = run_process(
-        {FLEET_RESUME_GUARD, "--state-dir", tmp.path(), "--kitchen-id", "k-current"},
-        {call("PreToolUse", caller, R"({"resume_session_id":")" + resume + R"("})", ""), {}, ""});
-    REQUIRE(r.exit_code == 0);
-    if (r.out.empty()) return "silent";
-    rapidjson::Document doc;
-    REQUIRE(fleet::parse_json(r.out, doc));
-    return fleet::member(doc, "hookSpecificOutput") != nullptr ? "deny" : "advisory";
+    return guard_decision(tmp.path(), "k-current", pre_tool_use(caller, resume, kTool));
   }
-
   void post(const std::string& caller, const std::string& tool_input,
             const std::string& launched) const {
-    const auto r = run_process({FLEET_PROVENANCE_WRITER, "hook", "--state-dir", tmp.path()},
-                               {call("PostToolUse", caller, tool_input, launched), {}, ""});
+    const auto r = run_process(
+        {FLEET_PROVENANCE_WRITER, "hook", "--state-dir", tmp.path()},
+        {post_tool_use(tool_input, launched_response(launched), kTool, caller), {}, ""});
     REQUIRE(r.exit_code == 0);
     CHECK_MESSAGE(r.err.empty(), r.err);
   }

@@ -16,37 +16,28 @@
 #include <random>
 
 #include "json.h"
+#include "launch_output.h"
 #include "launch_registry.h"
 #include "process.h"
 #include "temp_dir.h"
 #include "timestamp.h"
 
+using fleet::test::announced_pids;
 using fleet::test::BackgroundProcess;
 using fleet::test::read_file;
+using fleet::test::read_pid_file;
 using fleet::test::run_process;
 using fleet::test::RunOptions;
 using fleet::test::RunResult;
 using fleet::test::split_lines;
 using fleet::test::TempDir;
+using fleet::test::wrapper_summary;
+using fleet::test::write_script;
 using Args = std::vector<std::string>;
 
 namespace {
 
 const std::string kWrapper = FLEET_LAUNCH_WRAPPER;
-
-std::string write_script(const std::string& path, const std::string& body) {
-  fleet::test::write_file(path, "#!/bin/sh\n" + body);
-  ::chmod(path.c_str(), 0755);
-  return path;
-}
-
-std::vector<pid_t> announced(const std::string& out) {
-  std::vector<pid_t> pids;
-  for (const auto& line : split_lines(out)) {
-    if (line.starts_with("FLEET_PID:")) pids.push_back(std::stoi(line.substr(10)));
-  }
-  return pids;
-}
 
 struct Stat {
   char state = '?';
@@ -145,24 +136,6 @@ void kill_tree_leaves_first(pid_t root) {
   };
   visit(visit, root);
   for (pid_t pid : order) ::kill(pid, SIGKILL);
-}
-
-rapidjson::Document summary(const std::string& err) {
-  rapidjson::Document doc;
-  const auto lines = split_lines(err);
-  REQUIRE_FALSE(lines.empty());
-  REQUIRE_MESSAGE(fleet::parse_json(lines.back(), doc), err);
-  REQUIRE(doc.IsObject());
-  return doc;
-}
-
-std::string read_pid_file(const std::string& path) {
-  for (int i = 0; i < 2000; ++i) {
-    const std::string text = read_file(path);
-    if (!text.empty() && text.back() == '\n') return text.substr(0, text.size() - 1);
-    ::usleep(10000);
-  }
-  return "";
 }
 
 // A process group that has nothing to do with any launch, whose leader has exited and is
@@ -387,12 +360,12 @@ TEST_CASE("containment: a stop from outside is final - no retry whatever the tai
     BackgroundProcess w({kWrapper, "--retries", "3", "--backoff", "0.01", "--", agent},
                         with_marker(marker));
     REQUIRE(w.wait_for_output("ready"));
-    const pid_t agent_pid = announced(w.result().out).at(0);
+    const pid_t agent_pid = announced_pids(w.result().out).at(0);
     kill_tree_leaves_first(agent_pid);
     REQUIRE(w.wait());
-    CHECK(announced(w.result().out).size() == 1);
+    CHECK(announced_pids(w.result().out).size() == 1);
     CHECK(w.result().exit_code == 128 + SIGKILL);
-    auto doc = summary(w.result().err);
+    auto doc = wrapper_summary(w.result().err);
     CHECK(std::string(doc["kill_reason"].GetString()) == "killed");
     REQUIRE(doc.HasMember("signal"));
     CHECK(std::string(doc["signal"].GetString()) == "SIGKILL");
@@ -421,7 +394,7 @@ std::string flaky_agent(const TempDir& tmp) {
 // A launcher that implements apra-fleet's contract: it keeps the first FLEET_PID line only.
 pid_t first_announced(BackgroundProcess& launch) {
   REQUIRE(launch.wait_for_output("FLEET_PID:"));
-  return announced(launch.result().out).at(0);
+  return announced_pids(launch.result().out).at(0);
 }
 
 }  // namespace
@@ -436,7 +409,7 @@ TEST_CASE("announce wrapper: a launcher holding the first pid stops every attemp
     const pid_t held = first_announced(launch);
     CHECK(held == launch.pid());
     REQUIRE(launch.wait_for_output("attempt-2-ready"));
-    CHECK(announced(launch.result().out).size() == 1);  // no second line to tell apart
+    CHECK(announced_pids(launch.result().out).size() == 1);  // no second line to tell apart
     SUBCASE("kill -9 of the tree, leaves first") {
       kill_tree_leaves_first(held);
     }
@@ -463,7 +436,7 @@ TEST_CASE("announce wrapper: the summary and the exit code are those of the last
   REQUIRE(lines.size() == 2);
   CHECK(lines[0].starts_with("FLEET_PID:"));
   CHECK(lines[1] == "done");
-  CHECK(summary(r.err)["attempts"].GetUint() == 2);
+  CHECK(wrapper_summary(r.err)["attempts"].GetUint() == 2);
   CHECK(r.err.find("attempt 2: agent pid ") != std::string::npos);
 }
 
@@ -516,9 +489,9 @@ TEST_CASE("containment: an agent shell that exits 137 after an outside kill is n
     const pid_t child = std::stoi(read_pid_file(tmp / "child"));
     ::kill(child, sig);
     REQUIRE(w.wait());
-    CHECK_MESSAGE(announced(w.result().out).size() == 1, w.result().err);
+    CHECK_MESSAGE(announced_pids(w.result().out).size() == 1, w.result().err);
     CHECK(w.result().exit_code == 128 + sig);
-    auto doc = summary(w.result().err);
+    auto doc = wrapper_summary(w.result().err);
     CHECK(std::string(doc["kill_reason"].GetString()) == "killed");
     REQUIRE(doc.HasMember("signal"));
     CHECK(std::string(doc["signal"].GetString()) == (sig == SIGKILL ? "SIGKILL" : "SIGTERM"));
@@ -549,7 +522,7 @@ TEST_CASE("retries: a wrapper whose launcher exited before the failure does not 
   CHECK(wait_not_running(wrapper, 60000));
   const std::string err = read_file(tmp / "err");
   CHECK_MESSAGE(err.find("the wrapper's parent is gone: no retry") != std::string::npos, err);
-  CHECK(summary(err)["attempts"].GetUint() == 1);
-  CHECK(announced(read_file(tmp / "out")).size() == 1);
+  CHECK(wrapper_summary(err)["attempts"].GetUint() == 1);
+  CHECK(announced_pids(read_file(tmp / "out")).size() == 1);
   kill_all_with_env(marker);
 }

@@ -5,14 +5,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fixtures.h"
 #include "json.h"
+#include "launch_output.h"
 #include "process.h"
 #include "temp_dir.h"
 
+using fleet::test::assistant_line;
 using fleet::test::run_process;
 using fleet::test::RunResult;
 using fleet::test::split_lines;
 using fleet::test::TempDir;
+using fleet::test::wrapper_summary;
+using fleet::test::write_executable;
 using fleet::test::write_file;
 
 namespace {
@@ -20,40 +25,23 @@ namespace {
 const std::string kWrapper = FLEET_LAUNCH_WRAPPER;
 const std::string kMarker = "%%L3_DONE::5eed0001%%";
 
-std::string assistant_line(const std::string& text) {
-  return R"({"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":")" +
-         text + R"("}]}})";
-}
-
-std::string executable(const std::string& path, const std::string& content) {
-  write_file(path, content);
-  ::chmod(path.c_str(), 0755);
-  return path;
-}
-
-rapidjson::Document summary_of(const std::string& err) {
-  rapidjson::Document doc;
-  const auto lines = split_lines(err);
-  REQUIRE_FALSE(lines.empty());
-  REQUIRE(fleet::parse_json(lines.back(), doc));
-  return doc;
-}
-
 }  // namespace
 
 TEST_CASE("exec: a file marked executable that is not a program exits 126, never via /bin/sh") {
   TempDir tmp;
   const std::string ran = tmp / "ran";
-  const std::string no_shebang = executable(tmp / "no-shebang", "touch " + ran + "\nexit 0\n");
-  const std::string bad_elf = executable(tmp / "bad-elf", std::string("\x7f"
-                                                                      "ELF\x02\x01\x01",
-                                                                      7) +
-                                                              std::string(64, '\0') + "garbage");
+  const std::string no_shebang =
+      write_executable(tmp / "no-shebang", "touch " + ran + "\nexit 0\n");
+  const std::string bad_elf =
+      write_executable(tmp / "bad-elf", std::string("\x7f"
+                                                    "ELF\x02\x01\x01",
+                                                    7) +
+                                            std::string(64, '\0') + "garbage");
   for (const std::string& program : {no_shebang, bad_elf}) {
     const RunResult r = run_process({kWrapper, "--", program});
     CHECK_MESSAGE(r.exit_code == 126, program, r.err);
     CHECK(r.err.find("cannot run") != std::string::npos);
-    CHECK(std::string(summary_of(r.err)["kill_reason"].GetString()) == "exec_failed");
+    CHECK(std::string(wrapper_summary(r.err)["kill_reason"].GetString()) == "exec_failed");
     CHECK(::access(ran.c_str(), F_OK) != 0);  // no shell ran it as a script
   }
   // Found on PATH the same way.
@@ -76,10 +64,10 @@ TEST_CASE("completion watch: a transcript replaced mid-run is read from its star
     for (int i = 0; i < 50; ++i) old_run += assistant_line("working " + std::to_string(i)) + "\n";
     write_file(log, old_run + assistant_line(kMarker) + "\n");
     // The agent replaces the transcript with a new, shorter file whose first line completes.
-    const std::string agent =
-        executable(tmp / "agent", "#!/bin/sh\nsleep 0.3\nprintf '%s\\n' '" +
-                                      assistant_line("Done.\\n" + kMarker) + "' > " + log +
-                                      ".new\nmv " + log + ".new " + log + "\nsleep 20\nexit 3\n");
+    const std::string agent = write_executable(
+        tmp / "agent", "#!/bin/sh\nsleep 0.3\nprintf '%s\\n' '" +
+                           assistant_line("Done.\\n" + kMarker) + "' > " + log + ".new\nmv " + log +
+                           ".new " + log + "\nsleep 20\nexit 3\n");
     std::vector<std::string> argv = {
         kWrapper, "--completion-marker", kMarker, "--session-log", log, "--drain", "0.5", "--grace",
         "1",      "--poll-ms",           "50"};
@@ -87,7 +75,7 @@ TEST_CASE("completion watch: a transcript replaced mid-run is read from its star
     argv.insert(argv.end(), {"--", agent});
     const RunResult r = run_process(argv);
     CHECK_MESSAGE(r.exit_code == 0, r.err);
-    const auto doc = summary_of(r.err);
+    const auto doc = wrapper_summary(r.err);
     CHECK(doc["completion_seen"].GetBool());
     CHECK(std::string(doc["kill_reason"].GetString()) == "completed_then_stopped");
   }

@@ -9,18 +9,23 @@
 #include <csignal>
 #include <memory>
 
+#include "fixtures.h"
 #include "json.h"
+#include "launch_output.h"
 #include "process.h"
 #include "session_state.h"
 #include "temp_dir.h"
 
+using fleet::test::assistant_line;
 using fleet::test::BackgroundProcess;
 using fleet::test::read_file;
 using fleet::test::run_process;
 using fleet::test::RunResult;
 using fleet::test::split_lines;
 using fleet::test::TempDir;
+using fleet::test::wrapper_summary;
 using fleet::test::write_file;
+using fleet::test::write_script;
 using Args = std::vector<std::string>;
 using Clock = std::chrono::steady_clock;
 
@@ -29,11 +34,6 @@ namespace {
 const std::string kWrapper = FLEET_LAUNCH_WRAPPER;
 const std::string kMarker = "%%L3_DONE::b2fc2669%%";
 
-std::string assistant_line(const std::string& text) {
-  return R"({"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":")" +
-         text + R"("}]}})";
-}
-
 const std::string kOldCompletion = assistant_line("Finished.\\n" + kMarker);
 const std::string kUserWithMarker =
     R"({"type":"user","message":{"role":"user","content":"When done, print )" + kMarker + R"("}})";
@@ -41,23 +41,9 @@ const std::string kBlobWithMarker =
     R"({"type":"api-request-blob","messages":[{"role":"assistant","content":[{"type":"text","text":")" +
     kMarker + R"("}]}]})";
 
-std::string write_script(const std::string& path, const std::string& body) {
-  write_file(path, "#!/bin/sh\n" + body);
-  ::chmod(path.c_str(), 0755);
-  return path;
-}
-
 // Single-quoted for sh.
 std::string sq(const std::string& text) {
   return "'" + text + "'";
-}
-
-rapidjson::Document summary_of(const std::string& err) {
-  rapidjson::Document doc;
-  const auto lines = split_lines(err);
-  REQUIRE_FALSE(lines.empty());
-  REQUIRE(fleet::parse_json(lines.back(), doc));
-  return doc;
 }
 
 double seconds_since(Clock::time_point start) {
@@ -86,7 +72,7 @@ TEST_CASE("completion watch: a resumed agent survives its old marker and the use
   CHECK(::access((tmp / "completion-written").c_str(), F_OK) == 0);
   CHECK(elapsed >= 2.3);  // not before the new assistant record
   CHECK(elapsed < 30.0);  // and within the drain (+ grace) after it, with room for a slow machine
-  const auto doc = summary_of(r.err);
+  const auto doc = wrapper_summary(r.err);
   CHECK(std::string(doc["kill_reason"].GetString()) == "completed_then_stopped");
   CHECK(doc["completion_seen"].GetBool());
 }
@@ -100,7 +86,7 @@ TEST_CASE("completion watch: an agent that exits within the drain exits naturall
   const RunResult r = run_process({kWrapper, "--completion-marker", kMarker, "--session-log", log,
                                    "--drain", "10", "--", agent});
   CHECK(r.exit_code == 0);  // completion was seen
-  CHECK(std::string(summary_of(r.err)["kill_reason"].GetString()) == "natural_exit");
+  CHECK(std::string(wrapper_summary(r.err)["kill_reason"].GetString()) == "natural_exit");
 }
 
 TEST_CASE("completion watch: markers in user records and request blobs never count") {
@@ -113,7 +99,7 @@ TEST_CASE("completion watch: markers in user records and request blobs never cou
   const RunResult r = run_process({kWrapper, "--completion-marker", kMarker, "--session-log", log,
                                    "--drain", "0.2", "--", agent});
   CHECK(r.exit_code == 3);
-  CHECK_FALSE(summary_of(r.err)["completion_seen"].GetBool());
+  CHECK_FALSE(wrapper_summary(r.err)["completion_seen"].GetBool());
   // --marker-anywhere accepts the inline mention.
   write_file(log, "");
   const RunResult anywhere = run_process({kWrapper, "--completion-marker", kMarker, "--session-log",
@@ -160,7 +146,7 @@ TEST_CASE("completion watch: transcript file and directory created after launch 
     const RunResult r = run_process(argv, {"", {{"CLAUDE_CONFIG_DIR", config}}, cwd});
     CHECK_MESSAGE(r.exit_code == 0, r.err);
     CHECK(seconds_since(start) < 30.0);
-    CHECK(summary_of(r.err)["completion_seen"].GetBool());
+    CHECK(wrapper_summary(r.err)["completion_seen"].GetBool());
   }
 }
 

@@ -13,18 +13,23 @@
 
 #include "ids.h"
 #include "json.h"
+#include "launch_output.h"
 #include "launch_registry.h"
 #include "process.h"
 #include "provenance_record.h"
 #include "temp_dir.h"
 #include "timestamp.h"
 
+using fleet::test::announced_pids;
 using fleet::test::BackgroundProcess;
 using fleet::test::read_file;
+using fleet::test::read_pid_file;
 using fleet::test::run_process;
 using fleet::test::RunResult;
 using fleet::test::split_lines;
 using fleet::test::TempDir;
+using fleet::test::wrapper_summary;
+using fleet::test::write_script;
 using Args = std::vector<std::string>;
 
 namespace {
@@ -40,21 +45,7 @@ Args wrapper(std::initializer_list<std::string> options,
   return argv;
 }
 
-std::string write_script(const std::string& path, const std::string& body) {
-  fleet::test::write_file(path, "#!/bin/sh\n" + body);
-  ::chmod(path.c_str(), 0755);
-  return path;
-}
-
 // The pids of every FLEET_PID:<pid> line of `out`.
-std::vector<pid_t> announced(const std::string& out) {
-  std::vector<pid_t> pids;
-  for (const auto& line : split_lines(out)) {
-    if (line.starts_with("FLEET_PID:")) pids.push_back(std::stoi(line.substr(10)));
-  }
-  return pids;
-}
-
 bool alive(pid_t pid) {
   return pid > 0 && ::kill(pid, 0) == 0;
 }
@@ -67,25 +58,7 @@ bool wait_dead(pid_t pid, int timeout_ms = 10000) {
   return !alive(pid);
 }
 
-std::string read_pid_file(const std::string& path) {
-  for (int i = 0; i < 500; ++i) {
-    const std::string text = read_file(path);
-    if (!text.empty() && text.back() == '\n') return text.substr(0, text.size() - 1);
-    ::usleep(10000);
-  }
-  return "";
-}
-
 // The JSON summary line the wrapper prints last on stderr.
-rapidjson::Document summary(const std::string& err) {
-  rapidjson::Document doc;
-  const auto lines = split_lines(err);
-  REQUIRE_FALSE(lines.empty());
-  REQUIRE(fleet::parse_json(lines.back(), doc));
-  REQUIRE(doc.IsObject());
-  return doc;
-}
-
 // A process in its own group that has nothing to do with any launch.
 pid_t spawn_unrelated_sleeper() {
   const pid_t pid = ::fork();
@@ -133,7 +106,7 @@ TEST_CASE("launch-wrapper: the registry record exists while the agent runs and i
   std::string problem;
   const auto record = fleet::parse_launch_record(r.out.substr(r.out.find('\n') + 1), problem);
   REQUIRE_MESSAGE(record, problem);
-  CHECK(record->process.pid == announced(r.out).at(0));
+  CHECK(record->process.pid == announced_pids(r.out).at(0));
   CHECK(record->pgid == record->process.pid);
   CHECK(record->member == "m1");
   CHECK(record->command == Args{"/bin/cat", tmp / "launch/m1.json"});
@@ -147,7 +120,7 @@ TEST_CASE("launch-wrapper: a new launch stops the member's previous agent and it
       {"--member", "m", "--state-dir", tmp.path(), "--grace", "5"},
       {"/bin/sh", "-c", "sleep 300 & echo $! > " + grandchild_file + "; echo started; wait"}));
   REQUIRE(first.wait_for_output("started"));
-  const pid_t agent = announced(first.result().out).at(0);
+  const pid_t agent = announced_pids(first.result().out).at(0);
   const pid_t grandchild = std::stoi(read_pid_file(grandchild_file));
   CHECK(alive(agent));
   CHECK(alive(grandchild));
@@ -160,7 +133,8 @@ TEST_CASE("launch-wrapper: a new launch stops the member's previous agent and it
   CHECK(wait_dead(grandchild));
   REQUIRE(first.wait());
   CHECK(first.result().exit_code == 128 + SIGTERM);
-  CHECK(std::string(summary(first.result().err)["kill_reason"].GetString()) == "superseded");
+  CHECK(std::string(wrapper_summary(first.result().err)["kill_reason"].GetString()) ==
+        "superseded");
 }
 
 TEST_CASE(
@@ -169,7 +143,7 @@ TEST_CASE(
   BackgroundProcess crashed(wrapper({"--member", "m", "--state-dir", tmp.path()},
                                     {"/bin/sh", "-c", "echo started; exec sleep 300"}));
   REQUIRE(crashed.wait_for_output("started"));
-  const pid_t orphan = announced(crashed.result().out).at(0);
+  const pid_t orphan = announced_pids(crashed.result().out).at(0);
   crashed.signal(SIGKILL);
   REQUIRE(crashed.wait());
   ::usleep(100000);
@@ -317,27 +291,27 @@ TEST_CASE("launch-wrapper: retries follow the failure class") {
     const RunResult r =
         run({"--retries", "3"}, "2", "API Error: 529 {\"type\":\"overloaded_error\"}");
     CHECK(r.exit_code == 0);
-    const auto pids = announced(r.out);
+    const auto pids = announced_pids(r.out);
     CHECK(pids.size() == 3);
     CHECK(std::set<pid_t>(pids.begin(), pids.end()).size() == 3);
-    auto doc = summary(r.err);
+    auto doc = wrapper_summary(r.err);
     CHECK(doc["attempts"].GetUint() == 3);
     CHECK(doc["failure_classes"].Size() == 2);
   }
   SUBCASE("no retry without --retries") {
     const RunResult r = run({}, "1", "API Error: 503");
     CHECK(r.exit_code == 1);
-    CHECK(announced(r.out).size() == 1);
+    CHECK(announced_pids(r.out).size() == 1);
   }
   SUBCASE("fatal: never retried") {
     const RunResult r = run({"--retries", "3"}, "1", "Error: invalid API key");
     CHECK(r.exit_code == 1);
-    CHECK(announced(r.out).size() == 1);
+    CHECK(announced_pids(r.out).size() == 1);
   }
   SUBCASE("retries run out") {
     const RunResult r = run({"--retries", "2"}, "9", "rate limit reached");
     CHECK(r.exit_code == 1);
-    CHECK(announced(r.out).size() == 3);
+    CHECK(announced_pids(r.out).size() == 3);
   }
 }
 
@@ -351,14 +325,14 @@ TEST_CASE("launch-wrapper: a stale resume is retried once as a fresh session") {
   const RunResult r = run_process(
       wrapper({"--retries", "1", "--assign-session-id"}, {claude, "--resume", "abc", "-p", "hi"}));
   CHECK(r.exit_code == 0);
-  CHECK(announced(r.out).size() == 2);
+  CHECK(announced_pids(r.out).size() == 2);
   const std::size_t args = r.out.find("args: ");
   REQUIRE(args != std::string::npos);
   const std::string line = r.out.substr(args, r.out.find('\n', args) - args);
   CHECK(line.find("--resume") == std::string::npos);
   CHECK(line.find("-p hi") != std::string::npos);
   CHECK(line.find("--session-id ") != std::string::npos);
-  auto doc = summary(r.err);
+  auto doc = wrapper_summary(r.err);
   CHECK(std::string(doc["failure_classes"][0].GetString()) == "stale_session");
   CHECK(line.find(doc["session_id"].GetString()) != std::string::npos);
 }
@@ -374,7 +348,7 @@ TEST_CASE("launch-wrapper: TERM during the backoff ends the wrapper") {
   w.signal(SIGTERM);
   REQUIRE(w.wait(10000));
   CHECK(w.result().exit_code == 128 + SIGTERM);
-  CHECK(announced(w.result().out).size() == 1);
+  CHECK(announced_pids(w.result().out).size() == 1);
 }
 
 TEST_CASE(
@@ -447,9 +421,9 @@ TEST_CASE("launch-wrapper: two simultaneous launches of one member never both ru
   REQUIRE(loser != nullptr);
   CHECK(loser->result().exit_code == 143);
   REQUIRE(winner->wait_for_output("ready"));
-  const pid_t winner_agent = announced(winner->result().out).at(0);
+  const pid_t winner_agent = announced_pids(winner->result().out).at(0);
   CHECK(alive(winner_agent));
-  CHECK_FALSE(alive(announced(loser->result().out).at(0)));
+  CHECK_FALSE(alive(announced_pids(loser->result().out).at(0)));
 
   // Never two agents alive at once: every start after the first follows an end.
   int running = 0;

@@ -7,48 +7,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fixtures.h"
 #include "process.h"
+#include "suite.h"
 #include "temp_dir.h"
 
 using fleet::test::read_file;
 using fleet::test::run_process;
 using fleet::test::RunResult;
-using fleet::test::TempDir;
 using fleet::test::write_file;
 using Args = std::vector<std::string>;
 
 namespace {
-
-constexpr const char* kSystemPath = "/usr/bin:/bin";  // holds no fleet-hooks
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
 // A project and a HOME; `bin` holds the suite, on PATH only when asked.
-struct Newcomer {
-  TempDir tmp;
-  std::string dir = tmp / "project";
-  std::string home = tmp / "home";
-  std::string bin = tmp / "bin";
-
-  Newcomer() {
-    for (const std::string& d : {dir, home, bin}) ::mkdir(d.c_str(), 0755);
-    for (const auto& [name, target] : std::vector<std::pair<std::string, std::string>>{
-             {"resume-guard", FLEET_RESUME_GUARD},
-             {"provenance-writer", FLEET_PROVENANCE_WRITER},
-             {"fleet-hooks", FLEET_HOOKS_CLI}}) {
-      REQUIRE(::symlink(target.c_str(), (bin + "/" + name).c_str()) == 0);
-    }
-  }
-  RunResult run(Args args, bool suite_on_path, const std::string& program = FLEET_HOOKS_CLI) const {
-    args.insert(args.begin(), program);
-    return run_process(
-        args, {"",
-               {{"HOME", home}, {"PATH", suite_on_path ? bin + ":" + kSystemPath : kSystemPath}},
-               ""});
-  }
-};
+using Newcomer = fleet::test::SuiteMachine;
 
 }  // namespace
 

@@ -5,19 +5,19 @@
 #include <unistd.h>
 #include <algorithm>
 
+#include "fixtures.h"
 #include "process.h"
 #include "provenance_record.h"
 #include "temp_dir.h"
 
+using fleet::test::kL3;
+using fleet::test::kWorker;
 using fleet::test::read_file;
 using fleet::test::run_process;
 using fleet::test::split_lines;
 using fleet::test::TempDir;
 
 namespace {
-
-constexpr const char* kL3 = "c0ffee00-0000-4000-8000-000000000001";
-constexpr const char* kWorker = "0d07e5d0-0000-4000-8000-000000000001";
 
 std::vector<fleet::ProvenanceRecord> records(const std::string& store) {
   std::vector<fleet::ProvenanceRecord> out;

@@ -5,18 +5,18 @@
 #include <unistd.h>
 #include <algorithm>
 
+#include "fixtures.h"
 #include "json.h"
 #include "process.h"
 #include "temp_dir.h"
 
+using fleet::test::kL3;
+using fleet::test::kWorker;
+using fleet::test::kWorker2;
 using fleet::test::RunResult;
 using fleet::test::TempDir;
 
 namespace {
-
-constexpr const char* kL3 = "c0ffee00-0000-4000-8000-000000000001";
-constexpr const char* kWorker = "0d07e5d0-0000-4000-8000-000000000001";
-constexpr const char* kWorker2 = "0d07e5d0-0000-4000-8000-000000000002";
 
 std::string input(const std::string& caller, const std::string& resume_json,
                   const std::string& tool = "mcp__kitchen__dispatch_food_truck",
@@ -54,9 +54,7 @@ struct Guard {
 
 std::string record_line(const std::string& session, const std::string& caller,
                         const std::string& kitchen, const std::string& recipe = "implement") {
-  return R"({"caller_session_id": ")" + caller + R"(", "dispatch_id": "d-1", "kitchen_id": ")" +
-         kitchen + R"(", "recipe_name": ")" + recipe + R"(", "session_id": ")" + session +
-         R"(", "step_name": "build", "timestamp": "2026-05-06T13:30:00.123456+00:00"})";
+  return fleet::test::autoskillit_line(fleet::test::record(session, caller, kitchen, recipe));
 }
 
 // The permissionDecisionReason of a deny, or "" when the output is not a deny.

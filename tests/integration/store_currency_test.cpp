@@ -8,8 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "json.h"
+#include "fixtures.h"
 #include "process.h"
+#include "suite.h"
 #include "temp_dir.h"
 
 using fleet::test::read_file;
@@ -33,45 +34,21 @@ struct Store {
 
   void record(const std::string& session, const std::string& caller,
               const std::string& kitchen) const {
-    const auto r = run_process({FLEET_PROVENANCE_WRITER, "record", "--session-id", session,
-                                "--caller-session-id", caller, "--kitchen-id", kitchen,
-                                "--recipe-name", "implement", "--state-dir", tmp.path()});
-    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    fleet::test::write_record(tmp.path(), session, caller, kitchen);
   }
 
   // resume-guard's decision for `caller` in `kitchen` resuming `session`: "deny", "advisory"
   // or "silent".
   std::string guard(const std::string& caller, const std::string& kitchen,
                     const std::string& session) const {
-    const std::string input = R"({"session_id":")" + caller +
-                              R"(","hook_event_name":"PreToolUse","tool_name":)"
-                              R"("mcp__kitchen__dispatch_food_truck","tool_input":)"
-                              R"({"resume_session_id":")" +
-                              session + R"("}})";
-    const auto r = run_process(
-        {FLEET_RESUME_GUARD, "--state-dir", tmp.path(), "--kitchen-id", kitchen}, {input, {}, ""});
-    REQUIRE(r.exit_code == 0);
-    if (r.out.empty()) return "silent";
-    rapidjson::Document doc;
-    REQUIRE(fleet::parse_json(r.out, doc));
-    if (fleet::member(doc, "hookSpecificOutput") != nullptr) return "deny";
-    return "advisory";
+    return fleet::test::guard_decision(tmp.path(), kitchen,
+                                       fleet::test::pre_tool_use(caller, session));
   }
 
   // The verdict `fleet-hooks query` prints: "deny", "advisory" or "silent".
   std::string query(const std::string& caller, const std::string& kitchen,
                     const std::string& session) const {
-    const auto r = run_process({FLEET_HOOKS_CLI, "query", "--session", session, "--as-caller",
-                                caller, "--kitchen-id", kitchen, "--state-dir", tmp.path()});
-    const std::string label = "verdict for caller '" + caller + "': ";
-    const auto at = r.out.find(label);
-    REQUIRE_MESSAGE(at != std::string::npos, r.out << r.err);
-    const std::string rest = r.out.substr(at + label.size());
-    for (const char* verdict : {"deny", "advisory", "silent"}) {
-      if (rest.starts_with(verdict)) return verdict;
-    }
-    FAIL("unknown verdict: " << rest);
-    return "";
+    return fleet::test::query_verdict(tmp.path(), caller, kitchen, session);
   }
 
   ino_t inode() const {
@@ -92,9 +69,9 @@ struct Store {
 
 std::string line(const std::string& session, const std::string& caller,
                  const std::string& kitchen) {
-  return R"({"caller_session_id": ")" + caller + R"(", "dispatch_id": "", "kitchen_id": ")" +
-         kitchen + R"(", "recipe_name": "implement", "session_id": ")" + session +
-         R"(", "step_name": "", "timestamp": "2026-05-06T13:30:00.123456+00:00"})" + "\n";
+  return fleet::test::autoskillit_line(
+             {session, caller, kitchen, "", "implement", "", fleet::test::kTimestamp}) +
+         "\n";
 }
 
 }  // namespace

@@ -7,33 +7,25 @@
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 
+#include "fixtures.h"
 #include "process.h"
 #include "store_model.h"
+#include "suite.h"
 #include "temp_dir.h"
 
 using fleet::test::kModelCallers;
 using fleet::test::kModelKitchens;
 using fleet::test::kModelSessions;
+using fleet::test::pre_tool_use;
 using fleet::test::run_process;
 using fleet::test::RunResult;
 using fleet::test::TempDir;
 
 namespace {
 
-std::string hook_input(const std::string& caller, const std::string& session) {
-  return R"({"session_id":")" + caller +
-         R"(","hook_event_name":"PreToolUse","tool_name":"mcp__kitchen__dispatch_food_truck",)"
-         R"("tool_input":{"resume_session_id":")" +
-         session + R"("}})";
-}
-
 std::string guard_decision(const std::string& state, const std::string& caller,
                            const std::string& kitchen, const std::string& session) {
-  const RunResult r =
-      run_process({FLEET_RESUME_GUARD, "--state-dir", state, "--kitchen-id", kitchen},
-                  {hook_input(caller, session), {}, ""});
-  if (r.out.empty()) return "silent";
-  return r.out.find("\"permissionDecision\":\"deny\"") != std::string::npos ? "deny" : "advisory";
+  return fleet::test::guard_decision(state, kitchen, pre_tool_use(caller, session));
 }
 
 std::string query_verdict(const std::string& state, const std::string& caller,
@@ -99,8 +91,8 @@ TEST_CASE("store model through the binaries: guard, query and replay decide as a
                              << text);
         }
         cases += R"({"name":"case )" + std::to_string(triple) + R"(","input":)" +
-                 hook_input(caller, session) + R"(,"expect":")" + expected + R"(","kitchen_id":")" +
-                 kitchen + "\"}\n";
+                 pre_tool_use(caller, session) + R"(,"expect":")" + expected +
+                 R"(","kitchen_id":")" + kitchen + "\"}\n";
       }
       fleet::test::write_file(tmp / "cases.jsonl", cases);
       const RunResult replay =

@@ -6,9 +6,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fixtures.h"
 #include "process.h"
 #include "temp_dir.h"
 
+using fleet::test::kL3;
+using fleet::test::kWorker;
+using fleet::test::post_tool_use;
+using fleet::test::pre_tool_use;
 using fleet::test::read_file;
 using fleet::test::run_process;
 using fleet::test::RunResult;
@@ -16,9 +21,6 @@ using fleet::test::TempDir;
 using fleet::test::write_file;
 
 namespace {
-
-constexpr const char* kL3 = "c0ffee00-0000-4000-8000-000000000001";
-constexpr const char* kWorker = "0d07e5d0-0000-4000-8000-000000000001";
 
 struct State {
   TempDir tmp;
@@ -39,23 +41,15 @@ struct State {
   RunResult guard(const std::string& caller, bool strict = false) const {
     std::vector<std::string> argv = {FLEET_RESUME_GUARD, "--state-dir", dir};
     if (strict) argv.push_back("--strict");
-    return run_process(argv, {R"({"session_id":")" + caller +
-                                  R"(","hook_event_name":"PreToolUse","tool_name":)"
-                                  R"("dispatch_food_truck","tool_input":{"resume_session_id":")" +
-                                  kWorker + R"("}})",
-                              {},
-                              ""});
+    return run_process(argv, {pre_tool_use(caller, kWorker, "dispatch_food_truck"), {}, ""});
   }
 
   RunResult hook(const std::string& launched) const {
-    return run_process({FLEET_PROVENANCE_WRITER, "hook", "--state-dir", dir},
-                       {R"({"session_id":")" + std::string(kL3) +
-                            R"(","hook_event_name":"PostToolUse","tool_name":)"
-                            R"("dispatch_food_truck","tool_input":{},"tool_response":)"
-                            R"({"session_id":")" +
-                            launched + R"("}})",
-                        {},
-                        ""});
+    return run_process(
+        {FLEET_PROVENANCE_WRITER, "hook", "--state-dir", dir},
+        {post_tool_use("{}", R"({"session_id":")" + launched + R"("})", "dispatch_food_truck"),
+         {},
+         ""});
   }
 };
 

@@ -7,51 +7,32 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fixtures.h"
 #include "json.h"
 #include "process.h"
+#include "suite.h"
 #include "temp_dir.h"
 
+using fleet::test::kSystemPath;
+using fleet::test::pre_tool_use;
 using fleet::test::read_file;
+using fleet::test::require_suite_absent;
 using fleet::test::run_process;
 using fleet::test::RunResult;
-using fleet::test::TempDir;
 using fleet::test::write_file;
 using Args = std::vector<std::string>;
 
 namespace {
 
-constexpr const char* kSystemPath = "/usr/bin:/bin";  // holds no fleet-hooks
 constexpr const char* kForged = "f0f0f0f0-0000-4000-8000-00000000f0f0";
 
 // A project, a HOME, and a bin dir holding the suite (on PATH only when asked).
-struct Team {
-  TempDir tmp;
-  std::string dir = tmp / "project";
-  std::string home = tmp / "home";
-  std::string bin = tmp / "bin";
-
+struct Team : fleet::test::SuiteMachine {
   Team() {
-    for (const std::string& d : {dir, home, bin}) ::mkdir(d.c_str(), 0755);
     // The machine "without the suite" must really be without it.
-    REQUIRE_MESSAGE(
-        run_process({"/bin/sh", "-c", "command -v resume-guard"}, {"", {{"PATH", kSystemPath}}, ""})
-                .exit_code != 0,
-        "resume-guard is installed in /usr/bin or /bin; these tests need a PATH without it");
-    for (const auto& [name, target] : std::vector<std::pair<std::string, std::string>>{
-             {"resume-guard", FLEET_RESUME_GUARD},
-             {"provenance-writer", FLEET_PROVENANCE_WRITER},
-             {"fleet-hooks", FLEET_HOOKS_CLI}}) {
-      REQUIRE(::symlink(target.c_str(), (bin + "/" + name).c_str()) == 0);
-    }
+    require_suite_absent(kSystemPath);
   }
   std::string settings() const { return dir + "/.claude/settings.json"; }
-  std::string path(bool suite_on_path) const {
-    return suite_on_path ? bin + ":" + kSystemPath : kSystemPath;
-  }
-  RunResult run(Args args, bool suite_on_path = true) const {
-    args.insert(args.begin(), FLEET_HOOKS_CLI);
-    return run_process(args, {"", {{"HOME", home}, {"PATH", path(suite_on_path)}}, ""});
-  }
   RunResult install(Args extra = {}) const {
     Args args = {"install", "--project", dir};
     args.insert(args.end(), extra.begin(), extra.end());
@@ -68,10 +49,7 @@ struct Team {
   }
   // Runs a hook command the way Claude Code does (/bin/sh -c) with a forged self-resume.
   RunResult run_hook(const std::string& command, bool suite_on_path) const {
-    const std::string input =
-        std::string(R"({"session_id":")") + kForged +
-        R"(","hook_event_name":"PreToolUse","tool_name":"mcp__k__dispatch_food_truck","tool_input":{"resume_session_id":")" +
-        kForged + R"("}})";
+    const std::string input = pre_tool_use(kForged, kForged, "mcp__k__dispatch_food_truck");
     return run_process({"/bin/sh", "-c", command},
                        {input, {{"PATH", path(suite_on_path)}, {"HOME", home}}, dir});
   }

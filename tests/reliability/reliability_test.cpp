@@ -6,7 +6,6 @@
 #include <doctest/doctest.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <algorithm>
 #include <chrono>
@@ -18,31 +17,24 @@
 #include <random>
 #include <set>
 
+#include "fixtures.h"
 #include "json.h"
 #include "process.h"
 #include "provenance_record.h"
 #include "temp_dir.h"
 
 using fleet::test::BackgroundProcess;
+using fleet::test::kSkipped;
 using fleet::test::read_file;
 using fleet::test::run_process;
 using fleet::test::RunResult;
 using fleet::test::split_lines;
 using fleet::test::TempDir;
+using fleet::test::wait_exit;
 using fleet::test::write_file;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-constexpr int kSkipped = 77;
-
-int wait_exit(pid_t pid) {
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return -1;
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
 
 std::vector<std::string> writer(const std::string& state, const std::string& session) {
   return {FLEET_PROVENANCE_WRITER, "record",    "--session-id", session,

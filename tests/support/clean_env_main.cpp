@@ -9,17 +9,16 @@
 #include <string>
 #include <vector>
 
+#include "process.h"
+
 extern char** environ;
 
 int main(int argc, char** argv) {
   std::vector<std::string> names;
   for (char** entry = environ; *entry != nullptr; ++entry) {
-    for (const char* prefix : {"CLAUDE_", "FLEET_HOOKS_", "AUTOSKILLIT_"}) {
-      if (std::strncmp(*entry, prefix, std::strlen(prefix)) == 0) {
-        const char* eq = std::strchr(*entry, '=');
-        names.emplace_back(*entry,
-                           eq ? static_cast<std::size_t>(eq - *entry) : std::strlen(*entry));
-      }
+    if (fleet::test::is_suite_variable(*entry)) {
+      const char* eq = std::strchr(*entry, '=');
+      names.emplace_back(*entry, eq ? static_cast<std::size_t>(eq - *entry) : std::strlen(*entry));
     }
   }
   for (const auto& name : names) ::unsetenv(name.c_str());

@@ -10,10 +10,11 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "exit_status.h"
+
 extern char** environ;
 
 namespace fleet::test {
-namespace {
 
 bool is_suite_variable(const char* entry) {
   for (const char* prefix : {"CLAUDE_", "FLEET_HOOKS_", "AUTOSKILLIT_"}) {
@@ -21,6 +22,8 @@ bool is_suite_variable(const char* entry) {
   }
   return false;
 }
+
+namespace {
 
 bool is_overridden(const char* entry,
                    const std::vector<std::pair<std::string, std::string>>& extra) {
@@ -48,39 +51,59 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
   return out;
 }
 
-[[noreturn]] void exec_child(std::vector<std::string> argv, std::vector<std::string> env,
-                             const std::string& cwd) {
-  if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) ::_exit(126);
-  auto args = pointers(argv);
-  auto envp = pointers(env);
-  ::execve(args[0], args.data(), envp.data());
-  ::_exit(127);
+// Forks and execs argv[0] with `stdio` as its stdin, stdout and stderr and the environment of
+// child_environment(env), in `cwd` ("" keeps the current one); returns its pid.
+pid_t fork_exec(std::vector<std::string> argv,
+                const std::vector<std::pair<std::string, std::string>>& env, const std::string& cwd,
+                const int (&stdio)[3]) {
+  auto child_env = child_environment(env);
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    for (int fd = 0; fd < 3; ++fd) {
+      // dup2 onto itself keeps close-on-exec: clear it instead.
+      if (stdio[fd] == fd)
+        ::fcntl(fd, F_SETFD, 0);
+      else
+        ::dup2(stdio[fd], fd);
+    }
+    if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) ::_exit(exit_status::not_executable);
+    auto args = pointers(argv);
+    auto envp = pointers(child_env);
+    ::execve(args[0], args.data(), envp.data());
+    ::_exit(exit_status::not_found);
+  }
+  return pid;
+}
+
+// A child started by fork_exec with a pipe on each of stdin, stdout and stderr; `in`, `out` and
+// `err` are the parent's ends.
+struct PipedChild {
+  pid_t pid = -1;
+  int in = -1, out = -1, err = -1;
+};
+
+PipedChild start_piped(const std::vector<std::string>& argv, const RunOptions& options) {
+  int in[2], out[2], err[2];
+  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) {
+    throw std::runtime_error("pipe failed");
+  }
+  const pid_t pid = fork_exec(argv, options.env, options.cwd, {in[0], out[1], err[1]});
+  ::close(in[0]);
+  ::close(out[1]);
+  ::close(err[1]);
+  return {pid, in[1], out[0], err[0]};
 }
 
 }  // namespace
 
 RunResult run_process(const std::vector<std::string>& argv, const RunOptions& options) {
-  int in[2], out[2], err[2];
-  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) {
-    throw std::runtime_error("pipe failed");
-  }
-  auto env = child_environment(options.env);
-  const pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) {
-    ::dup2(in[0], 0);
-    ::dup2(out[1], 1);
-    ::dup2(err[1], 2);
-    exec_child(argv, env, options.cwd);
-  }
-  ::close(in[0]);
-  ::close(out[1]);
-  ::close(err[1]);
+  const PipedChild child = start_piped(argv, options);
   // Feed stdin while draining stdout and stderr, so no pipe can fill up and deadlock.
   ::signal(SIGPIPE, SIG_IGN);
-  ::fcntl(in[1], F_SETFL, O_NONBLOCK);
+  ::fcntl(child.in, F_SETFL, O_NONBLOCK);
   std::size_t written = 0;
-  int stdin_fd = in[1];
+  int stdin_fd = child.in;
   if (options.stdin_data.empty()) {
     ::close(stdin_fd);
     stdin_fd = -1;
@@ -89,8 +112,8 @@ RunResult run_process(const std::vector<std::string>& argv, const RunOptions& op
   bool out_open = true, err_open = true;
   char buffer[65536];
   while (out_open || err_open) {
-    struct pollfd fds[3] = {{out_open ? out[0] : -1, POLLIN, 0},
-                            {err_open ? err[0] : -1, POLLIN, 0},
+    struct pollfd fds[3] = {{out_open ? child.out : -1, POLLIN, 0},
+                            {err_open ? child.err : -1, POLLIN, 0},
                             {stdin_fd, POLLOUT, 0}};
     if (::poll(fds, 3, -1) < 0) {
       if (errno == EINTR) continue;
@@ -117,10 +140,10 @@ RunResult run_process(const std::vector<std::string>& argv, const RunOptions& op
     }
   }
   if (stdin_fd >= 0) ::close(stdin_fd);
-  ::close(out[0]);
-  ::close(err[0]);
+  ::close(child.out);
+  ::close(child.err);
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (WIFEXITED(status)) {
     result.exit_code = WEXITSTATUS(status);
@@ -132,25 +155,11 @@ RunResult run_process(const std::vector<std::string>& argv, const RunOptions& op
 
 BackgroundProcess::BackgroundProcess(const std::vector<std::string>& argv,
                                      const RunOptions& options) {
-  int in[2], out[2], err[2];
-  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) {
-    throw std::runtime_error("pipe failed");
-  }
-  auto env = child_environment(options.env);
-  pid_ = ::fork();
-  if (pid_ < 0) throw std::runtime_error("fork failed");
-  if (pid_ == 0) {
-    ::dup2(in[0], 0);
-    ::dup2(out[1], 1);
-    ::dup2(err[1], 2);
-    exec_child(argv, env, options.cwd);
-  }
-  ::close(in[0]);
-  ::close(out[1]);
-  ::close(err[1]);
-  ::close(in[1]);  // stdin: end of file at once
-  out_ = out[0];
-  err_ = err[0];
+  const PipedChild child = start_piped(argv, options);
+  ::close(child.in);  // stdin: end of file at once
+  pid_ = child.pid;
+  out_ = child.out;
+  err_ = child.err;
 }
 
 BackgroundProcess::~BackgroundProcess() {
@@ -224,17 +233,19 @@ void BackgroundProcess::signal(int sig) const {
 
 int spawn_detached(const std::vector<std::string>& argv,
                    const std::vector<std::pair<std::string, std::string>>& env) {
-  auto child_env = child_environment(env);
-  const pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) {
-    const int null_fd = ::open("/dev/null", O_RDWR);
-    ::dup2(null_fd, 0);
-    ::dup2(null_fd, 1);
-    ::dup2(null_fd, 2);
-    exec_child(argv, child_env, "");
-  }
+  const int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+  if (null_fd < 0) throw std::runtime_error("cannot open /dev/null");
+  const pid_t pid = fork_exec(argv, env, "", {null_fd, null_fd, null_fd});
+  ::close(null_fd);
   return pid;
+}
+
+int wait_exit(int pid) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return -1;
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : exit_status::of_signal(WTERMSIG(status));
 }
 
 }  // namespace fleet::test

@@ -21,6 +21,10 @@ struct RunResult {
   std::string err;
 };
 
+// Is the environment entry ("NAME=value") a variable the suite reads (CLAUDE_*,
+// FLEET_HOOKS_*, AUTOSKILLIT_*)?
+bool is_suite_variable(const char* entry);
+
 // Runs argv[0] with argv. The child's environment is this process's minus every variable
 // the suite reads (CLAUDE_*, FLEET_HOOKS_*, AUTOSKILLIT_*), with `options.env` set (replacing
 // variables of the same name).
@@ -55,5 +59,9 @@ class BackgroundProcess {
 // Starts argv in the background with stdin/stdout/stderr on /dev/null; returns its pid.
 int spawn_detached(const std::vector<std::string>& argv,
                    const std::vector<std::pair<std::string, std::string>>& env = {});
+
+// Waits for the child `pid` (through EINTR): its exit code, 128+N when signal N killed it, -1
+// when it cannot be waited for.
+int wait_exit(int pid);
 
 }  // namespace fleet::test

@@ -6,6 +6,7 @@
 
 #include <rapidjson/document.h>
 
+#include "fixtures.h"
 #include "temp_dir.h"
 
 namespace fleet::test {
@@ -86,11 +87,12 @@ std::string rewritten_same_size(std::string text, std::mt19937& random) {
 }  // namespace
 
 std::string model_line(std::mt19937& random) {
-  return R"({"caller_session_id": ")" + pick(kModelCallers, random) +
-         R"(", "dispatch_id": "d-1", "kitchen_id": ")" + pick(kModelKitchens, random) +
-         R"(", "recipe_name": ")" + (random() % 8 == 0 ? "" : "implement") +
-         R"(", "session_id": ")" + pick(kModelSessions, random) +
-         R"(", "step_name": "build", "timestamp": "2026-05-06T13:30:00.123456+00:00"})" + "\n";
+  // Drawn in the order the fields are written (the seeds' sequences depend on it).
+  const std::string caller = pick(kModelCallers, random);
+  const std::string kitchen = pick(kModelKitchens, random);
+  const std::string recipe = random() % 8 == 0 ? "" : "implement";
+  const std::string session = pick(kModelSessions, random);
+  return autoskillit_line(record(session, caller, kitchen, recipe)) + "\n";
 }
 
 std::string foreign_operation(const std::string& path, std::mt19937& random) {

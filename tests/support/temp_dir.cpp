@@ -1,5 +1,7 @@
 #include "temp_dir.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -51,6 +53,16 @@ std::vector<std::string> run_ls(const std::string& directory) {
   }
   std::sort(names.begin(), names.end());
   return names;
+}
+
+std::string write_executable(const std::string& path, const std::string& content) {
+  write_file(path, content);
+  ::chmod(path.c_str(), 0755);
+  return path;
+}
+
+std::string write_script(const std::string& path, const std::string& body) {
+  return write_executable(path, "#!/bin/sh\n" + body);
 }
 
 ScopedEnv::ScopedEnv(const char* name, const char* value) : name_(name) {

@@ -24,6 +24,10 @@ std::string read_file(const std::string& path);
 void write_file(const std::string& path, const std::string& content);
 std::vector<std::string> split_lines(const std::string& text);  // '\n'-terminated lines only
 std::vector<std::string> run_ls(const std::string& directory);  // sorted entry names
+// Writes `content` to `path` with mode 0755; returns `path`.
+std::string write_executable(const std::string& path, const std::string& content);
+// An executable /bin/sh script running `body`; returns `path`.
+std::string write_script(const std::string& path, const std::string& body);
 
 // An environment variable set for the lifetime of the object (restored afterwards).
 class ScopedEnv {

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include "fixtures.h"
 #include "paths.h"
 #include "provenance_store.h"
 #include "temp_dir.h"
@@ -13,9 +14,7 @@ using fleet::test::write_file;
 namespace {
 
 std::string hook(const std::string& caller, const std::string& resume) {
-  return R"({"session_id":")" + caller +
-         R"(","hook_event_name":"PreToolUse","tool_name":"dispatch_food_truck","tool_input":{"resume_session_id":")" +
-         resume + R"("}})";
+  return fleet::test::pre_tool_use(caller, resume, "dispatch_food_truck");
 }
 
 }  // namespace

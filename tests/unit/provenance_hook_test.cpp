@@ -2,21 +2,16 @@
 
 #include <doctest/doctest.h>
 
+#include "fixtures.h"
 #include "paths.h"
 #include "provenance_store.h"
 #include "temp_dir.h"
 
 using namespace fleet;
+using fleet::test::post_tool_use;
 using fleet::test::TempDir;
 
 namespace {
-
-std::string post_tool_use(const std::string& tool_input, const std::string& tool_response,
-                          const std::string& tool = "mcp__kitchen__dispatch_food_truck") {
-  return R"({"session_id":"c0ffee00-0000-4000-8000-000000000001","hook_event_name":"PostToolUse",)"
-         R"("tool_name":")" +
-         tool + R"(","tool_input":)" + tool_input + R"(,"tool_response":)" + tool_response + "}";
-}
 
 std::optional<ProvenanceRecord> extract(const std::string& input, std::string& problem) {
   const HookInput hook(input);

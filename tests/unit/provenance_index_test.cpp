@@ -9,24 +9,21 @@
 #include <cstdio>
 
 #include "files.h"
+#include "fixtures.h"
 #include "provenance_store.h"
 #include "temp_dir.h"
 
 using namespace fleet;
 using fleet::test::read_file;
+using fleet::test::record;
 using fleet::test::TempDir;
 using fleet::test::write_file;
 
 namespace {
 
-ProvenanceRecord record(const std::string& session, const std::string& kitchen = "k1") {
-  return {session, "caller-1", kitchen, "d-1", "implement", "build", "t"};
-}
-
 std::string autoskillit_line(const std::string& session, const std::string& kitchen) {
-  return R"({"caller_session_id": "caller-2", "dispatch_id": "", "kitchen_id": ")" + kitchen +
-         R"(", "recipe_name": "implement", "session_id": ")" + session +
-         R"(", "step_name": "", "timestamp": ""})" + "\n";
+  return fleet::test::autoskillit_line({session, "caller-2", kitchen, "", "implement", "", ""}) +
+         "\n";
 }
 
 IndexCandidates candidates(const std::string& store, std::string_view id) {
@@ -113,8 +110,8 @@ TEST_CASE("provenance_index: an index of another file is ignored and rebuilt") {
 TEST_CASE("provenance_index: a store rewritten in place, lines at the same offsets") {
   TempDir tmp;
   const std::string store = tmp / "s.jsonl";
-  append_record(store, record("aaaaaaaa-1", "k1"), {});
-  append_record(store, record("bbbbbbbb-1", "k2"), {});
+  append_record(store, record("aaaaaaaa-1", "caller-1", "k1"), {});
+  append_record(store, record("bbbbbbbb-1", "caller-1", "k2"), {});
   REQUIRE(lookup_session(store, "bbbbbbbb-1").used_index);
   // Same inode, same size: the first line now names bbbbbbbb-1 too.
   std::string text = read_file(store);

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include "fixtures.h"
 #include "temp_dir.h"
 
 using namespace fleet;
@@ -9,13 +10,7 @@ using namespace fleet;
 namespace {
 
 ProvenanceRecord sample() {
-  return {"0d07e5d0-0000-4000-8000-000000000001",
-          "c0ffee00-0000-4000-8000-000000000001",
-          "kitchen-1",
-          "d-1",
-          "implement",
-          "build",
-          "2026-05-06T13:30:00.123456+00:00"};
+  return fleet::test::record(fleet::test::kWorker, fleet::test::kL3, "kitchen-1");
 }
 
 }  // namespace

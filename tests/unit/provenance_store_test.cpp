@@ -5,25 +5,21 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "fixtures.h"
 #include "provenance_index.h"
 #include "temp_dir.h"
 
 using namespace fleet;
+using fleet::test::kWorker;
+using fleet::test::kWorker2;
 using fleet::test::read_file;
+using fleet::test::record;
 using fleet::test::TempDir;
 using fleet::test::write_file;
 
 namespace {
 
-constexpr const char* kWorker = "0d07e5d0-0000-4000-8000-000000000001";
-constexpr const char* kWorker2 = "0d07e5d0-0000-4000-8000-000000000002";
-constexpr const char* kCaller = "c0ffee00-0000-4000-8000-000000000001";
-
-ProvenanceRecord record(const std::string& session, const std::string& caller,
-                        const std::string& kitchen = "kitchen-1",
-                        const std::string& recipe = "implement") {
-  return {session, caller, kitchen, "d-1", recipe, "build", "2026-05-06T13:30:00.000000+00:00"};
-}
+constexpr const char* kCaller = fleet::test::kL3;
 
 }  // namespace
 

@@ -3,20 +3,21 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
 
+#include "fixtures.h"
 #include "json.h"
 #include "paths.h"
 #include "provenance_store.h"
 #include "temp_dir.h"
 
 using namespace fleet;
+using fleet::test::kL3;
+using fleet::test::kWorker;
 using fleet::test::ScopedEnv;
 using fleet::test::TempDir;
 
 namespace {
 
-constexpr const char* kL3 = "c0ffee00-0000-4000-8000-000000000001";
 constexpr const char* kOtherL3 = "beef0000-0000-4000-8000-000000000009";
-constexpr const char* kWorker = "0d07e5d0-0000-4000-8000-000000000001";
 
 // A PreToolUse input for the dispatch tool; `resume` is raw JSON ("" leaves the key out).
 std::string pre_tool_use(const std::string& caller, const std::string& resume,
@@ -51,7 +52,7 @@ struct Fixture {
   void add(const std::string& session, const std::string& caller, const std::string& kitchen,
            const std::string& recipe = "implement") {
     append_record(provenance_store_path(tmp.path()),
-                  {session, caller, kitchen, "d-1", recipe, "build", "t"}, {});
+                  fleet::test::record(session, caller, kitchen, recipe), {});
   }
   GuardDecision decide(const std::string& input) {
     return decide_resume(read_resume_request(HookInput(input), options.tools), options);

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include "fixtures.h"
 #include "provenance_index.h"
 #include "provenance_store.h"
 #include "store_verify.h"
@@ -11,16 +12,9 @@
 
 using namespace fleet;
 using fleet::test::read_file;
+using fleet::test::record;
 using fleet::test::TempDir;
 using fleet::test::write_file;
-
-namespace {
-
-ProvenanceRecord record(const std::string& session, const std::string& kitchen) {
-  return {session, "caller-1", kitchen, "d-1", "implement", "build", "t"};
-}
-
-}  // namespace
 
 TEST_CASE(
     "store_compact: damaged lines and later duplicates go - first records stay byte for byte") {
@@ -29,8 +23,8 @@ TEST_CASE(
   const std::string autoskillit =
       read_file(std::string(FLEET_FIXTURES) + "/autoskillit_store.jsonl");
   write_file(store, autoskillit + "garbage\n\n");
-  append_record(store, record("0d07e5d0-0000-4000-8000-000000000001", "k-later"), {});
-  append_record(store, record("w-2", "k2"), {});
+  append_record(store, record("0d07e5d0-0000-4000-8000-000000000001", "caller-1", "k-later"), {});
+  append_record(store, record("w-2", "caller-1", "k2"), {});
   write_file(store, read_file(store) + "{\"torn");
 
   const auto before = lookup_session(store, "0d07e5d0-0000-4000-8000-000000000001");
@@ -39,7 +33,7 @@ TEST_CASE(
   CHECK(report.kept == 4);
   CHECK(report.dropped_damaged == 3);
   CHECK(report.dropped_duplicates == 1);
-  CHECK(read_file(store) == autoskillit + to_json_line(record("w-2", "k2")) + "\n");
+  CHECK(read_file(store) == autoskillit + to_json_line(record("w-2", "caller-1", "k2")) + "\n");
   CHECK_FALSE(verify_store(store).has_errors());
   // No decision changes: the same first record.
   CHECK(lookup_session(store, "0d07e5d0-0000-4000-8000-000000000001").record == before.record);
@@ -53,8 +47,8 @@ TEST_CASE("store_compact: the index is rebuilt for the new file - a missing stor
   TempDir tmp;
   const std::string store = tmp / "s.jsonl";
   CHECK_FALSE(compact_store(store).existed);
-  append_record(store, record("aaaaaaaa-1", "k"), {});
-  append_record(store, record("aaaaaaaa-1", "k2"), {});
+  append_record(store, record("aaaaaaaa-1", "caller-1", "k"), {});
+  append_record(store, record("aaaaaaaa-1", "caller-1", "k2"), {});
   compact_store(store);
   UniqueFd fd = open_regular_file(store, O_RDONLY);
   struct stat st {};

@@ -4,23 +4,16 @@
 
 #include <random>
 
+#include "fixtures.h"
 #include "provenance_store.h"
 #include "store_compact.h"
 #include "temp_dir.h"
 
 using namespace fleet;
 using fleet::test::read_file;
+using fleet::test::record;
 using fleet::test::TempDir;
 using fleet::test::write_file;
-
-namespace {
-
-ProvenanceRecord record(const std::string& session) {
-  return {
-      session, "caller-1", "k1", "d-1", "implement", "build", "2026-11-22T00:00:00.000000+00:00"};
-}
-
-}  // namespace
 
 TEST_CASE("store_verify: a healthy store") {
   TempDir tmp;

@@ -2,7 +2,6 @@
 // complete record is lost or damaged, and later appends stay intact.
 
 #include <doctest/doctest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <csignal>
 #include <random>
@@ -16,6 +15,7 @@
 using fleet::test::read_file;
 using fleet::test::split_lines;
 using fleet::test::TempDir;
+using fleet::test::wait_exit;
 
 namespace {
 
@@ -24,14 +24,6 @@ std::vector<std::string> writer_args(const std::string& state_dir, const std::st
           "--caller-session-id",   "l3-caller", "--kitchen-id", "kitchen-1",
           "--recipe-name",         "implement", "--step-name",  "step with some text",
           "--state-dir",           state_dir};
-}
-
-int wait_exit(pid_t pid) {
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return -1;
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 }  // namespace

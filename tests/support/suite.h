@@ -1,0 +1,52 @@
+#pragma once
+// Test support: the suite's executables driven as Claude Code and users drive them — a
+// record written with `provenance-writer record`, the guard's decision on a PreToolUse
+// input, the verdict `fleet-hooks query` prints — and a bin directory holding the suite.
+
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "process.h"
+#include "temp_dir.h"
+
+namespace fleet::test {
+
+// Writes the record of `session` launched by `caller` in `kitchen` (recipe "implement") into
+// the store in `state_dir` with `provenance-writer record`; REQUIREs that it succeeds.
+void write_record(const std::string& state_dir, const std::string& session,
+                  const std::string& caller, const std::string& kitchen);
+
+// resume-guard's decision on the hook input `input` in `kitchen`: "deny", "advisory" (it
+// printed something else) or "silent" (it printed nothing); REQUIREs exit code 0.
+std::string guard_decision(const std::string& state_dir, const std::string& kitchen,
+                           const std::string& input);
+
+// The verdict `fleet-hooks query` prints for `caller` in `kitchen` resuming `session`:
+// "deny", "advisory" or "silent"; REQUIREs that it prints one.
+std::string query_verdict(const std::string& state_dir, const std::string& caller,
+                          const std::string& kitchen, const std::string& session);
+
+// Links the named executables of the suite ("resume-guard", "provenance-writer",
+// "launch-wrapper", "fleet-hooks") into `bin_dir`, as ./install.sh puts them on PATH.
+void link_suite(const std::string& bin_dir, std::initializer_list<std::string> names);
+
+// REQUIREs that `path` (a PATH value) holds no resume-guard: the machine "without the suite".
+void require_suite_absent(const std::string& path);
+
+// A machine as the wiring tests see it: a project `dir`, a `home`, and a `bin` dir holding
+// resume-guard, provenance-writer and fleet-hooks, on PATH (before kSystemPath) only when asked.
+struct SuiteMachine {
+  TempDir tmp;
+  std::string dir = tmp / "project";
+  std::string home = tmp / "home";
+  std::string bin = tmp / "bin";
+
+  SuiteMachine();
+  std::string path(bool suite_on_path) const;
+  // Runs `program` with `args`, this HOME and path(suite_on_path).
+  RunResult run(std::vector<std::string> args, bool suite_on_path = true,
+                const std::string& program = FLEET_HOOKS_CLI) const;
+};
+
+}  // namespace fleet::test
