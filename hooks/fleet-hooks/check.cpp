@@ -1,10 +1,10 @@
 // fleet-hooks check: the CI policy check of the effective hook configuration
-// (common/policy_check.h).
+// (common/settings/policy_check.h).
 
-#include "exit_status.h"
-#include "paths.h"
-#include "policy_check.h"
-#include "settings_file.h"
+#include "base/exit_status.h"
+#include "base/paths.h"
+#include "settings/policy_check.h"
+#include "settings/settings_file.h"
 #include "subcommand.h"
 
 namespace fleet_hooks {

@@ -1,9 +1,9 @@
 // fleet-hooks compact: rewrite the provenance store without damaged lines and later
-// duplicates (common/store_compact.h).
+// duplicates (common/store/store_compact.h).
 
-#include "exit_status.h"
-#include "paths.h"
-#include "store_compact.h"
+#include "base/exit_status.h"
+#include "base/paths.h"
+#include "store/store_compact.h"
 #include "subcommand.h"
 
 namespace fleet_hooks {

@@ -1,10 +1,10 @@
 // fleet-hooks install / uninstall: the suite's hook entries into or out of a settings file
-// (common/settings_update.h).
+// (common/settings/settings_update.h).
 
 #include <cstdio>
 
-#include "exit_status.h"
-#include "settings_update.h"
+#include "base/exit_status.h"
+#include "settings/settings_update.h"
 #include "subcommand.h"
 
 namespace fleet_hooks {

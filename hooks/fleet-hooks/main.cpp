@@ -8,9 +8,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cli.h"
-#include "error.h"
-#include "exit_status.h"
+#include "base/cli.h"
+#include "base/error.h"
+#include "base/exit_status.h"
 #include "subcommand.h"
 #include "version.h"
 

@@ -1,14 +1,14 @@
 // fleet-hooks query: the records of a session, caller or kitchen, and for a session the
-// guard's verdict on resuming it (common/store_query.h).
+// guard's verdict on resuming it (common/store/store_query.h).
 
 #include <unistd.h>
 #include <cstdio>
 
-#include "exit_status.h"
-#include "paths.h"
-#include "provenance_store.h"
-#include "resume_guard.h"
-#include "store_query.h"
+#include "base/exit_status.h"
+#include "base/paths.h"
+#include "guard/resume_guard.h"
+#include "store/provenance_store.h"
+#include "store/store_query.h"
 #include "subcommand.h"
 
 namespace fleet_hooks {

@@ -1,12 +1,12 @@
 // fleet-hooks replay: run ownership policy cases through the guard's logic
-// (common/policy_replay.h).
+// (common/guard/policy_replay.h).
 
 #include <cstdio>
 
-#include "exit_status.h"
-#include "paths.h"
-#include "policy_replay.h"
-#include "resume_guard.h"
+#include "base/exit_status.h"
+#include "base/paths.h"
+#include "guard/policy_replay.h"
+#include "guard/resume_guard.h"
 #include "subcommand.h"
 
 namespace fleet_hooks {

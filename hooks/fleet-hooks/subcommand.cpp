@@ -2,9 +2,9 @@
 
 #include <cstdio>
 
-#include "exit_status.h"
-#include "paths.h"
-#include "tool_names.h"
+#include "base/exit_status.h"
+#include "base/paths.h"
+#include "hook/tool_names.h"
 
 namespace fleet_hooks {
 

@@ -1,8 +1,8 @@
-// fleet-hooks verify: check every line of the provenance store (common/store_verify.h).
+// fleet-hooks verify: check every line of the provenance store (common/store/store_verify.h).
 
-#include "exit_status.h"
-#include "paths.h"
-#include "store_verify.h"
+#include "base/exit_status.h"
+#include "base/paths.h"
+#include "store/store_verify.h"
 #include "subcommand.h"
 
 namespace fleet_hooks {

@@ -6,13 +6,13 @@
 
 #include <CLI/CLI.hpp>
 
-#include "agent_control.h"
-#include "cli.h"
-#include "error.h"
-#include "exit_status.h"
-#include "launch_wrapper.h"
-#include "launch_wrapper_cli.h"
-#include "standard_fds.h"
+#include "base/cli.h"
+#include "base/error.h"
+#include "base/exit_status.h"
+#include "launch/agent_control.h"
+#include "launch/launch_wrapper.h"
+#include "launch/launch_wrapper_cli.h"
+#include "process/standard_fds.h"
 #include "version.h"
 
 namespace {

@@ -6,13 +6,13 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cli.h"
-#include "error.h"
-#include "exit_status.h"
-#include "hook_protocol.h"
-#include "paths.h"
-#include "provenance_hook.h"
-#include "provenance_store.h"
+#include "base/cli.h"
+#include "base/error.h"
+#include "base/exit_status.h"
+#include "base/paths.h"
+#include "hook/hook_protocol.h"
+#include "hook/provenance_hook.h"
+#include "store/provenance_store.h"
 #include "version.h"
 
 int main(int argc, char** argv) {

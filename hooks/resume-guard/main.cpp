@@ -8,9 +8,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "cli.h"
-#include "hook_protocol.h"
-#include "resume_guard.h"
+#include "base/cli.h"
+#include "guard/resume_guard.h"
+#include "hook/hook_protocol.h"
 #include "version.h"
 
 int main(int argc, char** argv) {

@@ -8,13 +8,13 @@
 #include <unistd.h>
 #include <memory>
 
+#include "base/json.h"
+#include "base/paths.h"
 #include "claude_cli.h"
 #include "fixtures.h"
-#include "json.h"
-#include "paths.h"
 #include "process.h"
-#include "provenance_record.h"
-#include "provenance_store.h"
+#include "store/provenance_record.h"
+#include "store/provenance_store.h"
 #include "suite.h"
 #include "temp_dir.h"
 

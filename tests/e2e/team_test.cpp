@@ -8,11 +8,11 @@
 #include <unistd.h>
 #include <memory>
 
+#include "base/json.h"
 #include "claude_cli.h"
 #include "fixtures.h"
-#include "json.h"
 #include "process.h"
-#include "provenance_store.h"
+#include "store/provenance_store.h"
 #include "suite.h"
 #include "temp_dir.h"
 

@@ -4,9 +4,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "paths.h"
-#include "provenance_store.h"
-#include "resume_guard.h"
+#include "base/paths.h"
+#include "guard/resume_guard.h"
+#include "store/provenance_store.h"
 
 namespace {
 

@@ -6,11 +6,11 @@
 #include <cstdlib>
 #include <string>
 
-#include "files.h"
-#include "provenance_index.h"
-#include "provenance_record.h"
-#include "provenance_store.h"
-#include "store_verify.h"
+#include "base/files.h"
+#include "store/provenance_index.h"
+#include "store/provenance_record.h"
+#include "store/provenance_store.h"
+#include "store/store_verify.h"
 
 namespace {
 

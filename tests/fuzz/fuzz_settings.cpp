@@ -9,10 +9,10 @@
 #include <cstdlib>
 #include <string>
 
-#include "error.h"
-#include "hook_wiring.h"
-#include "json.h"
-#include "settings_file.h"
+#include "base/error.h"
+#include "base/json.h"
+#include "settings/hook_wiring.h"
+#include "settings/settings_file.h"
 
 namespace {
 

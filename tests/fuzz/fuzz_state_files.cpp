@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "launch_registry.h"
-#include "session_state.h"
+#include "launch/launch_registry.h"
+#include "launch/session_state.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

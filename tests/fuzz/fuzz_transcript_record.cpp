@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "completion_marker.h"
+#include "launch/completion_marker.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view line(reinterpret_cast<const char*>(data), size);

@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/json.h"
 #include "fixtures.h"
-#include "json.h"
 #include "process.h"
 #include "suite.h"
 #include "temp_dir.h"

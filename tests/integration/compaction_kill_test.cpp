@@ -9,7 +9,7 @@
 #include <set>
 
 #include "process.h"
-#include "provenance_record.h"
+#include "store/provenance_record.h"
 #include "temp_dir.h"
 
 using fleet::test::BackgroundProcess;

@@ -8,10 +8,10 @@
 #include <algorithm>
 #include <set>
 
-#include "json.h"
+#include "base/json.h"
 #include "process.h"
-#include "provenance_record.h"
-#include "settings_file.h"
+#include "settings/settings_file.h"
+#include "store/provenance_record.h"
 #include "suite.h"
 #include "temp_dir.h"
 

@@ -7,8 +7,8 @@
 #include <unistd.h>
 #include <csignal>
 
-#include "json.h"
-#include "launch_registry.h"
+#include "base/json.h"
+#include "launch/launch_registry.h"
 #include "process.h"
 #include "temp_dir.h"
 

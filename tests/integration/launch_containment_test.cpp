@@ -15,12 +15,12 @@
 #include <map>
 #include <random>
 
-#include "json.h"
+#include "base/json.h"
+#include "base/timestamp.h"
+#include "launch/launch_registry.h"
 #include "launch_output.h"
-#include "launch_registry.h"
 #include "process.h"
 #include "temp_dir.h"
-#include "timestamp.h"
 
 using fleet::test::announced_pids;
 using fleet::test::BackgroundProcess;

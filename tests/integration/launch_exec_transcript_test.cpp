@@ -5,8 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/json.h"
 #include "fixtures.h"
-#include "json.h"
 #include "launch_output.h"
 #include "process.h"
 #include "temp_dir.h"

@@ -9,11 +9,11 @@
 #include <csignal>
 #include <memory>
 
+#include "base/json.h"
 #include "fixtures.h"
-#include "json.h"
+#include "launch/session_state.h"
 #include "launch_output.h"
 #include "process.h"
-#include "session_state.h"
 #include "temp_dir.h"
 
 using fleet::test::assistant_line;

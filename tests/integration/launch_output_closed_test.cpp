@@ -10,7 +10,7 @@
 #include <chrono>
 #include <csignal>
 
-#include "json.h"
+#include "base/json.h"
 #include "process.h"
 #include "temp_dir.h"
 

@@ -11,14 +11,14 @@
 #include <random>
 #include <set>
 
-#include "ids.h"
-#include "json.h"
+#include "base/ids.h"
+#include "base/json.h"
+#include "base/timestamp.h"
+#include "launch/launch_registry.h"
 #include "launch_output.h"
-#include "launch_registry.h"
 #include "process.h"
-#include "provenance_record.h"
+#include "store/provenance_record.h"
 #include "temp_dir.h"
-#include "timestamp.h"
 
 using fleet::test::announced_pids;
 using fleet::test::BackgroundProcess;

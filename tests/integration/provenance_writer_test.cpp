@@ -7,7 +7,7 @@
 
 #include "fixtures.h"
 #include "process.h"
-#include "provenance_record.h"
+#include "store/provenance_record.h"
 #include "temp_dir.h"
 
 using fleet::test::kL3;

@@ -5,8 +5,8 @@
 #include <unistd.h>
 #include <algorithm>
 
+#include "base/json.h"
 #include "fixtures.h"
-#include "json.h"
 #include "process.h"
 #include "temp_dir.h"
 

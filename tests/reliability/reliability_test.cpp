@@ -17,10 +17,10 @@
 #include <random>
 #include <set>
 
+#include "base/json.h"
 #include "fixtures.h"
-#include "json.h"
 #include "process.h"
-#include "provenance_record.h"
+#include "store/provenance_record.h"
 #include "temp_dir.h"
 
 using fleet::test::BackgroundProcess;

@@ -8,8 +8,8 @@
 #include <set>
 
 #include "process.h"
-#include "provenance_record.h"
-#include "provenance_store.h"
+#include "store/provenance_record.h"
+#include "store/provenance_store.h"
 #include "temp_dir.h"
 
 using fleet::test::read_file;

@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "json.h"
+#include "base/json.h"
 
 namespace fleet::test {
 namespace {

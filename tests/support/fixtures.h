@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "provenance_record.h"
+#include "store/provenance_record.h"
 
 namespace fleet::test {
 

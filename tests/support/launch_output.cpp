@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
 
-#include "json.h"
+#include "base/json.h"
 #include "temp_dir.h"
 
 namespace fleet::test {

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "exit_status.h"
+#include "base/exit_status.h"
 
 extern char** environ;
 

@@ -6,8 +6,8 @@
 
 #include <map>
 
+#include "base/json.h"
 #include "fixtures.h"
-#include "json.h"
 #include "process.h"
 
 namespace fleet::test {

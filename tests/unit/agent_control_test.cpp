@@ -1,13 +1,13 @@
-#include "agent_control.h"
+#include "launch/agent_control.h"
 
 #include <doctest/doctest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <csignal>
 
-#include "json.h"
+#include "base/json.h"
+#include "base/timestamp.h"
 #include "temp_dir.h"
-#include "timestamp.h"
 
 using namespace fleet;
 using fleet::test::TempDir;

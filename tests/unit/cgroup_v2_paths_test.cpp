@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "cgroup_v2.h"
+#include "process/cgroup_v2.h"
 
 namespace {
 

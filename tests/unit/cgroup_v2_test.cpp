@@ -6,7 +6,7 @@
 #include <chrono>
 #include <fstream>
 
-#include "cgroup_v2.h"
+#include "process/cgroup_v2.h"
 #include "temp_dir.h"
 
 using fleet::test::TempDir;

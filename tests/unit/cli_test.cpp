@@ -1,4 +1,4 @@
-#include "cli.h"
+#include "base/cli.h"
 
 #include <doctest/doctest.h>
 

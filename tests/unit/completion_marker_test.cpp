@@ -1,4 +1,4 @@
-#include "completion_marker.h"
+#include "launch/completion_marker.h"
 
 #include <doctest/doctest.h>
 

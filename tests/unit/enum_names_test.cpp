@@ -1,15 +1,15 @@
-#include "enum_names.h"
+#include "base/enum_names.h"
 
 #include <doctest/doctest.h>
 #include <set>
 #include <string>
 
-#include "agent_control.h"
-#include "error_class.h"
-#include "launch_options.h"
-#include "launch_summary.h"
-#include "retry_policy.h"
-#include "session_state.h"
+#include "launch/agent_control.h"
+#include "launch/error_class.h"
+#include "launch/launch_options.h"
+#include "launch/launch_summary.h"
+#include "launch/retry_policy.h"
+#include "launch/session_state.h"
 
 using namespace fleet;
 

@@ -1,4 +1,4 @@
-#include "error_class.h"
+#include "launch/error_class.h"
 
 #include <doctest/doctest.h>
 #include <string>

@@ -1,4 +1,4 @@
-#include "files.h"
+#include "base/files.h"
 
 #include <doctest/doctest.h>
 #include <fcntl.h>
@@ -7,7 +7,7 @@
 #include <unistd.h>
 #include <cerrno>
 
-#include "error.h"
+#include "base/error.h"
 #include "temp_dir.h"
 
 using namespace fleet;

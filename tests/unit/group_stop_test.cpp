@@ -2,7 +2,7 @@
 #include <csignal>
 #include <vector>
 
-#include "process_identity.h"
+#include "process/process_identity.h"
 
 using namespace fleet;
 using namespace std::chrono_literals;

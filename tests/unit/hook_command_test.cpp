@@ -1,10 +1,10 @@
-#include "hook_command.h"
-#include "exit_status.h"
+#include "hook/hook_command.h"
+#include "base/exit_status.h"
 
 #include <doctest/doctest.h>
 
-#include "child_process.h"
-#include "subprocess.h"
+#include "process/child_process.h"
+#include "process/subprocess.h"
 
 using namespace fleet;
 

@@ -1,11 +1,11 @@
-#include "hook_protocol.h"
+#include "hook/hook_protocol.h"
 
 #include <doctest/doctest.h>
 #include <unistd.h>
 #include <csignal>
 #include <thread>
 
-#include "json.h"
+#include "base/json.h"
 
 using namespace fleet;
 

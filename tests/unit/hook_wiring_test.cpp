@@ -1,11 +1,11 @@
-#include "hook_wiring.h"
-#include "exit_status.h"
+#include "settings/hook_wiring.h"
+#include "base/exit_status.h"
 
 #include <doctest/doctest.h>
 
-#include "error.h"
-#include "json.h"
-#include "settings_file.h"
+#include "base/error.h"
+#include "base/json.h"
+#include "settings/settings_file.h"
 
 using namespace fleet;
 

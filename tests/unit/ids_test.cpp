@@ -1,4 +1,4 @@
-#include "ids.h"
+#include "base/ids.h"
 
 #include <doctest/doctest.h>
 #include <string>

@@ -1,4 +1,4 @@
-#include "js_regex.h"
+#include "settings/js_regex.h"
 
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-#include "launch_containment.h"
+#include "launch/launch_containment.h"
 
 #include <doctest/doctest.h>
 #include <sys/wait.h>

@@ -1,9 +1,9 @@
-#include "launch_plan.h"
+#include "launch/launch_plan.h"
 
 #include <doctest/doctest.h>
 #include <memory>
 
-#include "error.h"
+#include "base/error.h"
 
 using namespace fleet;
 using Argv = std::vector<std::string>;

@@ -1,10 +1,10 @@
-#include "launch_registry.h"
+#include "launch/launch_registry.h"
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "error.h"
+#include "base/error.h"
 #include "temp_dir.h"
 
 using namespace fleet;

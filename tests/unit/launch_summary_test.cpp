@@ -1,8 +1,8 @@
-#include "launch_summary.h"
+#include "launch/launch_summary.h"
 
 #include <doctest/doctest.h>
 
-#include "json.h"
+#include "base/json.h"
 
 using namespace fleet;
 

@@ -1,4 +1,4 @@
-#include "line_scan.h"
+#include "base/line_scan.h"
 
 #include <doctest/doctest.h>
 #include <fcntl.h>
@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "files.h"
+#include "base/files.h"
 #include "temp_dir.h"
 
 using namespace fleet;

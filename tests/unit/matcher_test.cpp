@@ -1,4 +1,4 @@
-#include "matcher.h"
+#include "settings/matcher.h"
 
 #include <doctest/doctest.h>
 

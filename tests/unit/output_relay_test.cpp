@@ -1,4 +1,4 @@
-#include "output_relay.h"
+#include "process/output_relay.h"
 
 #include <doctest/doctest.h>
 #include <fcntl.h>

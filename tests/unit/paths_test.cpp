@@ -1,9 +1,9 @@
-#include "paths.h"
+#include "base/paths.h"
 
 #include <doctest/doctest.h>
 #include <unistd.h>
 
-#include "error.h"
+#include "base/error.h"
 #include "temp_dir.h"
 
 using namespace fleet;

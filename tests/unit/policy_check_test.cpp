@@ -2,14 +2,14 @@
 // produces (rule, severity, file), checked on settings files in a temporary project with
 // stand-in resume-guard and provenance-writer scripts (the check runs the guard command).
 
-#include "policy_check.h"
+#include "settings/policy_check.h"
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 
 #include <algorithm>
 
-#include "json.h"
+#include "base/json.h"
 #include "temp_dir.h"
 
 using namespace fleet;

@@ -1,10 +1,10 @@
-#include "policy_replay.h"
+#include "guard/policy_replay.h"
 
 #include <doctest/doctest.h>
 
+#include "base/paths.h"
 #include "fixtures.h"
-#include "paths.h"
-#include "provenance_store.h"
+#include "store/provenance_store.h"
 #include "temp_dir.h"
 
 using namespace fleet;

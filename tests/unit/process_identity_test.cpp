@@ -1,4 +1,4 @@
-#include "process_identity.h"
+#include "process/process_identity.h"
 
 #include <doctest/doctest.h>
 #include <sys/prctl.h>

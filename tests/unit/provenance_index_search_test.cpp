@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "files.h"
-#include "provenance_index.h"
-#include "provenance_store.h"
+#include "base/files.h"
+#include "store/provenance_index.h"
+#include "store/provenance_store.h"
 #include "temp_dir.h"
 
 using namespace fleet;

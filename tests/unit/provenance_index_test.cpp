@@ -1,4 +1,4 @@
-#include "provenance_index.h"
+#include "store/provenance_index.h"
 
 #include <doctest/doctest.h>
 #include <fcntl.h>
@@ -8,9 +8,9 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "files.h"
+#include "base/files.h"
 #include "fixtures.h"
-#include "provenance_store.h"
+#include "store/provenance_store.h"
 #include "temp_dir.h"
 
 using namespace fleet;

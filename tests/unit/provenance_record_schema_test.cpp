@@ -6,7 +6,7 @@
 
 #include <doctest/doctest.h>
 
-#include "provenance_record.h"
+#include "store/provenance_record.h"
 #include "temp_dir.h"
 
 using namespace fleet;

@@ -1,4 +1,4 @@
-#include "provenance_record.h"
+#include "store/provenance_record.h"
 
 #include <doctest/doctest.h>
 

@@ -6,9 +6,9 @@
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 
-#include "provenance_store.h"
-#include "resume_guard.h"
-#include "store_compact.h"
+#include "guard/resume_guard.h"
+#include "store/provenance_store.h"
+#include "store/store_compact.h"
 #include "store_model.h"
 #include "temp_dir.h"
 

@@ -1,12 +1,12 @@
-#include "provenance_store.h"
+#include "store/provenance_store.h"
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "error.h"
+#include "base/error.h"
 #include "fixtures.h"
-#include "provenance_index.h"
+#include "store/provenance_index.h"
 #include "temp_dir.h"
 
 using namespace fleet;

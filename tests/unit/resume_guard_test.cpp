@@ -1,12 +1,12 @@
-#include "resume_guard.h"
+#include "guard/resume_guard.h"
 
 #include <doctest/doctest.h>
 #include <unistd.h>
 
+#include "base/json.h"
+#include "base/paths.h"
 #include "fixtures.h"
-#include "json.h"
-#include "paths.h"
-#include "provenance_store.h"
+#include "store/provenance_store.h"
 #include "temp_dir.h"
 
 using namespace fleet;

@@ -1,15 +1,15 @@
 // resume-guard in two steps: reading the request out of a hook input (resume_request.h) and
 // deciding on a request (resume_guard.h) without any hook input JSON.
 
-#include "resume_request.h"
+#include "guard/resume_request.h"
 
 #include <doctest/doctest.h>
 
-#include "hook_protocol.h"
-#include "json.h"
-#include "paths.h"
-#include "provenance_store.h"
-#include "resume_guard.h"
+#include "base/json.h"
+#include "base/paths.h"
+#include "guard/resume_guard.h"
+#include "hook/hook_protocol.h"
+#include "store/provenance_store.h"
 #include "temp_dir.h"
 
 using namespace fleet;

@@ -1,4 +1,4 @@
-#include "retry_policy.h"
+#include "launch/retry_policy.h"
 
 #include <doctest/doctest.h>
 

@@ -1,9 +1,9 @@
-#include "session_state.h"
+#include "launch/session_state.h"
 
 #include <doctest/doctest.h>
 #include <csignal>
 
-#include "error.h"
+#include "base/error.h"
 #include "temp_dir.h"
 
 using namespace fleet;

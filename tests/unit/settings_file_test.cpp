@@ -1,11 +1,11 @@
-#include "settings_file.h"
+#include "settings/settings_file.h"
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "error.h"
-#include "json.h"
+#include "base/error.h"
+#include "base/json.h"
 #include "temp_dir.h"
 
 using namespace fleet;

@@ -4,9 +4,9 @@
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 
-#include "error.h"
-#include "settings_file.h"
-#include "settings_update.h"
+#include "base/error.h"
+#include "settings/settings_file.h"
+#include "settings/settings_update.h"
 #include "temp_dir.h"
 
 using namespace fleet;

@@ -1,10 +1,10 @@
-#include "settings_update.h"
+#include "settings/settings_update.h"
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "error.h"
+#include "base/error.h"
 #include "temp_dir.h"
 
 using namespace fleet;

@@ -1,4 +1,4 @@
-#include "signal_router.h"
+#include "process/signal_router.h"
 
 #include <doctest/doctest.h>
 #include <sys/wait.h>

@@ -2,7 +2,7 @@
 // errno and 126/127, the descriptors and signal state the child gets, the hold, the
 // caller's death, and placement in a cgroup.
 
-#include "spawn.h"
+#include "process/spawn.h"
 
 #include <doctest/doctest.h>
 #include <fcntl.h>
@@ -14,9 +14,9 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "cgroup_v2.h"
-#include "child_process.h"
-#include "files.h"
+#include "base/files.h"
+#include "process/cgroup_v2.h"
+#include "process/child_process.h"
 #include "temp_dir.h"
 
 using namespace fleet;

@@ -1,13 +1,13 @@
-#include "store_compact.h"
+#include "store/store_compact.h"
 
 #include <doctest/doctest.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 
 #include "fixtures.h"
-#include "provenance_index.h"
-#include "provenance_store.h"
-#include "store_verify.h"
+#include "store/provenance_index.h"
+#include "store/provenance_store.h"
+#include "store/store_verify.h"
 #include "temp_dir.h"
 
 using namespace fleet;

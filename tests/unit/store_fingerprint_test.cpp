@@ -1,6 +1,6 @@
 // When a store fingerprint counts as settled: never before the coarse clock has passed its
 // ctime, whatever the file system's stamps.
-#include "store_fingerprint.h"
+#include "store/store_fingerprint.h"
 
 #include <doctest/doctest.h>
 #include <fcntl.h>
@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "files.h"
+#include "base/files.h"
 #include "temp_dir.h"
 
 using namespace fleet;

@@ -1,8 +1,8 @@
-#include "store_query.h"
+#include "store/store_query.h"
 
 #include <doctest/doctest.h>
 
-#include "provenance_store.h"
+#include "store/provenance_store.h"
 #include "temp_dir.h"
 
 using namespace fleet;

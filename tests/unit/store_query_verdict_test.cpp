@@ -2,9 +2,9 @@
 
 #include <doctest/doctest.h>
 
-#include "paths.h"
-#include "provenance_store.h"
-#include "store_query.h"
+#include "base/paths.h"
+#include "store/provenance_store.h"
+#include "store/store_query.h"
 #include "temp_dir.h"
 
 using namespace fleet;

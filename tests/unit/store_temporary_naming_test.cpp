@@ -2,9 +2,9 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
 
-#include "provenance_store.h"
-#include "store_compact.h"
-#include "store_temporary.h"
+#include "store/provenance_store.h"
+#include "store/store_compact.h"
+#include "store/store_temporary.h"
 #include "temp_dir.h"
 
 using namespace fleet;

@@ -1,4 +1,4 @@
-#include "store_temporary.h"
+#include "store/store_temporary.h"
 
 #include <doctest/doctest.h>
 #include <unistd.h>

@@ -1,12 +1,12 @@
-#include "store_verify.h"
+#include "store/store_verify.h"
 
 #include <doctest/doctest.h>
 
 #include <random>
 
 #include "fixtures.h"
-#include "provenance_store.h"
-#include "store_compact.h"
+#include "store/provenance_store.h"
+#include "store/store_compact.h"
 #include "temp_dir.h"
 
 using namespace fleet;

@@ -1,8 +1,8 @@
-#include "subprocess.h"
+#include "process/subprocess.h"
 
 #include <doctest/doctest.h>
 
-#include "child_process.h"
+#include "process/child_process.h"
 
 using namespace fleet;
 

@@ -1,4 +1,4 @@
-#include "timestamp.h"
+#include "base/timestamp.h"
 
 #include <doctest/doctest.h>
 #include <cctype>

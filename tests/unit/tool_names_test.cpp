@@ -1,4 +1,4 @@
-#include "tool_names.h"
+#include "hook/tool_names.h"
 
 #include <doctest/doctest.h>
 

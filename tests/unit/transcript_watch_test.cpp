@@ -1,4 +1,4 @@
-#include "transcript_watch.h"
+#include "launch/transcript_watch.h"
 
 #include <doctest/doctest.h>
 #include <poll.h>

@@ -1,0 +1,48 @@
+#pragma once
+// The resume-ownership decision of resume-guard (README.md, "resume-guard": Decision table),
+// on a request read out of a hook input (resume_request.h), and the names of its verdicts.
+// The guard never allows: it denies, advises, or stays silent.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "guard/resume_request.h"
+
+namespace fleet {
+
+// The guard's verdict, named the same wherever it is shown (the `fleet-hooks query` verdict,
+// the `fleet-hooks replay` outcomes).
+enum class Verdict {
+  silent,    // no output: Claude Code's own permission rules apply (the call proceeds)
+  deny,      // a permissionDecision "deny": Claude Code does not call the tool
+  advisory,  // a systemMessage: nothing is decided (the call proceeds)
+};
+
+// "silent", "deny" or "advisory".
+const char* to_string(Verdict verdict);
+
+// The verdict `name` names, nullopt for any other word.
+std::optional<Verdict> parse_verdict(std::string_view name);
+
+struct GuardOptions {
+  std::string state_dir;   // --state-dir ("" resolves as README.md, "State directory", says)
+  std::string kitchen_id;  // --kitchen-id ("" resolves from the environment)
+  std::vector<std::string> tools;  // --tool: more dispatch tool names
+  bool strict = false;             // deny when the store cannot vouch for the session
+};
+
+struct GuardDecision {
+  Verdict verdict = Verdict::silent;
+  std::string message;  // deny: the permissionDecisionReason; advisory: the systemMessage
+  std::string log;      // one line for stderr, "" for none
+
+  // What the hook prints on stdout ("" when silent).
+  std::string output() const;
+};
+
+// Decides on one request (the decision table, rule by rule).
+GuardDecision decide_resume(const ResumeRequest& request, const GuardOptions& options);
+
+}  // namespace fleet

@@ -1,0 +1,48 @@
+#pragma once
+// The command line of one of the suite's hook entries, in the forms the suite writes and
+// reads back: plain (`/opt/bin/resume-guard --strict`), and guarded against a missing
+// executable (`command -v resume-guard >/dev/null 2>&1 || { echo "…" >&2; exit 2; }; exec
+// resume-guard --strict`), which Claude Code's /bin/sh runs so that a machine without the
+// suite blocks the call (exit 2) instead of silently running it unguarded (exit 127).
+// Failing: nothing here fails; a command that is not one of the suite's forms parses as
+// nullopt, and a command without an executable word has the executable "".
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/exit_status.h"
+
+namespace fleet {
+
+struct HookCommand {
+  std::string executable;  // the executable word as written (shell quotes kept)
+  std::string arguments;   // everything after it, as written ("" or " --strict …")
+  bool guarded = false;    // written in the `command -v … ||` form
+  int exit_if_missing = exit_status::not_found;  // a plain command: /bin/sh says 127
+};
+
+// `word` quoted for /bin/sh when it holds anything beyond [A-Za-z0-9/._+-].
+std::string shell_quote(std::string_view word);
+
+// The shell words of `text` with quotes removed (no expansion); enough for the argument
+// lists the suite writes and people hand-write.
+std::vector<std::string> shell_words(std::string_view text);
+
+// Parses a hook command in either form. nullopt when it is empty.
+std::optional<HookCommand> parse_hook_command(std::string_view command);
+
+// The command text for `hook`. `name` is the suite executable's name (for the message).
+std::string format_hook_command(const HookCommand& hook, std::string_view name);
+
+// The executable a hook command runs, with shell quotes removed ("" when there is none).
+std::string command_executable(std::string_view command);
+
+// The file name of the command's executable.
+std::string command_executable_name(std::string_view command);
+
+// The values of every `--tool NAME` / `--tool=NAME` in `arguments`.
+std::vector<std::string> command_tools(std::string_view arguments);
+
+}  // namespace fleet

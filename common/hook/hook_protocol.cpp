@@ -1,0 +1,124 @@
+#include "hook/hook_protocol.h"
+
+#include <unistd.h>
+#include <cerrno>
+#include <cstring>
+
+#include "base/json.h"
+
+namespace fleet {
+
+BoundedRead read_bounded(int fd, std::size_t cap) {
+  BoundedRead result;
+  char chunk[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      result.error = std::strerror(errno);
+      break;
+    }
+    const auto got = static_cast<std::size_t>(n);
+    const std::size_t room = cap - result.text.size();
+    if (got > room) {
+      result.text.append(chunk, room);
+      result.truncated = true;
+      break;
+    }
+    result.text.append(chunk, got);
+  }
+  return result;
+}
+
+HookInput::HookInput(std::string_view text) {
+  object_ = &doc_;
+  parse(text);
+}
+
+HookInput::HookInput(const BoundedRead& input) {
+  object_ = &doc_;
+  if (!input.error.empty()) {
+    error_ = "cannot read stdin: " + input.error;
+    doc_.SetObject();
+  } else if (input.truncated) {
+    error_ = "hook input is larger than " + std::to_string(kMaxHookInputBytes / (1024 * 1024)) +
+             " MiB and was not read further";
+    doc_.SetObject();
+  } else {
+    parse(input.text);
+  }
+}
+
+void HookInput::parse(std::string_view text) {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    error_ = "hook input is empty";
+    doc_.SetObject();
+    return;
+  }
+  if (!parse_json(text, doc_)) {
+    error_ = "hook input is not valid JSON (" + parse_error_sentence(doc_, text) + ")";
+    doc_.SetObject();
+    return;
+  }
+  if (!doc_.IsObject()) {
+    error_ = std::string("hook input is a JSON ") + json_type_name(doc_) + ", not an object";
+    doc_.SetObject();
+  }
+}
+
+std::string_view HookFields::string_field(const char* key) const {
+  return string_member(*object_, key).value_or(std::string_view());
+}
+
+std::string_view HookFields::hook_event_name() const {
+  return string_field("hook_event_name");
+}
+std::string_view HookFields::tool_name() const {
+  return string_field("tool_name");
+}
+std::string_view HookFields::session_id() const {
+  return string_field("session_id");
+}
+std::string_view HookFields::cwd() const {
+  return string_field("cwd");
+}
+const rapidjson::Value* HookFields::tool_input() const {
+  return member(*object_, "tool_input");
+}
+const rapidjson::Value* HookFields::tool_response() const {
+  return member(*object_, "tool_response");
+}
+
+std::string pre_tool_use_input(std::string_view session_id, std::string_view tool_name,
+                               std::string_view resume_session_id, std::string_view cwd) {
+  rapidjson::Document input(rapidjson::kObjectType);
+  auto& alloc = input.GetAllocator();
+  input.AddMember("session_id", json_string(session_id, alloc), alloc);
+  if (!cwd.empty()) input.AddMember("cwd", json_string(cwd, alloc), alloc);
+  input.AddMember("hook_event_name", "PreToolUse", alloc);
+  input.AddMember("tool_name", json_string(tool_name, alloc), alloc);
+  rapidjson::Value tool_input(rapidjson::kObjectType);
+  tool_input.AddMember("resume_session_id", json_string(resume_session_id, alloc), alloc);
+  input.AddMember("tool_input", tool_input, alloc);
+  return to_json(input);
+}
+
+std::string pre_tool_use_deny(std::string_view reason) {
+  rapidjson::Document out(rapidjson::kObjectType);
+  auto& alloc = out.GetAllocator();
+  rapidjson::Value specific(rapidjson::kObjectType);
+  specific.AddMember("hookEventName", "PreToolUse", alloc);
+  specific.AddMember("permissionDecision", "deny", alloc);
+  specific.AddMember("permissionDecisionReason", json_string(reason, alloc), alloc);
+  out.AddMember("hookSpecificOutput", specific, alloc);
+  return to_json(out) + "\n";
+}
+
+std::string advisory(std::string_view message) {
+  rapidjson::Document out(rapidjson::kObjectType);
+  out.AddMember("systemMessage", json_string(message, out.GetAllocator()), out.GetAllocator());
+  return to_json(out) + "\n";
+}
+
+}  // namespace fleet

@@ -1,0 +1,121 @@
+#include "hook/provenance_hook.h"
+
+#include <memory>
+
+#include "base/error.h"
+#include "base/json.h"
+#include "base/paths.h"
+#include "hook/tool_names.h"
+#include "store/provenance_store.h"
+
+namespace fleet {
+namespace {
+
+// The JSON objects a dispatch call's fields are looked up in, most specific first.
+class FieldSources {
+ public:
+  explicit FieldSources(const HookInput& hook) {
+    if (const rapidjson::Value* response = hook.tool_response()) add_response(*response);
+    if (const rapidjson::Value* input = hook.tool_input(); input && input->IsObject()) {
+      objects_.push_back(input);
+    }
+  }
+
+  // The first non-empty string under any of `keys`, searching source by source.
+  std::string find(std::initializer_list<const char*> keys) const {
+    for (const rapidjson::Value* object : objects_) {
+      for (const char* key : keys) {
+        auto value = string_member(*object, key);
+        if (value && !value->empty()) return std::string(*value);
+      }
+    }
+    return "";
+  }
+
+ private:
+  void add_response(const rapidjson::Value& response) {
+    if (response.IsObject()) {
+      objects_.push_back(&response);
+    } else if (response.IsString()) {
+      add_json_text({response.GetString(), response.GetStringLength()});
+    } else if (response.IsArray()) {
+      for (const rapidjson::Value& block : response.GetArray()) {
+        auto type = string_member(block, "type");
+        auto text = string_member(block, "text");
+        if (type && *type == "text" && text) add_json_text(*text);
+      }
+    }
+  }
+
+  void add_json_text(std::string_view text) {
+    auto doc = std::make_unique<rapidjson::Document>();
+    if (!parse_json(text, *doc) || !doc->IsObject()) return;
+    objects_.push_back(doc.get());
+    parsed_.push_back(std::move(doc));
+  }
+
+  std::vector<std::unique_ptr<rapidjson::Document>> parsed_;
+  std::vector<const rapidjson::Value*> objects_;
+};
+
+}  // namespace
+
+DispatchedRecord dispatched_record(const HookInput& hook, const std::string& default_kitchen) {
+  const FieldSources sources(hook);
+  DispatchedRecord result;
+  ProvenanceRecord& record = result.record;
+  record.session_id = sources.find({"dispatched_session_id", "session_id"});
+  if (record.session_id.empty()) return result;
+  if (const rapidjson::Value* input = hook.tool_input(); input && input->IsObject()) {
+    const auto resumed = string_member(*input, "resume_session_id");
+    // The resumed session itself, named in full or by a prefix.
+    if (resumed && !resumed->empty() && std::string_view(record.session_id).starts_with(*resumed)) {
+      result.outcome = DispatchedRecord::Outcome::resumed;
+      return result;
+    }
+  }
+  result.outcome = DispatchedRecord::Outcome::launched;
+  record.caller_session_id = std::string(hook.session_id());
+  record.dispatch_id = sources.find({"dispatch_id"});
+  record.kitchen_id = sources.find({"kitchen_id"});
+  if (record.kitchen_id.empty()) record.kitchen_id = default_kitchen;
+  record.recipe_name = sources.find({"recipe_name"});
+  if (record.recipe_name.empty()) record.recipe_name = kUnnamedRecipe;
+  record.step_name = sources.find({"step_name"});
+  return result;
+}
+
+std::string run_provenance_hook(const BoundedRead& input, const ProvenanceHookOptions& options) {
+  const std::string prefix = "provenance-writer hook: ";
+  if (!input.error.empty())
+    return prefix + "cannot read stdin: " + input.error + "; nothing recorded";
+  if (input.truncated) return prefix + "hook input is too large; nothing recorded";
+  try {
+    const HookInput hook(input.text);
+    if (!hook.valid()) return prefix + hook.error() + "; nothing recorded";
+    const std::string_view event = hook.hook_event_name();
+    if (!event.empty() && event != "PostToolUse") return "";
+    if (!is_dispatch_tool(hook.tool_name(), options.tools)) return "";
+
+    DispatchedRecord dispatched = dispatched_record(hook, options.kitchen_id);
+    switch (dispatched.outcome) {
+      case DispatchedRecord::Outcome::resumed:
+        return "";
+      case DispatchedRecord::Outcome::no_session_id:
+        return prefix +
+               "no dispatched session id (dispatched_session_id or session_id) in tool_response "
+               "or tool_input; nothing recorded";
+      case DispatchedRecord::Outcome::launched:
+        break;
+    }
+    const std::string store =
+        provenance_store_path(resolve_state_dir(options.state_dir, hook.cwd()));
+    const std::string warning =
+        append_record(store, build_record(std::move(dispatched.record)), options.append);
+    return warning.empty() ? "" : prefix + "warning: " + warning;
+  } catch (const std::exception& e) {
+    return prefix + e.what() + "; nothing recorded";
+  }
+}
+
+}  // namespace fleet

@@ -1,0 +1,48 @@
+#pragma once
+// provenance-writer's PostToolUse mode: turn a dispatch tool call's input and response into
+// the ownership record of the dispatched session.
+
+#include <string>
+#include <vector>
+
+#include "base/jsonl_append.h"
+#include "hook/hook_protocol.h"
+#include "store/provenance_record.h"
+
+namespace fleet {
+
+struct ProvenanceHookOptions {
+  std::string state_dir;           // --state-dir
+  std::string kitchen_id;          // --kitchen-id: used when the call names no kitchen
+  std::vector<std::string> tools;  // --tool: more dispatch tool names
+  AppendOptions append;
+};
+
+// What a dispatch call implies for the store.
+struct DispatchedRecord {
+  enum class Outcome {
+    launched,       // `record` is the dispatched session's record
+    resumed,        // the call resumed a session and launched no other: nothing to record
+    no_session_id,  // neither tool_response nor tool_input names a dispatched session
+  };
+  Outcome outcome = Outcome::no_session_id;
+  ProvenanceRecord record;
+};
+
+// The record a dispatch call implies: caller = the hook input's session_id; the dispatched
+// session id, dispatch id, kitchen id, recipe and step from tool_response (a JSON object, a
+// JSON string holding one, or MCP text blocks whose text is one), then tool_input, under the
+// names dispatched_session_id / session_id, dispatch_id, kitchen_id, recipe_name, step_name.
+// The kitchen falls back to `default_kitchen`, the recipe to kUnnamedRecipe (the session is a
+// worker). The timestamp is left empty: build_record completes the record. A call that
+// resumed a session (tool_input's resume_session_id names the dispatched one, in full or by a
+// prefix) launched nothing, so it records nothing.
+DispatchedRecord dispatched_record(const HookInput& hook, const std::string& default_kitchen);
+
+// Runs the hook on stdin text: records the dispatched session (build_record, with
+// --kitchen-id as the default kitchen) when the input is a PostToolUse of the dispatch tool. Never
+// throws; returns the stderr line ("" for none). A PostToolUse hook must never block, so every
+// outcome exits 0.
+std::string run_provenance_hook(const BoundedRead& input, const ProvenanceHookOptions& options);
+
+}  // namespace fleet

@@ -1,0 +1,68 @@
+#include "launch/error_class.h"
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+namespace fleet {
+namespace {
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+// True when `number` occurs in `line` with no digit directly before or after it.
+bool has_whole_number(std::string_view line, std::string_view number) {
+  for (std::size_t at = line.find(number); at != std::string_view::npos;
+       at = line.find(number, at + 1)) {
+    const bool digit_before = at > 0 && is_digit(line[at - 1]);
+    const std::size_t after = at + number.size();
+    const bool digit_after = after < line.size() && is_digit(line[after]);
+    if (!digit_before && !digit_after) return true;
+  }
+  return false;
+}
+
+bool line_reports_retryable_status(std::string_view line) {
+  const bool about_a_request = line.find("error") != std::string_view::npos ||
+                               line.find("status") != std::string_view::npos ||
+                               line.find("http") != std::string_view::npos ||
+                               line.find("api") != std::string_view::npos;
+  if (!about_a_request) return false;
+  for (std::string_view code : {"429", "500", "502", "503", "529"}) {
+    if (has_whole_number(line, code)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+ErrorClass classify_failure(std::string_view output) {
+  if (output.find("No conversation found with session ID") != std::string_view::npos) {
+    return ErrorClass::stale_session;
+  }
+  const std::string text = lower(output);
+  if (text.find("overloaded") != std::string::npos ||
+      text.find("rate limit") != std::string::npos ||
+      text.find("rate_limit") != std::string::npos) {
+    return ErrorClass::retryable;
+  }
+  std::string_view rest = text;
+  while (!rest.empty()) {
+    const std::size_t newline = rest.find('\n');
+    const std::string_view line = rest.substr(0, newline);
+    if (line_reports_retryable_status(line)) return ErrorClass::retryable;
+    if (newline == std::string_view::npos) break;
+    rest.remove_prefix(newline + 1);
+  }
+  return ErrorClass::fatal;
+}
+
+}  // namespace fleet

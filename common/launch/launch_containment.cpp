@@ -1,0 +1,332 @@
+#include "launch/launch_containment.h"
+
+#include "process/cgroup_v2.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <ctime>
+#include <thread>
+#include <vector>
+
+#include "base/error.h"
+#include "base/files.h"
+#include "process/process_identity.h"
+
+namespace fleet {
+namespace {
+
+constexpr char kCgroupPrefix[] = "fleet-launch-";
+constexpr auto kPollInterval = std::chrono::milliseconds(20);
+
+using Clock = std::chrono::steady_clock;
+
+bool is_hex_token(const std::string& token) {
+  return token.size() == 32 && token.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
+std::string new_token() {
+  unsigned char bytes[16];
+  std::size_t got = 0;
+  while (got < sizeof bytes) {
+    const ssize_t n = ::getrandom(bytes + got, sizeof bytes - got, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw_errno("cannot read random bytes for the launch token");
+    got += static_cast<std::size_t>(n);
+  }
+  static const char digits[] = "0123456789abcdef";
+  std::string token;
+  for (unsigned char b : bytes) {
+    token.push_back(digits[b >> 4]);
+    token.push_back(digits[b & 15]);
+  }
+  return token;
+}
+
+std::vector<pid_t> numeric_entries(const std::string& directory_path) {
+  std::vector<pid_t> pids;
+  DIR* dir = ::opendir(directory_path.c_str());
+  if (dir == nullptr) return pids;
+  while (const dirent* entry = ::readdir(dir)) {
+    char* end = nullptr;
+    const long pid = std::strtol(entry->d_name, &end, 10);
+    if (end != entry->d_name && *end == '\0' && pid > 0) pids.push_back(static_cast<pid_t>(pid));
+  }
+  ::closedir(dir);
+  return pids;
+}
+
+// Whether /proc/<pid>/environ holds FLEET_LAUNCH_TOKEN with `token` among its
+// comma-separated values (a launch inside a launch carries both tokens).
+bool carries_token(pid_t pid, const std::string& token) {
+  const std::string environ = read_pseudo_file("/proc/" + std::to_string(pid) + "/environ");
+  const std::string name = std::string(kLaunchTokenVariable) + "=";
+  std::size_t pos = 0;
+  while (pos < environ.size()) {
+    std::size_t end = environ.find('\0', pos);
+    if (end == std::string::npos) end = environ.size();
+    if (environ.compare(pos, name.size(), name) == 0) {
+      std::size_t value = pos + name.size();
+      while (value < end) {
+        std::size_t comma = environ.find(',', value);
+        if (comma == std::string::npos || comma > end) comma = end;
+        if (environ.compare(value, comma - value, token) == 0 && comma - value == token.size())
+          return true;
+        value = comma + 1;
+      }
+    }
+    pos = end + 1;
+  }
+  return false;
+}
+
+// A process found by the scan, with its start time then.
+struct Found {
+  pid_t pid;
+  std::uint64_t starttime;
+};
+
+class Finder {
+ public:
+  Finder(const Containment& containment, bool search_environments)
+      : containment_(containment), search_environments_(search_environments) {
+    if (!containment_.cgroup.empty()) relative_ = relative_cgroup_path(containment_.cgroup);
+  }
+
+  // Running processes of the launch.
+  std::vector<Found> scan() const {
+    std::vector<Found> found;
+    const pid_t self = ::getpid();
+    const auto consider = [&](pid_t pid) {
+      if (pid == self) return;
+      for (const Found& f : found) {
+        if (f.pid == pid) return;
+      }
+      if (!belongs(pid)) return;
+      const auto identity = identify_process(pid);  // nullopt for zombies
+      if (identity) found.push_back({pid, identity->starttime_ticks});
+    };
+    if (!containment_.cgroup.empty()) {
+      for (pid_t pid : cgroup_members(containment_.cgroup)) consider(pid);
+    }
+    if (search_environments_ && is_hex_token(containment_.token)) {
+      for (pid_t pid : numeric_entries("/proc")) consider(pid);
+    }
+    return found;
+  }
+
+  // Sends `sig` to `process` only if, with a pidfd pinning it, it still belongs to the
+  // launch and has the start time it had when found.
+  void signal(const Found& process, int sig) const {
+    const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, process.pid, 0));
+    if (pidfd < 0 && errno != ENOSYS) return;  // gone
+    UniqueFd pinned(pidfd);
+    const auto identity = identify_process(process.pid);
+    if (!identity || identity->starttime_ticks != process.starttime || !belongs(process.pid))
+      return;
+    if (pinned) {
+      ::syscall(SYS_pidfd_send_signal, pinned.get(), sig, nullptr, 0);
+    } else {
+      ::kill(process.pid, sig);  // kernels before 5.3: the window is the re-check above
+    }
+  }
+
+ private:
+  bool belongs(pid_t pid) const {
+    if (!relative_.empty()) {
+      const std::string where = cgroup_of(pid);
+      if (where == relative_ || where.starts_with(relative_ + "/")) return true;
+    }
+    return is_hex_token(containment_.token) && carries_token(pid, containment_.token);
+  }
+
+  const Containment& containment_;
+  bool search_environments_;
+  std::string relative_;
+};
+
+bool wait_empty(const Finder& finder, Clock::time_point deadline, void (*reap)()) {
+  for (;;) {
+    if (reap != nullptr) reap();
+    if (finder.scan().empty()) return true;
+    if (Clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(kPollInterval);
+  }
+}
+
+void remove_cgroup_tree(const std::string& directory) {
+  // As a rule it is empty and has no child: one rmdir, no listing.
+  if (::rmdir(directory.c_str()) == 0 || errno == ENOENT) return;
+  DIR* dir = ::opendir(directory.c_str());
+  if (dir == nullptr) return;
+  std::vector<std::string> children;
+  while (const dirent* entry = ::readdir(dir)) {
+    if (entry->d_type == DT_DIR &&
+        std::strncmp(entry->d_name, kCgroupPrefix, sizeof kCgroupPrefix - 1) == 0) {
+      children.emplace_back(entry->d_name);
+    }
+  }
+  ::closedir(dir);
+  for (const std::string& child : children) remove_cgroup_tree(directory + "/" + child);
+  // A process that was just killed keeps the cgroup populated until it is released (a
+  // zombie until its parent reaps it): wait a little for that, not for live processes.
+  const auto deadline = Clock::now() + std::chrono::seconds(2);
+  while (::rmdir(directory.c_str()) != 0 && errno == EBUSY && Clock::now() < deadline) {
+    if (read_pseudo_file(directory + "/cgroup.events").find("populated 1") != std::string::npos &&
+        !cgroup_members(directory).empty()) {
+      bool any_alive = false;
+      for (pid_t pid : cgroup_members(directory)) any_alive = any_alive || identify_process(pid);
+      if (any_alive) return;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
+// Removes empty fleet-launch-* cgroups below `parent` that are older than a minute: left by
+// a wrapper killed between creating its cgroup and recording it. rmdir cannot remove a
+// cgroup that holds a process, and a launch enters its cgroup microseconds after making it.
+void collect_abandoned_cgroups(const std::string& parent) {
+  DIR* dir = ::opendir(parent.c_str());
+  if (dir == nullptr) return;
+  std::vector<std::string> old;
+  const time_t now = ::time(nullptr);
+  while (const dirent* entry = ::readdir(dir)) {
+    if (std::strncmp(entry->d_name, kCgroupPrefix, sizeof kCgroupPrefix - 1) != 0) continue;
+    struct stat st {};
+    const std::string path = parent + "/" + entry->d_name;
+    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && now - st.st_mtime > 60 &&
+        read_pseudo_file(path + "/cgroup.events").find("populated 0") != std::string::npos) {
+      old.push_back(path);
+    }
+  }
+  ::closedir(dir);
+  for (const std::string& path : old) ::rmdir(path.c_str());
+}
+
+}  // namespace
+
+bool parse_containment_mode(const std::string& name, ContainmentMode& mode) {
+  if (name == "auto") {
+    mode = ContainmentMode::automatic;
+  } else if (name == "cgroup") {
+    mode = ContainmentMode::cgroup;
+  } else if (name == "token") {
+    mode = ContainmentMode::token;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+Containment create_containment(ContainmentMode mode) {
+  Containment containment;
+  containment.token = new_token();
+  if (mode == ContainmentMode::token) return containment;
+  const std::string own = own_cgroup_directory();
+  if (own.empty()) {
+    if (mode == ContainmentMode::cgroup)
+      throw Error("--containment cgroup: no cgroup v2 hierarchy holds this process");
+    return containment;
+  }
+  collect_abandoned_cgroups(own);
+  const std::string directory = own + "/" + kCgroupPrefix + containment.token;
+  if (::mkdir(directory.c_str(), 0755) != 0) {
+    if (mode == ContainmentMode::cgroup)
+      throw_errno("--containment cgroup: cannot create the cgroup " + directory);
+    return containment;
+  }
+  containment.cgroup = directory;
+  return containment;
+}
+
+int open_containment_directory(const Containment& containment) {
+  if (containment.cgroup.empty()) return -1;
+  return ::open(containment.cgroup.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
+void enter_containment(Containment& containment, pid_t pid, bool required) {
+  if (containment.cgroup.empty()) return;
+  if (write_pseudo_file(containment.cgroup + "/cgroup.procs", std::to_string(pid))) return;
+  const int error = errno;
+  const std::string directory = containment.cgroup;
+  ::rmdir(directory.c_str());
+  containment.cgroup.clear();
+  if (required) {
+    throw Error("--containment cgroup: cannot move the agent into " + directory + " (" +
+                std::strerror(error) + ")");
+  }
+}
+
+std::string containment_environment_entry(const Containment& containment) {
+  const char* inherited = std::getenv(kLaunchTokenVariable);
+  std::string value = containment.token;
+  if (inherited != nullptr && *inherited != '\0') value = std::string(inherited) + "," + value;
+  return std::string(kLaunchTokenVariable) + "=" + value;
+}
+
+std::string containment_problem(const Containment& containment) {
+  if (!is_hex_token(containment.token)) return "the launch token is not 32 hex digits";
+  if (containment.cgroup.empty()) return "";
+  const std::string suffix = std::string("/") + kCgroupPrefix + containment.token;
+  if (!containment.cgroup.ends_with(suffix) ||
+      containment.cgroup.find("/..") != std::string::npos ||
+      containment.cgroup.find("//") != std::string::npos) {
+    return "the cgroup " + containment.cgroup + " is not the launch's own (fleet-launch-<token>)";
+  }
+  if (relative_cgroup_path(containment.cgroup).empty())
+    return "the cgroup " + containment.cgroup + " is not on a cgroup v2 mount";
+  return "";
+}
+
+ContainedStop stop_contained(const Containment& containment, std::chrono::milliseconds grace,
+                             std::chrono::milliseconds kill_wait, void (*reap)(),
+                             bool search_environments) {
+  ContainedStop result;
+  if (!containment_problem(containment).empty()) return result;
+  // Only the cgroup to search: as a rule it is empty, and then one rmdir removes it (the
+  // kernel refuses while a process, even a zombie, or a child cgroup is in it).
+  if (!search_environments && !containment.cgroup.empty() &&
+      (::rmdir(containment.cgroup.c_str()) == 0 || errno == ENOENT)) {
+    return result;
+  }
+  const Finder finder(containment, search_environments);
+  std::vector<Found> found = finder.scan();
+  result.found = static_cast<unsigned>(found.size());
+  if (!found.empty()) {
+    for (const Found& process : found) finder.signal(process, SIGTERM);
+    if (!wait_empty(finder, Clock::now() + grace, reap)) {
+      result.killed = true;
+      const auto deadline = Clock::now() + kill_wait;
+      for (;;) {
+        // No cgroup.kill (Linux < 5.14): freeze the cgroup so that no member forks while
+        // the scan below finds and kills each one (verified like every other signal), thaw.
+        const bool fallback = !containment.cgroup.empty() &&
+                              !write_pseudo_file(containment.cgroup + "/cgroup.kill", "1");
+        if (fallback) freeze_cgroup(containment.cgroup, std::chrono::milliseconds(500));
+        for (const Found& process : finder.scan()) finder.signal(process, SIGKILL);
+        if (fallback) thaw_cgroup(containment.cgroup);
+        if (wait_empty(finder, std::min(deadline, Clock::now() + std::chrono::milliseconds(200)),
+                       reap) ||
+            Clock::now() >= deadline) {
+          break;
+        }
+      }
+    }
+    result.gone = finder.scan().empty();
+  }
+  if (result.gone) remove_containment(containment);
+  return result;
+}
+
+void remove_containment(const Containment& containment) {
+  if (containment.cgroup.empty() || !containment_problem(containment).empty()) return;
+  remove_cgroup_tree(containment.cgroup);
+}
+
+}  // namespace fleet

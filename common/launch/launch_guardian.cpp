@@ -1,0 +1,87 @@
+#include "launch/launch_guardian.h"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cerrno>
+#include <string>
+
+#include "base/error.h"
+
+namespace fleet {
+namespace {
+
+// Lines: "watch <token> <cgroup>" or "done".
+[[noreturn]] void guard(int from_wrapper) {
+  Containment current;
+  std::string buffer;
+  char chunk[512];
+  for (;;) {
+    const ssize_t n = ::read(from_wrapper, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    buffer.append(chunk, static_cast<std::size_t>(n));
+    for (std::size_t newline; (newline = buffer.find('\n')) != std::string::npos;) {
+      const std::string line = buffer.substr(0, newline);
+      buffer.erase(0, newline + 1);
+      if (line == "done") ::_exit(0);
+      if (line.starts_with("watch ")) {
+        const std::size_t space = line.find(' ', 6);
+        current.token = line.substr(6, space == std::string::npos ? std::string::npos : space - 6);
+        current.cgroup = space == std::string::npos ? "" : line.substr(space + 1);
+      }
+    }
+  }
+  // The wrapper died without saying it is done: nothing of its launch may outlive it.
+  if (!current.token.empty()) stop_contained(current, std::chrono::milliseconds(0));
+  ::_exit(0);
+}
+
+}  // namespace
+
+LaunchGuardian::LaunchGuardian() {
+  int fds[2], sync[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0 || ::pipe2(sync, O_CLOEXEC) != 0)
+    throw_errno("cannot create the guardian's pipes");
+  UniqueFd read_end(fds[0]), sync_read(sync[0]), sync_write(sync[1]);
+  pipe_.reset(fds[1]);
+  const pid_t middle = ::fork();
+  if (middle < 0) throw_errno("cannot fork the guardian");
+  if (middle == 0) {
+    ::setsid();
+    if (::fork() != 0) ::_exit(0);  // the guardian is reparented away from the wrapper
+    // Hold nothing of the launcher's: its pipes must see end of file when the wrapper ends.
+    // The wrapper may have been started with 0, 1 or 2 closed, so the pipe's read end may be
+    // one of them: lift it above 2 before /dev/null takes their places.
+    const int from_wrapper = ::fcntl(read_end.get(), F_DUPFD_CLOEXEC, 3);
+    if (from_wrapper < 0) ::_exit(1);
+    const int null = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+    for (int fd = 0; fd <= 2; ++fd) {
+      if (fd != null) ::dup2(null, fd);
+    }
+    if (from_wrapper != 3) ::dup2(from_wrapper, 3);
+    ::close_range(4, ~0U, 0);  // also the sync pipe: the wrapper may go on now
+    guard(3);
+  }
+  sync_write.reset();
+  // End of file once the middle process has exited and the guardian has closed everything
+  // it inherited; the middle's exit status once the guardian has been reparented.
+  char byte;
+  while (::read(sync_read.get(), &byte, 1) < 0 && errno == EINTR) {
+  }
+  int status = 0;
+  while (::waitpid(middle, &status, 0) < 0 && errno == EINTR) {
+  }
+}
+
+LaunchGuardian::~LaunchGuardian() {
+  static const char done[] = "done\n";
+  (void)!::write(pipe_.get(), done, sizeof done - 1);
+}
+
+void LaunchGuardian::watch(const Containment& containment) {
+  const std::string line = "watch " + containment.token + " " + containment.cgroup + "\n";
+  (void)!::write(pipe_.get(), line.data(), line.size());
+}
+
+}  // namespace fleet

@@ -1,0 +1,51 @@
+#pragma once
+// What a launch runs, decided before anything starts, as a pure function of the options and
+// the keyed session's recorded state: the command line after the session rewrites, the
+// session it names or resumes, what the agent's environment gets, and the state the session
+// records (README.md, "launch-wrapper"). Also the plan a stale resume is retried with.
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "launch/launch_options.h"
+#include "launch/session_state.h"
+#include "store/provenance_record.h"
+
+namespace fleet {
+
+struct LaunchPlan {
+  std::vector<std::string> command;
+  std::string session_id;                     // "" when not known
+  std::string resume_id;                      // the session the command resumes, "" when none
+  std::vector<std::string> environment;       // added to the agent's environment
+  std::optional<SessionState> session_state;  // with a session key: recorded at the start
+  std::string notice;                         // a line for stderr, "" when none
+};
+
+// Makes a new session id (a UUIDv4 in the wrapper).
+using SessionIdSource = std::function<std::string()>;
+
+// The session id is --session-id, else the command's --session-id, else the session it
+// resumes; a keyed session's recorded state may rewrite the command (session_state.h); with
+// --assign-session-id and no id yet, a new one is put on the command line.
+LaunchPlan plan_launch(const std::vector<std::string>& command, const SessionOptions& session,
+                       const std::optional<SessionState>& recorded,
+                       const SessionIdSource& new_session_id);
+
+// Whether `command` resumes a session (--resume, -r, --continue, -c).
+bool resumes_session(const std::vector<std::string>& command);
+
+// The retry of a launch whose resumed session no longer exists: its command without the
+// resume options, as a fresh session (with a new id when `assign_session_id`).
+LaunchPlan fresh_session_plan(const LaunchPlan& stale, bool assign_session_id,
+                              const SessionIdSource& new_session_id);
+
+// Throws Error, saying what to pass, when the plan cannot make the launch the options ask
+// for. `caller` is the launching session; `record` builds the ownership record (called only
+// with --record-provenance, once caller and session id are known).
+void check_plan(const LaunchOptions& options, const LaunchPlan& plan, const std::string& caller,
+                const std::function<ProvenanceRecord()>& record);
+
+}  // namespace fleet

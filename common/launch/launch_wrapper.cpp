@@ -1,0 +1,140 @@
+#include "launch/launch_wrapper.h"
+
+#include <unistd.h>
+#include <cstring>
+#include <optional>
+#include <vector>
+
+#include "base/error.h"
+#include "base/exit_status.h"
+#include "base/ids.h"
+#include "launch/launch_attempt.h"
+#include "launch/launch_plan.h"
+#include "launch/launch_summary.h"
+#include "launch/retry_policy.h"
+
+namespace fleet {
+namespace {
+
+std::string signal_name(int sig) {
+  const char* abbreviation = ::sigabbrev_np(sig);
+  return abbreviation != nullptr ? std::string("SIG") + abbreviation : std::to_string(sig);
+}
+
+// What to run: planned from the options and, with a session key, the session's recorded
+// state, which is updated under its lock. Throws Error when the options cannot make a launch.
+LaunchPlan plan(LaunchContext& context) {
+  std::optional<UniqueFd> lock;
+  std::optional<SessionState> recorded;
+  if (context.sessions) {
+    lock = context.sessions->lock();
+    recorded = context.sessions->read();
+  }
+  const LaunchPlan plan =
+      plan_launch(context.options.command, context.options.session, recorded, new_uuid_v4);
+  if (!plan.notice.empty()) launch_log(plan.notice);
+  check_plan(context.options, plan, context.caller,
+             [&] { return context.provenance_record(plan.session_id); });
+  if (plan.session_state) context.sessions->write(*plan.session_state);
+  return plan;
+}
+
+// Step 9: the summary line; returns `exit_code`.
+int report(LaunchContext& context, const LaunchPlan& plan,
+           const std::vector<AttemptResult>& attempts, const std::vector<ErrorClass>& classes,
+           int exit_code) {
+  context.release_record();
+  const LaunchOptions& options = context.options;
+  const AttemptResult& last = attempts.back();
+  LaunchSummary summary;
+  summary.member = options.member;
+  summary.session_id = plan.session_id;
+  summary.session_key = options.session.session_key;
+  summary.session_state = context.final_state;
+  summary.exit_code = exit_code;
+  summary.kill_reason = last.kill_reason;
+  if (last.kill_reason == KillReason::killed) summary.signal = signal_name(last.outside_signal);
+  summary.output_spool = last.output_spool;
+  summary.completion_seen = last.completion_seen;
+  summary.attempts = static_cast<unsigned>(attempts.size());
+  for (const AttemptResult& a : attempts) {
+    if (a.pid != 0) summary.pids.push_back(a.pid);
+  }
+  summary.failure_classes = classes;
+  const std::string line = launch_summary_json(summary);
+  if (!options.quiet) (void)!::write(STDERR_FILENO, line.data(), line.size());
+  if (!options.summary_file.empty()) {
+    try {
+      replace_file_atomically(options.summary_file, line, Durability::process_lifetime);
+    } catch (const Error& e) {
+      launch_log(std::string("cannot write the summary file: ") + e.what());
+    }
+  }
+  return exit_code;
+}
+
+int run_attempts(LaunchContext& context, LaunchPlan plan) {
+  std::vector<AttemptResult> attempts;
+  std::vector<ErrorClass> classes;
+  bool fresh_retry_done = false;
+  for (int number = 1;; ++number) {
+    // Steps 1-7: serialize, stop the previous agent, start held, record, announce,
+    // supervise, clean up.
+    std::optional<AttemptResult> attempt = run_attempt(context, plan, number);
+    if (!attempt) {
+      launch_log("another launch of member " + context.options.member +
+                 ", or launch-wrapper stop, superseded this launch while it waited: no retry");
+      attempts.back().kill_reason = KillReason::superseded;
+      return report(context, plan, attempts, classes, attempts.back().exit_code);
+    }
+    attempts.push_back(std::move(*attempt));
+    const int exit_code = attempts.back().exit_code;
+    // Step 8: retry only when the failure calls for it.
+    const RetryDecision next =
+        decide_retry(attempts.back(), number, context.options.retry, context.parent_gone(),
+                     fresh_retry_done, resumes_session(plan.command));
+    if (next.failure) classes.push_back(*next.failure);
+    if (!next.notice.empty()) launch_log(next.notice);
+    switch (next.step) {
+      case RetryStep::finish:
+        return report(context, plan, attempts, classes, exit_code);
+      case RetryStep::fresh_session:
+        fresh_retry_done = true;
+        plan = fresh_session_plan(plan, context.options.session.assign_session_id, new_uuid_v4);
+        break;
+      case RetryStep::backoff:
+        if (const int sig = context.router.sleep(next.delay_seconds); sig != 0) {
+          AttemptResult interrupted;
+          interrupted.exit_code = exit_status::of_signal(sig);
+          interrupted.kill_reason = KillReason::signal;
+          attempts.push_back(interrupted);
+          return report(context, plan, attempts, classes, interrupted.exit_code);
+        }
+        if (context.parent_gone()) {
+          launch_log("the wrapper's parent is gone: no retry");
+          return report(context, plan, attempts, classes, exit_code);
+        }
+        break;
+    }
+  }
+}
+
+}  // namespace
+
+int run_launch(const LaunchOptions& options) {
+  LaunchContext context(options);
+  const LaunchPlan launch = plan(context);
+  try {
+    return run_attempts(context, launch);
+  } catch (const Error& e) {
+    launch_log(e.what());
+    try {
+      context.release_record();
+    } catch (const Error&) {
+      // The record names an agent that has exited: the member's next launch clears it.
+    }
+    return exit_status::wrapper_failure;
+  }
+}
+
+}  // namespace fleet

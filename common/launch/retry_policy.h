@@ -1,0 +1,40 @@
+#pragma once
+// Whether a launch tries again after an attempt, and how (README.md, "launch-wrapper", step
+// 8), as a pure function of the attempt, its number and the options: only a failure whose
+// output calls for it is retried — a stale resume once as a fresh session, a retryable error
+// after an exponential backoff — and a stop is never undone by a retry.
+
+#include <optional>
+#include <string>
+
+#include "base/enum_names.h"
+#include "launch/error_class.h"
+#include "launch/launch_attempt.h"
+#include "launch/launch_options.h"
+
+namespace fleet {
+
+enum class RetryStep {
+  finish,         // no retry: the launch ends with this attempt's exit code
+  fresh_session,  // at once, as a fresh session (the resumed session no longer exists)
+  backoff,        // after `delay_seconds`, with the same command
+};
+template <>
+struct EnumNames<RetryStep> {
+  static constexpr std::array<std::string_view, 3> names{"finish", "fresh_session", "backoff"};
+};
+
+struct RetryDecision {
+  RetryStep step = RetryStep::finish;
+  std::optional<ErrorClass> failure;  // the attempt's failure class, when it was classified
+  double delay_seconds = 0;           // with backoff
+  std::string notice;                 // a line for stderr, "" when none
+};
+
+// What follows attempt `number` (1 for the first). `parent_gone`: the wrapper's parent is no
+// longer the one that started it; `fresh_retry_done`: a stale resume was retried already;
+// `resumes`: the attempt's command resumes a session.
+RetryDecision decide_retry(const AttemptResult& attempt, int number, const RetryOptions& options,
+                           bool parent_gone, bool fresh_retry_done, bool resumes);
+
+}  // namespace fleet

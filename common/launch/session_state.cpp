@@ -1,0 +1,182 @@
+#include "launch/session_state.h"
+
+#include <cerrno>
+#include <csignal>
+
+#include <rapidjson/document.h>
+
+#include "base/error.h"
+#include "base/ids.h"
+#include "base/json.h"
+#include "launch/command_line.h"
+
+namespace fleet {
+
+std::string session_state_json(const SessionState& state) {
+  rapidjson::Document doc(rapidjson::kObjectType);
+  auto& alloc = doc.GetAllocator();
+  doc.AddMember("session_key", json_string(state.session_key, alloc), alloc);
+  doc.AddMember("session_id", json_string(state.session_id, alloc), alloc);
+  doc.AddMember("state", json_string(to_string(state.state), alloc), alloc);
+  doc.AddMember("resume_reason", json_string(to_string(state.resume_reason), alloc), alloc);
+  doc.AddMember("last_resume_marked_at", json_string(state.last_resume_marked_at, alloc), alloc);
+  doc.AddMember("restart_failure_count", state.restart_failure_count, alloc);
+  return to_json(doc) + "\n";
+}
+
+std::optional<SessionState> parse_session_state(std::string_view text, std::string& problem) {
+  rapidjson::Document doc;
+  if (!parse_json(text, doc)) {
+    problem = "not valid JSON (" + parse_error_sentence(doc, text) + ")";
+    return std::nullopt;
+  }
+  if (!doc.IsObject()) {
+    problem = "not a JSON object";
+    return std::nullopt;
+  }
+  SessionState state;
+  std::string status, reason;
+  const struct {
+    const char* key;
+    std::string& out;
+  } fields[] = {{"session_key", state.session_key},
+                {"session_id", state.session_id},
+                {"state", status},
+                {"resume_reason", reason},
+                {"last_resume_marked_at", state.last_resume_marked_at}};
+  for (const auto& [key, out] : fields) {
+    const auto value = string_member(doc, key);
+    if (!value) {
+      problem = std::string(key) + " is missing or not a string";
+      return std::nullopt;
+    }
+    out = std::string(*value);
+  }
+  const rapidjson::Value* count = member(doc, "restart_failure_count");
+  if (count == nullptr || !count->IsInt() || count->GetInt() < 0) {
+    problem = "restart_failure_count is missing or not a non-negative integer";
+    return std::nullopt;
+  }
+  state.restart_failure_count = count->GetInt();
+  const auto parsed_status = from_string<SessionStatus>(status);
+  if (!parsed_status) {
+    problem = "state '" + status + "' is not active, resume_pending or suspended";
+    return std::nullopt;
+  }
+  state.state = *parsed_status;
+  const auto parsed_reason = from_string<ResumeReason>(reason);
+  if (!parsed_reason) {
+    problem = "resume_reason '" + reason + "' is not shutdown_timeout, restart_timeout or empty";
+    return std::nullopt;
+  }
+  state.resume_reason = *parsed_reason;
+  if (!state.session_id.empty() && !is_valid_id(state.session_id)) {
+    problem = *id_problem("session_id", state.session_id);
+    return std::nullopt;
+  }
+  return state;
+}
+
+SessionLaunch plan_session_launch(const std::optional<SessionState>& recorded,
+                                  const std::string& key, const std::vector<std::string>& command,
+                                  const std::string& resume_note_arg) {
+  SessionLaunch launch;
+  launch.command = command;
+  if (!recorded) return launch;
+  if (recorded->state == SessionStatus::suspended) {
+    launch.kind = SessionLaunch::Kind::fresh_after_suspension;
+    launch.command = without_resume(command);
+    launch.notice = "session " + key + " is suspended after " +
+                    std::to_string(recorded->restart_failure_count) +
+                    " interrupted restarts; starting a fresh session instead of resuming " +
+                    recorded->session_id;
+  } else if (recorded->state == SessionStatus::resume_pending && !recorded->session_id.empty()) {
+    const std::string& id = recorded->session_id;
+    const std::string reason(to_string(recorded->resume_reason));
+    const std::string note = resume_note(recorded->resume_reason, id);
+    launch.kind = SessionLaunch::Kind::resume;
+    launch.resume_id = id;
+    launch.command = without_option(without_resume(command), "--session-id");
+    if (!resume_note_arg.empty())
+      launch.command = with_option(launch.command, resume_note_arg, note);
+    launch.command = with_option(launch.command, "--resume", id);
+    launch.environment = {"FLEET_RESUME_REASON=" + reason, "FLEET_RESUME_NOTE=" + note};
+    launch.notice = "session " + key + " resumes " + id + " (" + reason + ")";
+  }
+  return launch;
+}
+
+SessionState state_at_launch(const std::optional<SessionState>& recorded, const std::string& key,
+                             SessionLaunch::Kind kind, const std::string& session_id) {
+  SessionState state = kind == SessionLaunch::Kind::fresh_after_suspension
+                           ? SessionState{}
+                           : recorded.value_or(SessionState{});
+  state.session_key = key;
+  if (kind == SessionLaunch::Kind::resume) return state;
+  state.session_id = session_id;
+  state.state = SessionStatus::active;
+  state.resume_reason = ResumeReason::none;
+  return state;
+}
+
+namespace {
+
+ResumeReason drain_reason(int drain_signal) {
+  return drain_signal == SIGUSR1 ? ResumeReason::restart_timeout : ResumeReason::shutdown_timeout;
+}
+
+}  // namespace
+
+void mark_drain_timeout(SessionState& state, int drain_signal, int max_restarts,
+                        const std::string& now) {
+  ++state.restart_failure_count;
+  state.resume_reason = drain_reason(drain_signal);
+  state.last_resume_marked_at = now;
+  state.state = state.restart_failure_count >= max_restarts ? SessionStatus::suspended
+                                                            : SessionStatus::resume_pending;
+}
+
+std::string drain_timeout_notice(const std::string& key, int drain_signal) {
+  return "the agent did not finish within the drain; session " + key + " is marked for resume (" +
+         std::string(to_string(drain_reason(drain_signal))) + ")";
+}
+
+void mark_success(SessionState& state) {
+  state.state = SessionStatus::active;
+  state.resume_reason = ResumeReason::none;
+  state.restart_failure_count = 0;
+}
+
+std::string resume_note(ResumeReason reason, const std::string& session_id) {
+  const std::string why =
+      reason == ResumeReason::shutdown_timeout  ? "it was shut down before it could finish its turn"
+      : reason == ResumeReason::restart_timeout ? "it was restarted before it could finish its turn"
+                                                : "its previous run was interrupted";
+  return "This session (" + session_id + ") is being resumed because " + why +
+         ". Check what was already done before continuing, and do not repeat completed steps.";
+}
+
+SessionStore::SessionStore(const std::string& state_dir, const std::string& key) {
+  if (const auto problem = id_problem("session key", key)) throw Error(*problem);
+  path_ = state_dir + "/sessions/" + key + ".json";
+  lock_path_ = state_dir + "/sessions/" + key + ".lock";
+}
+
+UniqueFd SessionStore::lock() const {
+  return lock_file(lock_path_);
+}
+
+std::optional<SessionState> SessionStore::read() const {
+  const std::optional<std::string> text = read_regular_file_if_exists(path_, 1 << 20);
+  if (!text) return std::nullopt;
+  std::string error;
+  auto state = parse_session_state(*text, error);
+  if (!state) throw Error(path_ + ": " + error + "; fix or remove it");
+  return state;
+}
+
+void SessionStore::write(const SessionState& state) const {
+  replace_file_atomically(path_, session_state_json(state));
+}
+
+}  // namespace fleet

@@ -1,0 +1,129 @@
+#include "launch/transcript_watch.h"
+
+#include <fcntl.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cerrno>
+
+#include "base/paths.h"
+
+namespace fleet {
+
+std::string munge_project_dir(std::string_view cwd) {
+  std::string out(cwd);
+  for (char& c : out) {
+    const bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    if (!alnum) c = '-';
+  }
+  return out;
+}
+
+std::string transcript_path(const std::string& session_id, const std::string& cwd) {
+  std::string base = env_value("CLAUDE_CONFIG_DIR");
+  if (base.empty()) base = env_value("HOME") + "/.claude";
+  return base + "/projects/" + munge_project_dir(cwd) + "/" + session_id + ".jsonl";
+}
+
+TranscriptWatch::TranscriptWatch(std::string path, MarkerRule rule,
+                                 std::chrono::milliseconds poll_interval, bool use_inotify)
+    : path_(std::move(path)),
+      directory_(parent_directory(path_)),
+      rule_(std::move(rule)),
+      poll_interval_(poll_interval) {
+  if (use_inotify) inotify_.reset(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
+}
+
+void TranscriptWatch::mark_boundary() {
+  // The boundary belongs to the file that exists now: it is opened here, so a file that
+  // replaces it later is recognised as another one (read from its start).
+  file_.reset();
+  boundary_ = 0;
+  file_ = std::move(try_open_regular_file(path_, O_RDONLY).fd);
+  if (file_) {
+    struct stat st {};
+    if (::fstat(file_.get(), &st) == 0) boundary_ = static_cast<std::uint64_t>(st.st_size);
+  }
+  offset_ = boundary_;
+  partial_.clear();
+  arm();
+}
+
+bool TranscriptWatch::follow_replacement() {
+  if (!file_) return false;
+  struct stat at_path {
+  }, open_file{};
+  if (::stat(path_.c_str(), &at_path) != 0 || ::fstat(file_.get(), &open_file) != 0) return false;
+  if (at_path.st_ino == open_file.st_ino && at_path.st_dev == open_file.st_dev) return false;
+  // Replaced or recreated (a new inode), like tail -F: the new file is read from byte 0.
+  file_.reset();
+  offset_ = 0;
+  partial_.clear();
+  if (inotify_ && file_watch_ >= 0) {
+    ::inotify_rm_watch(inotify_.get(), file_watch_);
+    file_watch_ = -1;
+  }
+  arm();
+  return true;
+}
+
+int TranscriptWatch::wait_ms() const {
+  if (inotify_ && file_watch_ >= 0) return -1;
+  return static_cast<int>(poll_interval_.count());
+}
+
+void TranscriptWatch::arm() {
+  if (!inotify_) return;
+  if (directory_watch_ < 0) {
+    directory_watch_ = ::inotify_add_watch(inotify_.get(), directory_.c_str(),
+                                           IN_CREATE | IN_MOVED_TO | IN_ONLYDIR);
+  }
+  if (file_watch_ < 0) {
+    file_watch_ = ::inotify_add_watch(inotify_.get(), path_.c_str(), IN_MODIFY | IN_CLOSE_WRITE);
+  }
+}
+
+bool TranscriptWatch::check() {
+  if (inotify_) {
+    char events[4096];
+    while (::read(inotify_.get(), events, sizeof events) > 0) {
+    }
+  }
+  if (seen_) return true;
+  arm();
+  read_new_lines();
+  return seen_;
+}
+
+void TranscriptWatch::read_new_lines() {
+  follow_replacement();
+  if (!file_) {
+    file_ = std::move(try_open_regular_file(path_, O_RDONLY).fd);
+    if (!file_) return;
+  }
+  struct stat st {};
+  if (::fstat(file_.get(), &st) != 0) return;
+  if (static_cast<std::uint64_t>(st.st_size) < offset_) {  // truncated: start over
+    offset_ = 0;
+    partial_.clear();
+  }
+  char buffer[65536];
+  for (;;) {
+    const ssize_t n = ::pread(file_.get(), buffer, sizeof buffer, static_cast<off_t>(offset_));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    offset_ += static_cast<std::uint64_t>(n);
+    partial_.append(buffer, static_cast<std::size_t>(n));
+    std::size_t start = 0;
+    for (std::size_t newline; (newline = partial_.find('\n', start)) != std::string::npos;
+         start = newline + 1) {
+      if (!seen_ &&
+          record_has_marker(std::string_view(partial_).substr(start, newline - start), rule_)) {
+        seen_ = true;
+      }
+    }
+    partial_.erase(0, start);  // keep the incomplete last line for the next read
+  }
+}
+
+}  // namespace fleet

@@ -1,0 +1,181 @@
+#include "process/process_identity.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+#include "base/files.h"
+
+namespace fleet {
+namespace {
+
+constexpr auto kPollInterval = std::chrono::milliseconds(10);
+
+struct ProcStat {
+  char state = '?';
+  pid_t pgid = 0;
+  std::uint64_t starttime = 0;
+};
+
+// Reads a small file in one go; "" when it cannot be read.
+std::string read_small_file(const char* path) {
+  UniqueFd fd(::open(path, O_RDONLY | O_CLOEXEC));
+  if (!fd) return "";
+  char buffer[1024];
+  ssize_t n;
+  do {
+    n = ::read(fd.get(), buffer, sizeof buffer - 1);
+  } while (n < 0 && errno == EINTR);
+  return n > 0 ? std::string(buffer, static_cast<std::size_t>(n)) : std::string();
+}
+
+// /proc/<pid>/stat: "pid (comm) state ppid pgrp session tty_nr tpgid flags minflt cminflt
+// majflt cmajflt utime stime cutime cstime priority nice num_threads itrealvalue starttime".
+// comm may hold spaces and ')', so fields are counted from the last ')'.
+std::optional<ProcStat> read_proc_stat(pid_t pid) {
+  if (pid <= 0) return std::nullopt;
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
+  const std::string text = read_small_file(path);
+  const std::size_t close = text.rfind(')');
+  if (close == std::string::npos) return std::nullopt;
+  ProcStat stat;
+  const char* cursor = text.c_str() + close + 1;
+  // Field 3 is the state; fields 4..22 follow.
+  for (int field = 3; field <= 22; ++field) {
+    while (*cursor == ' ') ++cursor;
+    if (*cursor == '\0') return std::nullopt;
+    if (field == 3) stat.state = *cursor;
+    if (field == 5) stat.pgid = static_cast<pid_t>(std::strtol(cursor, nullptr, 10));
+    if (field == 22) stat.starttime = std::strtoull(cursor, nullptr, 10);
+    while (*cursor != ' ' && *cursor != '\0') ++cursor;
+  }
+  return stat;
+}
+
+bool is_dead_state(char state) {
+  return state == 'Z' || state == 'X' || state == 'x';
+}
+
+// True when a member of `pgid` that is not a zombie exists, by scanning /proc.
+bool group_has_live_member(pid_t pgid) {
+  DIR* dir = ::opendir("/proc");
+  if (dir == nullptr) return true;  // cannot tell: assume alive
+  bool alive = false;
+  while (const dirent* entry = ::readdir(dir)) {
+    char* end = nullptr;
+    const long pid = std::strtol(entry->d_name, &end, 10);
+    if (end == entry->d_name || *end != '\0') continue;
+    const auto stat = read_proc_stat(static_cast<pid_t>(pid));
+    if (stat && stat->pgid == pgid && !is_dead_state(stat->state)) {
+      alive = true;
+      break;
+    }
+  }
+  ::closedir(dir);
+  return alive;
+}
+
+// Waits until the group is empty (true) or `deadline` has passed (false).
+bool wait_group_gone(pid_t pgid, std::chrono::steady_clock::time_point deadline, void (*reap)()) {
+  for (;;) {
+    if (reap != nullptr) reap();
+    if (!group_alive(pgid)) return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(kPollInterval);
+  }
+}
+
+}  // namespace
+
+std::string current_boot_id() {
+  std::string id = read_small_file("/proc/sys/kernel/random/boot_id");
+  while (!id.empty() && (id.back() == '\n' || id.back() == ' ')) id.pop_back();
+  return id;
+}
+
+std::optional<ProcessIdentity> identify_process(pid_t pid) {
+  const auto stat = read_proc_stat(pid);
+  if (!stat || is_dead_state(stat->state)) return std::nullopt;
+  return ProcessIdentity{pid, stat->starttime, current_boot_id()};
+}
+
+Liveness check_process(const ProcessIdentity& recorded) {
+  if (recorded.boot_id != current_boot_id()) return Liveness::reused;
+  const auto stat = read_proc_stat(recorded.pid);
+  if (!stat) return Liveness::gone;
+  if (stat->starttime != recorded.starttime_ticks) return Liveness::reused;
+  return is_dead_state(stat->state) ? Liveness::exited : Liveness::same;
+}
+
+bool group_alive(pid_t pgid) {
+  if (pgid <= 1) return false;
+  if (::kill(-pgid, 0) != 0 && errno == ESRCH) return false;
+  return group_has_live_member(pgid);
+}
+
+GroupStop::GroupStop(pid_t pgid, std::chrono::milliseconds grace, std::function<void(int)> send)
+    : pgid_(pgid), grace_(grace), send_(std::move(send)) {}
+
+void GroupStop::send(int sig) const {
+  if (send_) {
+    send_(sig);
+  } else if (pgid_ > 1) {
+    ::kill(-pgid_, sig);
+  }
+}
+
+void GroupStop::begin() {
+  if (begun_) return;
+  begun_ = true;
+  kill_due_ = Clock::now() + grace_;
+  send(SIGTERM);
+}
+
+std::optional<GroupStop::Clock::time_point> GroupStop::kill_due() const {
+  if (!begun_ || killed_) return std::nullopt;
+  return kill_due_;
+}
+
+bool GroupStop::kill_if_due(Clock::time_point now) {
+  if (!begun_ || killed_ || now < kill_due_) return false;
+  kill();
+  return true;
+}
+
+void GroupStop::kill() {
+  if (killed_) return;
+  begun_ = killed_ = true;
+  send(SIGKILL);
+}
+
+StopResult stop_process_group(pid_t pgid, std::chrono::milliseconds grace,
+                              std::chrono::milliseconds kill_wait, void (*reap)()) {
+  StopResult result;
+  if (pgid <= 1) {
+    result.gone = true;
+    return result;
+  }
+  result.was_alive = group_alive(pgid);
+  if (!result.was_alive) {
+    result.gone = true;
+    return result;
+  }
+  GroupStop stop(pgid, grace);
+  stop.begin();
+  if (wait_group_gone(pgid, *stop.kill_due(), reap)) {
+    result.gone = true;
+    return result;
+  }
+  result.killed = true;
+  stop.kill();
+  result.gone = wait_group_gone(pgid, std::chrono::steady_clock::now() + kill_wait, reap);
+  return result;
+}
+
+}  // namespace fleet

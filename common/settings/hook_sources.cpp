@@ -1,0 +1,170 @@
+#include "settings/hook_sources.h"
+
+#include <unistd.h>
+#include <algorithm>
+
+#include "base/error.h"
+#include "base/json.h"
+#include "base/paths.h"
+#include "settings/settings_file.h"
+
+namespace fleet {
+namespace {
+
+constexpr const char* kEvents[] = {"PreToolUse", "PostToolUse"};
+
+void collect_from(const rapidjson::Value& doc, const std::string& file,
+                  const std::string& plugin_root, std::vector<ConfiguredHook>& out) {
+  const rapidjson::Value* hooks = member(doc, "hooks");
+  for (const char* event : kEvents) {
+    const rapidjson::Value* groups = hooks ? member(*hooks, event) : nullptr;
+    if (groups == nullptr || !groups->IsArray()) continue;
+    for (const auto& group : groups->GetArray()) {
+      const std::string matcher(string_member(group, "matcher").value_or(""));
+      const rapidjson::Value* entries = member(group, "hooks");
+      if (entries == nullptr || !entries->IsArray()) continue;
+      for (const auto& entry : entries->GetArray()) {
+        const auto command = string_member(entry, "command");
+        if (!command) continue;
+        const auto parsed = parse_hook_command(*command);
+        if (!parsed) continue;
+        ConfiguredHook hook{file,    event,        matcher,    std::string(*command),
+                            *parsed, std::nullopt, plugin_root};
+        if (const rapidjson::Value* timeout = member(entry, "timeout");
+            timeout && timeout->IsNumber()) {
+          hook.timeout = timeout->GetDouble();
+        }
+        out.push_back(std::move(hook));
+      }
+    }
+  }
+}
+
+// The install path of plugin `key` ("fleet-hooks@<marketplace>") recorded by
+// `claude plugin install`, "" when it is not installed.
+std::string installed_plugin(const std::string& config_dir, const std::string& key) {
+  rapidjson::Document doc;
+  const SettingsRead read = read_settings(config_dir + "/plugins/installed_plugins.json", doc);
+  if (read.status != SettingsRead::Status::ok) return "";
+  const rapidjson::Value* plugins = member(doc, "plugins");
+  const rapidjson::Value* installs = plugins ? member(*plugins, key.c_str()) : nullptr;
+  if (installs == nullptr || !installs->IsArray()) return "";
+  for (const auto& install : installs->GetArray()) {
+    if (const auto path = string_member(install, "installPath")) return std::string(*path);
+  }
+  return "";
+}
+
+// Where the local marketplace of this installation is (`<prefix>/share/fleet-hooks` beside the
+// `<prefix>/bin` this program runs from), or how to find it when it is not there.
+std::string marketplace_hint() {
+  const std::string bin = executable_directory().value_or("");  // "": say how to find it
+  if (const std::size_t slash = bin.find_last_of('/'); slash != std::string::npos && slash > 0) {
+    const std::string share = bin.substr(0, slash) + "/share/fleet-hooks";
+    if (::access((share + "/.claude-plugin/marketplace.json").c_str(), R_OK) == 0) return share;
+  }
+  return "<prefix>/share/fleet-hooks";
+}
+
+std::string lost_hooks(const rapidjson::Value& doc, const std::string& file) {
+  std::vector<ConfiguredHook> lost;
+  collect_from(doc, file, "", lost);
+  std::string list;
+  for (const ConfiguredHook& hook : lost) {
+    list += (list.empty() ? "" : ", ") + hook.event + " " + command_executable_name(hook.command);
+  }
+  return list.empty() ? "no PreToolUse or PostToolUse hook" : list;
+}
+
+}  // namespace
+
+std::vector<ConfiguredHook> collect_hooks(const HookSourceOptions& options,
+                                          std::vector<Finding>& findings) {
+  std::vector<ConfiguredHook> hooks;
+  std::vector<std::string> plugins = options.plugin_dirs;
+  for (const std::string& file : options.settings_files) {
+    rapidjson::Document doc;
+    const SettingsRead read = read_settings(file, doc);
+    switch (read.status) {
+      case SettingsRead::Status::missing:
+        continue;
+      case SettingsRead::Status::invalid:
+        findings.push_back({"settings-invalid", "error",
+                            read.problem + "; Claude Code cannot use it: fix it", file});
+        continue;
+      case SettingsRead::Status::ignored:
+        findings.push_back({"settings-ignored", "error",
+                            read.problem + ", without a warning: these hooks never run: " +
+                                lost_hooks(doc, file) + ". Remove the comments and trailing commas",
+                            file});
+        continue;
+      case SettingsRead::Status::ok:
+        break;
+    }
+    for (const std::string& key : read.duplicate_keys) {
+      findings.push_back({"settings-duplicate-key", "warning",
+                          "the key " + key +
+                              " appears more than once; Claude Code uses only the last one, and "
+                              "so does this check. Merge them into one",
+                          file});
+    }
+    collect_from(doc, file, "", hooks);
+    const rapidjson::Value* enabled = member(doc, "enabledPlugins");
+    if (enabled == nullptr || !enabled->IsObject()) continue;
+    for (const auto& plugin : enabled->GetObject()) {
+      const std::string key(plugin.name.GetString(), plugin.name.GetStringLength());
+      if (!key.starts_with(std::string(kPluginName) + "@") || !plugin.value.IsTrue()) continue;
+      const std::string root = installed_plugin(options.config_dir, key);
+      if (root.empty()) {
+        const std::string marketplace = marketplace_hint();
+        findings.push_back(
+            {"plugin-missing", "error",
+             "the plugin " + key + " is enabled but not installed for this user (" +
+                 options.config_dir +
+                 "/plugins): its hooks do not run. Run `claude plugin marketplace add " +
+                 marketplace + "` and `claude plugin install " + key + "`" +
+                 (marketplace.starts_with("<")
+                      ? " (<prefix> is where fleet-hooks is installed: the directory above the "
+                        "bin/ that holds it, e.g. ~/.local, or /usr for the .deb)"
+                      : ""),
+             file});
+      } else if (std::find(plugins.begin(), plugins.end(), root) == plugins.end()) {
+        plugins.push_back(root);
+      }
+    }
+  }
+  for (const std::string& root : plugins) {
+    const std::string file = root + "/hooks/hooks.json";
+    rapidjson::Document doc;
+    const SettingsRead read = read_settings(file, doc);
+    if (read.status != SettingsRead::Status::ok) {
+      findings.push_back(
+          {"plugin-missing", "error",
+           read.status == SettingsRead::Status::missing
+               ? root + " is not a Claude Code plugin with hooks (no hooks/hooks.json)"
+               : read.problem,
+           file});
+      continue;
+    }
+    collect_from(doc, file, root, hooks);
+  }
+  return hooks;
+}
+
+std::optional<std::string> resolve_hook_executable(const ConfiguredHook& hook,
+                                                   const std::string& project_dir) {
+  std::string path = command_executable(hook.command);
+  const std::pair<std::string, std::string> vars[] = {{"${CLAUDE_PROJECT_DIR}", project_dir},
+                                                      {"$CLAUDE_PROJECT_DIR", project_dir},
+                                                      {"${CLAUDE_PLUGIN_ROOT}", hook.plugin_root},
+                                                      {"$CLAUDE_PLUGIN_ROOT", hook.plugin_root}};
+  for (const auto& [var, value] : vars) {
+    for (std::size_t at; (at = path.find(var)) != std::string::npos;)
+      path.replace(at, var.size(), value);
+  }
+  if (path.starts_with("~/")) path = env_value("HOME") + path.substr(1);
+  if (path.find('/') != std::string::npos) return path;
+  return find_on_path(path);
+}
+
+}  // namespace fleet

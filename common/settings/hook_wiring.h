@@ -1,0 +1,63 @@
+#pragma once
+// The suite's entries in a settings document's "hooks": resume-guard on PreToolUse and
+// `provenance-writer hook` on PostToolUse of the dispatch tools. Installing updates only what
+// locates the executable of the suite's existing entries (their arguments, matcher, timeout
+// and other keys stay), adds the tools asked for, and adds entries where there are none;
+// uninstalling removes exactly the suite's entries and the containers they leave empty.
+// Failing: a settings document the suite cannot change safely throws Error (nothing changed);
+// lookups return their answer (a bool, or nullptr for no suite hook).
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <rapidjson/document.h>
+
+#include "hook/hook_command.h"
+
+namespace fleet {
+
+inline constexpr std::string_view kDispatchMatcher = "^(mcp__.*__)?dispatch_food_truck$";
+inline constexpr int kHookTimeoutSeconds = 10;
+
+struct SuiteHook {
+  const char* event;       // "PreToolUse" / "PostToolUse"
+  const char* executable;  // file name the entry is recognised by
+  const char* arguments;   // the default arguments (" hook" for the writer)
+};
+
+inline constexpr SuiteHook kSuiteHooks[] = {
+    {"PreToolUse", "resume-guard", ""},
+    {"PostToolUse", "provenance-writer", " hook"},
+};
+
+// How install locates the executables.
+struct WiringOptions {
+  // "" for the portable form: the bare name, found on PATH by the shell. Otherwise the
+  // directory of the executables (written as absolute paths).
+  std::string bin_dir;
+  // Extra dispatch tool names (dispatch_food_truck is always guarded).
+  std::vector<std::string> tools;
+  // The guard's entry does not block when resume-guard is missing (exit 1 instead of 2).
+  bool fail_open_if_missing = false;
+};
+
+// The anchored matcher for dispatch_food_truck and `tools`, bare and as MCP tools.
+std::string dispatch_matcher(const std::vector<std::string>& tools);
+
+// True when `matcher` selects `tool`, `mcp__kitchen__<tool>` and `mcp__other_server__<tool>`.
+bool matcher_covers_tool(std::string_view matcher, std::string_view tool);
+
+// Which suite hook a command runs ("resume-guard", "provenance-writer") or nullptr.
+const SuiteHook* suite_hook_of_command(std::string_view command, std::string_view event);
+
+// Installs the suite's hooks into `settings`. Throws Error, with nothing changed, when
+// "hooks" or an event's list has an unexpected type, or when an existing suite entry's own
+// matcher does not cover a tool asked for (the user must widen it).
+void install_suite_hooks(rapidjson::Document& settings, const WiringOptions& options);
+
+// Removes the suite's hook entries and the groups, event lists and "hooks" object that are
+// left empty by it. Returns how many entries were removed.
+int uninstall_suite_hooks(rapidjson::Document& settings);
+
+}  // namespace fleet

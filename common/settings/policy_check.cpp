@@ -1,0 +1,363 @@
+#include "settings/policy_check.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+#include <algorithm>
+#include <optional>
+#include <set>
+
+#include "base/error.h"
+#include "base/exit_status.h"
+#include "base/json.h"
+#include "base/paths.h"
+#include "hook/hook_protocol.h"
+#include "hook/tool_names.h"
+#include "process/child_process.h"
+#include "process/subprocess.h"
+#include "settings/hook_sources.h"
+#include "settings/hook_wiring.h"
+#include "settings/matcher.h"
+#include "settings/settings_file.h"
+#include "store/store_safety.h"
+
+namespace fleet {
+namespace {
+
+constexpr int kMinTimeoutSeconds = 5;
+constexpr const char* kOtherProbes[] = {"Bash", "Read", "Task", "mcp__kitchen__list_trucks"};
+constexpr const char* kForgedSession = "f0f0f0f0-0000-4000-8000-00000000f0f0";
+
+bool contains(const std::vector<std::string>& list, std::string_view item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+// The dispatch tools an entry is meant for: its --tool names, else dispatch_food_truck.
+std::vector<std::string> entry_tools(const ConfiguredHook& hook) {
+  std::vector<std::string> tools = command_tools(hook.parsed.arguments);
+  if (tools.empty()) tools.emplace_back(kDispatchToolName);
+  return tools;
+}
+
+// True when the binary acts on `tool`: dispatch_food_truck always, others with --tool.
+bool binary_acts_on(const ConfiguredHook& hook, std::string_view tool) {
+  return tool == kDispatchToolName || contains(command_tools(hook.parsed.arguments), tool);
+}
+
+std::string install_hint(const std::string& project_dir, const std::vector<std::string>& tools) {
+  std::string hint = "fleet-hooks install --project " + project_dir;
+  for (const std::string& tool : tools) {
+    if (tool != kDispatchToolName) hint += " --tool " + tool;
+  }
+  return hint;
+}
+
+// Matcher and timeout of one entry.
+void check_matcher_and_timeout(const ConfiguredHook& hook, const char* what, const char* severity,
+                               std::vector<Finding>& findings) {
+  const std::string quoted = "'" + hook.matcher + "'";
+  std::vector<std::string> tools = entry_tools(hook);
+  const std::string anchored = dispatch_matcher(std::vector<std::string>(
+      tools.begin() + (tools[0] == kDispatchToolName ? 1 : 0), tools.end()));
+  const MatcherReading reading = read_matcher(hook.matcher);
+  if (reading != MatcherReading::exact) {
+    findings.push_back(
+        {reading == MatcherReading::invalid ? "matcher-misses-dispatch" : "matcher-unjudged",
+         severity,
+         std::string(what) + " matcher " + quoted +
+             (reading == MatcherReading::invalid
+                  ? " is not a valid JavaScript regular expression, so Claude Code runs this "
+                    "hook for no tool"
+                  : " uses a regular expression fleet-hooks cannot evaluate (a backreference, "
+                    "lookaround, inline modifier or a huge repetition count), so whether it "
+                    "selects the dispatch tool is unknown") +
+             "; use " + anchored,
+         hook.file});
+    tools.clear();  // nothing more can be said about what it selects
+  }
+  for (const std::string& tool : tools) {
+    if (matcher_covers_tool(hook.matcher, tool)) continue;
+    const bool bare_only = matcher_matches(hook.matcher, tool) && matcher_is_plain(hook.matcher);
+    findings.push_back({bare_only ? "matcher-misses-mcp" : "matcher-misses-dispatch", severity,
+                        std::string(what) + " matcher " + quoted +
+                            (bare_only ? " is a plain tool name list, which misses mcp__<server>__"
+                                       : " does not select both " + tool + " and mcp__<server>__") +
+                            tool + "; use " + anchored,
+                        hook.file});
+    break;
+  }
+  std::vector<std::string> probes(std::begin(kOtherProbes), std::end(kOtherProbes));
+  for (const std::string& tool : tools) {
+    probes.push_back(tool + "_status");
+    probes.push_back("mcp__kitchen__" + tool + "_status");
+    probes.push_back("re" + tool);
+  }
+  for (const std::string& probe : probes) {
+    if (!matcher_matches(hook.matcher, probe)) continue;
+    findings.push_back(
+        {"matcher-too-broad", severity,
+         std::string(what) + " matcher " + quoted + " also matches " + probe +
+             " (matchers are unanchored regular expressions); anchor it: " + anchored,
+         hook.file});
+    break;
+  }
+  if (!hook.timeout) {
+    findings.push_back({"timeout", severity,
+                        std::string(what) + " has no timeout; set \"timeout\": " +
+                            std::to_string(kHookTimeoutSeconds) + " (seconds)",
+                        hook.file});
+  } else if (*hook.timeout < kMinTimeoutSeconds) {
+    findings.push_back({"timeout", severity,
+                        std::string(what) + " timeout " +
+                            std::to_string(static_cast<int>(*hook.timeout)) + " s is under " +
+                            std::to_string(kMinTimeoutSeconds) + " s",
+                        hook.file});
+  }
+}
+
+// True when the entry's executable can be run on this machine; else a binary-missing finding
+// that says what Claude Code does here.
+bool check_binary(const ConfiguredHook& hook, const char* name, bool is_guard,
+                  const std::string& project_dir, std::vector<Finding>& findings) {
+  const std::optional<std::string> binary = resolve_hook_executable(hook, project_dir);
+  struct stat st {};
+  if (binary && ::stat(binary->c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+      ::access(binary->c_str(), X_OK) == 0) {
+    return true;
+  }
+  const std::string executable = command_executable(hook.command);
+  std::string message =
+      std::string(name) + " is not installed on this machine (" +
+      (binary ? *binary + " is missing or not executable" : executable + " is not on PATH") + "): ";
+  if (!is_guard) {
+    message += "dispatches are not recorded by this hook here";
+  } else if (hook.parsed.exit_if_missing == exit_status::hook_blocks) {
+    message += "the wiring blocks every call of the dispatch tool here (fail-closed)";
+  } else {
+    message += "Claude Code runs the dispatch tool UNGUARDED here, without a warning";
+  }
+  message += ". Install fleet-hooks and put its bin directory on PATH (README, Team setup)";
+  if (!hook.parsed.guarded && hook.plugin_root.empty())
+    message += ", then run fleet-hooks install again for the fail-closed form";
+  findings.push_back({"binary-missing", is_guard ? "error" : "warning", message, hook.file});
+  return false;
+}
+
+// Runs the configured guard command on a forged self-resume of `tool`; true when Claude Code
+// would block the call (a deny decision, or exit 2).
+bool guard_blocks_forgery(const ConfiguredHook& hook, const std::string& tool,
+                          const std::string& project_dir, std::string& detail) {
+  char state_template[] = "/tmp/fleet-hooks-check-XXXXXX";
+  if (::mkdtemp(state_template) == nullptr) {
+    detail = "cannot create a temporary state directory";
+    return false;
+  }
+  const std::string state = state_template;
+  const std::string input =
+      pre_tool_use_input(kForgedSession, "mcp__kitchen__" + tool, kForgedSession, project_dir);
+
+  std::vector<std::string> env = {"FLEET_HOOKS_STATE_DIR=" + state,
+                                  "CLAUDE_PROJECT_DIR=" + project_dir};
+  if (!hook.plugin_root.empty()) env.push_back("CLAUDE_PLUGIN_ROOT=" + hook.plugin_root);
+  const auto seconds = hook.timeout.value_or(kHookTimeoutSeconds);
+  CommandResult result;
+  try {
+    result = run_shell_command(hook.command, input, environment_with(env),
+                               std::chrono::milliseconds(static_cast<long long>(seconds * 1000)));
+  } catch (const Error& e) {
+    detail = e.what();
+  }
+  ::rmdir(state.c_str());
+  if (result.timed_out) {
+    detail = "it did not answer within its timeout";
+    return false;
+  }
+  if (result.exit_code == exit_status::hook_blocks) return true;  // Claude Code blocks the call
+  rapidjson::Document output;
+  if (result.exit_code == 0 && parse_json(result.out, output)) {
+    const rapidjson::Value* specific = member(output, "hookSpecificOutput");
+    if (specific && string_member(*specific, "permissionDecision") == "deny") return true;
+  }
+  detail = "exit " + std::to_string(result.exit_code) + ", stdout '" + result.out.substr(0, 200) +
+           "', stderr '" + result.err.substr(0, 200) + "'";
+  return false;
+}
+
+void check_store(const std::string& store, std::vector<Finding>& findings) {
+  const StoreSafety safety = store_safety(store);
+  if (!safety.safe) {
+    findings.push_back({"store-unsafe", "error", safety.problem + "; fix: " + safety.fix, store});
+  }
+}
+
+}  // namespace
+
+std::vector<Finding> check_wiring(const CheckOptions& options,
+                                  std::vector<std::string>* checked_tools) {
+  std::vector<Finding> findings;
+  HookSourceOptions sources;
+  if (!options.user_settings.empty()) sources.settings_files.push_back(options.user_settings);
+  sources.settings_files.push_back(settings_path(SettingsScope::project, options.project_dir));
+  sources.settings_files.push_back(settings_path(SettingsScope::local, options.project_dir));
+  sources.plugin_dirs = options.plugin_dirs;
+  sources.config_dir = env_value("CLAUDE_CONFIG_DIR");
+  if (sources.config_dir.empty()) sources.config_dir = env_value("HOME") + "/.claude";
+  const std::vector<ConfiguredHook> hooks = collect_hooks(sources, findings);
+
+  std::vector<const ConfiguredHook*> guards, writers;
+  for (const ConfiguredHook& hook : hooks) {
+    const SuiteHook* suite = suite_hook_of_command(hook.command, hook.event);
+    if (suite == nullptr) continue;
+    (std::string_view(suite->executable) == "resume-guard" ? guards : writers).push_back(&hook);
+  }
+
+  // The tools that must be guarded.
+  std::vector<std::string> required = options.tools;
+  if (required.empty()) {
+    for (const ConfiguredHook* guard : guards) {
+      if (matcher_covers_tool(guard->matcher, kDispatchToolName) &&
+          !contains(required, kDispatchToolName))
+        required.insert(required.begin(), std::string(kDispatchToolName));
+      for (const std::string& tool : command_tools(guard->parsed.arguments)) {
+        if (matcher_covers_tool(guard->matcher, tool) && !contains(required, tool))
+          required.push_back(tool);
+      }
+    }
+  }
+  if (required.empty()) required.emplace_back(kDispatchToolName);
+  if (checked_tools != nullptr) *checked_tools = required;
+
+  std::set<std::string> guarded;
+  for (const ConfiguredHook* guard : guards) {
+    const std::size_t before = findings.size();
+    check_matcher_and_timeout(*guard, "the resume-guard hook", "error", findings);
+    const bool present = check_binary(*guard, "resume-guard", true, options.project_dir, findings);
+    if (present && guard->parsed.guarded &&
+        guard->parsed.exit_if_missing != exit_status::hook_blocks) {
+      findings.push_back({"guard-fail-open", "warning",
+                          "the resume-guard hook lets the dispatch tool run unguarded on a machine "
+                          "without resume-guard (installed with --fail-open-if-missing)",
+                          guard->file});
+    }
+    bool broken = false;
+    for (std::size_t i = before; i < findings.size(); ++i) {
+      const bool blocking_missing = findings[i].rule == "binary-missing" &&
+                                    guard->parsed.exit_if_missing == exit_status::hook_blocks;
+      if (findings[i].severity == "error" && !blocking_missing) broken = true;
+    }
+    const std::string probe_tool = entry_tools(*guard).front();
+    std::string detail;
+    if (!guard_blocks_forgery(*guard, probe_tool, options.project_dir, detail)) {
+      if (present || guard->parsed.exit_if_missing == exit_status::hook_blocks) {
+        findings.push_back({"guard-does-not-deny", "error",
+                            "the resume-guard hook '" + guard->command +
+                                "' did not deny a forged self-resume through " + probe_tool + " (" +
+                                detail + ")",
+                            guard->file});
+      }
+      continue;
+    }
+    if (broken) continue;
+    for (const std::string& tool : required) {
+      if (matcher_covers_tool(guard->matcher, tool) && binary_acts_on(*guard, tool))
+        guarded.insert(tool);
+    }
+  }
+  for (const std::string& tool : required) {
+    if (guarded.contains(tool)) continue;
+    std::string why;
+    for (const ConfiguredHook* guard : guards) {
+      if (matcher_covers_tool(guard->matcher, tool) && !binary_acts_on(*guard, tool)) {
+        why = "; a resume-guard hook's matcher selects " + tool + " but its command lacks --tool " +
+              tool + ", so the guard ignores it";
+      }
+    }
+    findings.push_back({"guard-missing", "error",
+                        "no correctly configured PreToolUse hook runs resume-guard for " + tool +
+                            " and mcp__<server>__" + tool + why + "; run " +
+                            install_hint(options.project_dir, required),
+                        ""});
+  }
+
+  // The plugin and the settings entries both wired: every dispatch runs the guard twice (and
+  // the writer records twice); one of them is enough.
+  for (const std::string& tool : required) {
+    const ConfiguredHook* from_settings = nullptr;
+    const ConfiguredHook* from_plugin = nullptr;
+    for (const ConfiguredHook* guard : guards) {
+      if (!matcher_covers_tool(guard->matcher, tool) || !binary_acts_on(*guard, tool)) continue;
+      (guard->plugin_root.empty() ? from_settings : from_plugin) = guard;
+    }
+    if (from_settings == nullptr || from_plugin == nullptr) continue;
+    findings.push_back({"guard-wired-twice", "warning",
+                        "resume-guard runs twice for " + tool + ": from the settings entry in " +
+                            from_settings->file + " and from the fleet-hooks plugin (" +
+                            from_plugin->plugin_root +
+                            "). Use the plugin or the settings entries, not both: `fleet-hooks "
+                            "uninstall` removes the entries, or stop enabling the plugin",
+                        from_settings->file});
+    break;
+  }
+
+  if (writers.empty()) {
+    findings.push_back({"writer-missing", "warning",
+                        "no PostToolUse hook runs provenance-writer; dispatches are recorded only "
+                        "if the dispatcher records them (launch-wrapper --record-provenance)",
+                        ""});
+  }
+  for (const ConfiguredHook* writer : writers) {
+    check_matcher_and_timeout(*writer, "the provenance-writer hook", "warning", findings);
+    check_binary(*writer, "provenance-writer", false, options.project_dir, findings);
+  }
+
+  try {
+    check_store(
+        provenance_store_path(state_dir_for_project(options.state_dir, options.project_dir)),
+        findings);
+  } catch (const Error& e) {
+    findings.push_back({"store-unsafe", "error", e.what(), ""});
+  }
+  return findings;
+}
+
+std::string findings_text(const std::vector<Finding>& findings) {
+  std::string text;
+  for (const Finding& f : findings) {
+    text += f.severity + " " + f.rule + ": " + f.message;
+    if (!f.file.empty()) text += " (" + f.file + ")";
+    text += "\n";
+  }
+  return text;
+}
+
+std::string check_report_text(const std::vector<Finding>& findings,
+                              const std::vector<std::string>& checked_tools) {
+  std::string text = findings_text(findings);
+  if (has_errors(findings)) return text;
+  std::string names;
+  for (const std::string& tool : checked_tools)
+    names += (names.empty() ? "" : ", ") + tool + " and mcp__*__" + tool;
+  return text + "ok: resume-guard guards " + names + ", and denied a forged self-resume\n";
+}
+
+std::string findings_json(const std::vector<Finding>& findings) {
+  rapidjson::Document doc(rapidjson::kArrayType);
+  auto& alloc = doc.GetAllocator();
+  for (const Finding& f : findings) {
+    rapidjson::Value item(rapidjson::kObjectType);
+    item.AddMember("rule", json_string(f.rule, alloc), alloc);
+    item.AddMember("severity", json_string(f.severity, alloc), alloc);
+    item.AddMember("message", json_string(f.message, alloc), alloc);
+    item.AddMember("file", json_string(f.file, alloc), alloc);
+    doc.PushBack(item, alloc);
+  }
+  return to_json(doc) + "\n";
+}
+
+bool has_errors(const std::vector<Finding>& findings) {
+  for (const Finding& f : findings) {
+    if (f.severity == "error") return true;
+  }
+  return false;
+}
+
+}  // namespace fleet

@@ -1,0 +1,51 @@
+#pragma once
+// `fleet-hooks check`: is the suite wired into Claude Code so that it protects the dispatch
+// tool, and is its store safe? Reads the effective hook configuration (user, project and
+// local settings: Claude Code runs the hooks of all three) and reports findings.
+// Failing: every misconfiguration is a Finding in the result (a guard that cannot be run, a
+// store that cannot be resolved: findings too); only an unexpected failure of the machine
+// (e.g. starting a process) throws Error.
+
+#include <string>
+#include <vector>
+
+#include "base/finding.h"
+
+namespace fleet {
+
+struct CheckOptions {
+  std::string project_dir;
+  std::string user_settings;  // "" for none
+  std::string state_dir;      // "" resolves as everywhere else, for project_dir
+  // The dispatch tools that must be guarded. Empty: the tools the wired guards name with
+  // --tool (for the tools their matchers select), else dispatch_food_truck.
+  std::vector<std::string> tools;
+  // Claude Code plugin directories whose hooks/hooks.json counts too (as with
+  // `claude --plugin-dir`).
+  std::vector<std::string> plugin_dirs;
+};
+
+// Rules: settings-invalid, settings-ignored, guard-missing, matcher-misses-mcp,
+// matcher-misses-dispatch, matcher-too-broad, timeout, binary-missing, guard-does-not-deny,
+// plugin-missing (errors); settings-duplicate-key, guard-fail-open, guard-wired-twice (the
+// plugin and a settings entry both guard a tool), writer-missing and the
+// writer's findings (warnings); store-unsafe (error). The settings are read as Claude Code
+// reads them (settings_file.h); hook commands are resolved with this machine's PATH.
+// `checked_tools`, when given, receives the dispatch tools that were required.
+std::vector<Finding> check_wiring(const CheckOptions& options,
+                                  std::vector<std::string>* checked_tools = nullptr);
+
+// One line per finding: "<severity> <rule>: <message> (<file>)".
+std::string findings_text(const std::vector<Finding>& findings);
+
+// What `fleet-hooks check` prints for a person: findings_text, then, when no finding is an
+// error, one "ok:" line naming the dispatch tools (`checked_tools`) the guard protects.
+std::string check_report_text(const std::vector<Finding>& findings,
+                              const std::vector<std::string>& checked_tools);
+
+// A JSON array of {"rule","severity","message","file"}.
+std::string findings_json(const std::vector<Finding>& findings);
+
+bool has_errors(const std::vector<Finding>& findings);
+
+}  // namespace fleet

@@ -1,0 +1,273 @@
+#include "settings/settings_file.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <rapidjson/error/en.h>
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+#include "base/error.h"
+#include "base/files.h"
+#include "base/json.h"
+#include "base/paths.h"
+
+namespace fleet {
+namespace {
+
+constexpr std::size_t kMaxSettingsBytes = 16 * 1024 * 1024;
+
+// The file a settings path stands for: the path itself, or the end of its symlinks. "" with
+// `problem` set for a symlink that leads nowhere.
+std::string follow(const std::string& path, std::string& problem) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return path;
+  char resolved[PATH_MAX];
+  if (::realpath(path.c_str(), resolved) == nullptr) {
+    problem = path + " is a symbolic link that leads to no file (" + std::strerror(errno) + ")";
+    return "";
+  }
+  return resolved;
+}
+
+// Claude Code keeps the last of duplicate keys: so does `doc` afterwards. Returns where the
+// duplicates were, as JSON-pointer-like paths. Iterative (deep documents cannot overflow), and
+// linear in the size of each object.
+std::vector<std::string> keep_last_duplicates(rapidjson::Document& doc) {
+  std::vector<std::string> duplicates;
+  std::vector<std::pair<rapidjson::Value*, std::string>> pending = {{&doc, ""}};
+  while (!pending.empty()) {
+    auto [value, where] = pending.back();
+    pending.pop_back();
+    if (value->IsObject()) {
+      std::unordered_map<std::string, rapidjson::SizeType> last;
+      rapidjson::SizeType index = 0;
+      for (const auto& m : value->GetObject()) {
+        last[std::string(m.name.GetString(), m.name.GetStringLength())] = index++;
+      }
+      if (last.size() != value->MemberCount()) {
+        rapidjson::Value kept(rapidjson::kObjectType);
+        std::unordered_set<std::string> reported;
+        index = 0;
+        for (auto& m : value->GetObject()) {
+          const std::string name(m.name.GetString(), m.name.GetStringLength());
+          if (last[name] == index++) {
+            kept.AddMember(m.name, m.value, doc.GetAllocator());
+          } else if (reported.insert(name).second) {
+            duplicates.push_back(where + "/" + name);
+          }
+        }
+        *value = kept;
+      }
+      for (auto& m : value->GetObject()) {
+        pending.emplace_back(
+            &m.value, where + "/" + std::string(m.name.GetString(), m.name.GetStringLength()));
+      }
+    } else if (value->IsArray()) {
+      for (rapidjson::SizeType i = 0; i < value->Size(); ++i)
+        pending.emplace_back(&(*value)[i], where + "/" + std::to_string(i));
+    }
+  }
+  return duplicates;
+}
+
+bool parse_lenient(const std::string& text, rapidjson::Document& doc) {
+  doc.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag |
+            rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag>(text.data(),
+                                                                                 text.size());
+  return !doc.HasParseError() && doc.IsObject();
+}
+
+// The backup to write for `file`: `.bak` when none exists yet, else the next `.bak.N`;
+// `newest` is set to the newest existing backup ("" when none).
+std::string next_backup(const std::string& file, std::string& newest) {
+  const std::string bak = file + ".bak";
+  struct stat st {};
+  if (::lstat(bak.c_str(), &st) != 0) {
+    newest.clear();
+    return bak;
+  }
+  newest = bak;
+  long highest = 0;
+  const std::string dir = parent_directory(file);
+  const std::string prefix = file.substr(file.rfind('/') + 1) + ".bak.";
+  if (DIR* d = ::opendir(dir.c_str())) {
+    while (const dirent* e = ::readdir(d)) {
+      const std::string name = e->d_name;
+      if (!name.starts_with(prefix) || name.size() == prefix.size()) continue;
+      const std::string digits = name.substr(prefix.size());
+      if (digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9)
+        continue;
+      const long n = std::stol(digits);
+      if (n > highest) {
+        highest = n;
+        newest = dir + "/" + name;
+      }
+    }
+    ::closedir(d);
+  }
+  return bak + "." + std::to_string(highest + 1);
+}
+
+}  // namespace
+
+SettingsScope settings_scope_named(std::string_view name) {
+  if (name == "local") return SettingsScope::local;
+  if (name == "user") return SettingsScope::user;
+  return SettingsScope::project;
+}
+
+std::optional<std::string> user_settings_path() {
+  const std::string home = env_value("HOME");
+  if (home.empty()) return std::nullopt;
+  return home + "/.claude/settings.json";
+}
+
+std::string settings_path(SettingsScope scope, const std::string& project_dir) {
+  switch (scope) {
+    case SettingsScope::project:
+      return project_dir + "/.claude/settings.json";
+    case SettingsScope::local:
+      return project_dir + "/.claude/settings.local.json";
+    case SettingsScope::user:
+      break;
+  }
+  std::optional<std::string> path = user_settings_path();
+  if (!path) throw Error("HOME is not set; cannot locate the user settings file");
+  return *path;
+}
+
+SettingsRead read_settings(const std::string& path, rapidjson::Document& doc) {
+  SettingsRead read;
+  doc.SetObject();
+  read.file = follow(path, read.problem);
+  if (read.file.empty()) {
+    read.status = SettingsRead::Status::invalid;
+    return read;
+  }
+  ReadFile file = try_read_regular_file(read.file, kMaxSettingsBytes);
+  if (file.status != FileStatus::ok) {
+    read.status = file.status == FileStatus::missing ? SettingsRead::Status::missing
+                                                     : SettingsRead::Status::invalid;
+    if (file.status == FileStatus::failed) read.problem = std::move(file.problem);
+    return read;
+  }
+  std::string& text = file.content;
+  if (text.starts_with(kUtf8Bom)) {
+    read.bom = true;
+    text.erase(0, kUtf8Bom.size());
+  }
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) return read;  // reads as {}
+  if (!parse_json(text, doc)) {
+    const std::string error = parse_error_sentence(doc, text);
+    if (parse_lenient(text, doc)) {
+      read.status = SettingsRead::Status::ignored;
+      read.problem = path +
+                     " is not plain JSON (it has // or /* */ comments or a trailing comma), so "
+                     "Claude Code ignores the whole file";
+    } else {
+      doc.SetObject();
+      read.status = SettingsRead::Status::invalid;
+      read.problem = path + " is not valid JSON (" + error + ")";
+    }
+    return read;
+  }
+  if (!doc.IsObject()) {
+    read.problem = path + " holds a JSON " + std::string(json_type_name(doc)) + ", not an object";
+    doc.SetObject();
+    read.status = SettingsRead::Status::invalid;
+    return read;
+  }
+  read.status = SettingsRead::Status::ok;
+  read.duplicate_keys = keep_last_duplicates(doc);
+  return read;
+}
+
+SettingsRead load_settings(const std::string& path, rapidjson::Document& doc) {
+  SettingsRead read = read_settings(path, doc);
+  if (read.status == SettingsRead::Status::invalid ||
+      read.status == SettingsRead::Status::ignored) {
+    throw Error(read.problem + "; fix it first, nothing was changed");
+  }
+  if (!read.duplicate_keys.empty()) {
+    std::string where;
+    for (const std::string& key : read.duplicate_keys) where += (where.empty() ? "" : ", ") + key;
+    throw Error(path + " has keys that appear more than once (" + where +
+                "); Claude Code uses only the last of them. Merge them into one and run this "
+                "again; nothing was changed");
+  }
+  return read;
+}
+
+std::string settings_text(const rapidjson::Value& doc) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::PrettyWriter<rapidjson::StringBuffer> writer(buffer);
+  writer.SetIndent(' ', 2);
+  doc.Accept(writer);
+  std::string text(buffer.GetString(), buffer.GetSize());
+  // A \uDxxx escape without its pair reads as bytes that are not UTF-8; written back, the
+  // file could not be read again.
+  if (valid_utf8(text) != text) {
+    throw Error(
+        "the settings hold a string that is not valid Unicode (a lone \\uD800-\\uDFFF "
+        "escape); fix it first, nothing was changed");
+  }
+  return text + "\n";
+}
+
+void write_settings(const std::string& path, const std::string& text) {
+  std::string problem;
+  const std::string file = follow(path, problem);
+  if (file.empty()) throw Error(problem + "; nothing was changed");
+  struct stat st {};
+  if (::lstat(file.c_str(), &st) == 0) {
+    if (!S_ISREG(st.st_mode)) throw Error(file + " is not a regular file; nothing was changed");
+    if ((st.st_mode & 0222) == 0) {
+      throw Error(file +
+                  " is read-only; make it writable (chmod u+w) to let fleet-hooks change it");
+    }
+    const mode_t mode = st.st_mode & 07777;
+    const FileOwner owner{st.st_uid, st.st_gid};
+    // Only asked for when it differs from what a new file gets anyway: a user may keep a
+    // file of a group they are not in (from a setgid directory) without being refused.
+    const FileOwner* keep = st.st_uid != ::geteuid() || st.st_gid != ::getegid() ? &owner : nullptr;
+    const std::string current = read_regular_file(file, kMaxSettingsBytes);
+    std::string newest;
+    const std::string backup = next_backup(file, newest);
+    const ReadFile newest_backup =
+        newest.empty() ? ReadFile{} : try_read_regular_file(newest, kMaxSettingsBytes);
+    if (newest.empty() || newest_backup.status != FileStatus::ok ||
+        newest_backup.content != current) {
+      replace_file_atomically(backup, current, Durability::survives_crash, mode, keep);
+    }
+    replace_file_atomically(file, text, Durability::survives_crash, mode, keep);
+    return;
+  }
+  // A new file: its directory (usually .claude) is created like a person would (0755), and
+  // as root everything gets the owner of the directory it is made in.
+  const std::string dir = parent_directory(file);
+  struct stat dir_st {};
+  if (::stat(dir.c_str(), &dir_st) != 0) {
+    const std::string parent = parent_directory(dir);
+    struct stat parent_st {};
+    if (::stat(parent.c_str(), &parent_st) != 0 || !S_ISDIR(parent_st.st_mode))
+      throw Error(parent + " does not exist; nothing was changed");
+    if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
+      throw_errno("cannot create directory " + dir);
+    if (::geteuid() == 0 && ::chown(dir.c_str(), parent_st.st_uid, parent_st.st_gid) != 0)
+      throw_errno("cannot give " + dir + " the owner of " + parent);
+    if (::stat(dir.c_str(), &dir_st) != 0) throw_errno("cannot read " + dir);
+  }
+  const FileOwner owner{dir_st.st_uid, dir_st.st_gid};
+  replace_file_atomically(file, text, Durability::survives_crash, 0644,
+                          ::geteuid() == 0 ? &owner : nullptr);
+}
+
+}  // namespace fleet

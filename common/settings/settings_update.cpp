@@ -1,0 +1,115 @@
+#include "settings/settings_update.h"
+
+#include <unistd.h>
+
+#include "base/error.h"
+#include "base/files.h"
+#include "base/paths.h"
+#include "settings/settings_file.h"
+
+namespace fleet {
+namespace {
+
+constexpr std::size_t kMaxSettingsBytes = 16 * 1024 * 1024;
+
+// Where the running program (and so the suite) is installed. Throws Error.
+std::string program_directory() {
+  std::optional<std::string> dir = executable_directory();
+  if (!dir) throw Error("cannot find where this program is installed");
+  return *dir;
+}
+
+SettingsUpdate finish(const std::string& path, const SettingsRead& read,
+                      const rapidjson::Document& settings, std::string summary) {
+  SettingsUpdate update{path, (read.bom ? std::string(kUtf8Bom) : "") + settings_text(settings),
+                        true, std::move(summary)};
+  const ReadFile current = try_read_regular_file(read.file, kMaxSettingsBytes);
+  if (current.status == FileStatus::ok && current.content == update.text) {
+    update.changed = false;
+    update.summary = "unchanged: " + path;
+  }
+  return update;
+}
+
+}  // namespace
+
+void require_suite_binaries(const std::string& bin_dir) {
+  for (const SuiteHook& hook : kSuiteHooks) {
+    const std::string binary = bin_dir + "/" + hook.executable;
+    if (::access(binary.c_str(), X_OK) != 0) {
+      throw Error(binary + " is missing or not executable; pass --bin-dir");
+    }
+  }
+}
+
+SettingsUpdate plan_install(const std::string& path, const WiringOptions& options) {
+  if (!options.bin_dir.empty()) require_suite_binaries(options.bin_dir);
+  rapidjson::Document settings;
+  const SettingsRead read = load_settings(path, settings);
+  install_suite_hooks(settings, options);
+  // Say where the hooks will find the executables, and (for the portable form) whether they
+  // do find them here.
+  std::string from = "from " + options.bin_dir;
+  if (options.bin_dir.empty()) {
+    const std::optional<std::string> here = find_on_path("resume-guard");
+    from = here ? "run by name from PATH (here: " + *here + ")"
+                : "run by name from PATH (resume-guard is NOT on PATH here)";
+  }
+  std::string tools = "dispatch_food_truck";
+  for (const std::string& tool : options.tools) tools += ", " + tool;
+  return finish(path, read, settings,
+                "installed resume-guard (PreToolUse, " +
+                    std::string(options.fail_open_if_missing ? "fail-open" : "fail-closed") +
+                    " when missing) and provenance-writer hook (PostToolUse) for " + tools + ", " +
+                    from + ", into " + path);
+}
+
+SettingsUpdate plan_uninstall(const std::string& path) {
+  rapidjson::Document settings;
+  const SettingsRead read = load_settings(path, settings);
+  if (read.status == SettingsRead::Status::missing) {
+    return SettingsUpdate{path, "", false, "nothing to remove: " + path + " does not exist"};
+  }
+  const int removed = uninstall_suite_hooks(settings);
+  if (removed == 0) {  // left exactly as it is, formatting included
+    SettingsUpdate update{path, "", false, "nothing to remove: no fleet-hooks entries in " + path};
+    update.text = try_read_regular_file(read.file, kMaxSettingsBytes).content;
+    return update;
+  }
+  return finish(path, read, settings,
+                "removed " + std::to_string(removed) + " fleet-hooks entries from " + path);
+}
+
+SettingsUpdate plan_install(const SettingsRequest& request) {
+  const std::string path = settings_path(request.scope, request.project_dir);
+  WiringOptions wiring;
+  wiring.tools = request.tools;
+  wiring.fail_open_if_missing = request.fail_open_if_missing;
+  // The project's settings are committed: they name no path of this machine.
+  if (request.scope != SettingsScope::project) {
+    wiring.bin_dir = absolute_path(request.bin_dir.empty() ? program_directory() : request.bin_dir);
+  } else if (!request.bin_dir.empty()) {
+    require_suite_binaries(absolute_path(request.bin_dir));
+  }
+  return plan_install(path, wiring);
+}
+
+SettingsUpdate plan_uninstall(const SettingsRequest& request) {
+  return plan_uninstall(settings_path(request.scope, request.project_dir));
+}
+
+std::optional<std::string> install_note(const SettingsRequest& request) {
+  if (request.scope != SettingsScope::project) return std::nullopt;
+  const std::string bin_dir =
+      request.bin_dir.empty() ? program_directory() : absolute_path(request.bin_dir);
+  if (find_on_path("resume-guard")) return std::nullopt;
+  return "resume-guard is not on PATH here, so this project's hooks block every dispatch on "
+         "this machine until it is: add " +
+         bin_dir + " to PATH (e.g. in ~/.profile) and start Claude Code again";
+}
+
+void apply_update(const SettingsUpdate& update) {
+  if (update.changed) write_settings(update.path, update.text);
+}
+
+}  // namespace fleet

@@ -1,0 +1,63 @@
+#pragma once
+// `fleet-hooks install` and `uninstall` on a settings file: compute the resulting file, then
+// write it only when it changes (so a second run leaves the file, and its backups, byte for
+// byte as they were).
+// Failing: everything here throws Error (caught by the program's main); the note after an
+// install is a std::optional.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "settings/hook_wiring.h"
+#include "settings/settings_file.h"
+
+namespace fleet {
+
+struct SettingsUpdate {
+  std::string path;
+  std::string text;      // the file as it would be afterwards
+  bool changed = false;  // differs from what is on disk now
+  std::string summary;   // one line for a person
+};
+
+// Throws Error unless `bin_dir` holds executable resume-guard and provenance-writer.
+void require_suite_binaries(const std::string& bin_dir);
+
+// The file with the suite's hooks installed. With a `bin_dir`, it must hold executable
+// resume-guard and provenance-writer. Writes nothing. Throws Error.
+SettingsUpdate plan_install(const std::string& path, const WiringOptions& options);
+
+// The file without the suite's hooks; a missing file stays missing. Writes nothing. Throws
+// Error.
+SettingsUpdate plan_uninstall(const std::string& path);
+
+// What `fleet-hooks install` or `uninstall` was asked to do.
+struct SettingsRequest {
+  std::string project_dir;  // absolute
+  SettingsScope scope = SettingsScope::project;
+  std::string bin_dir;  // --bin-dir as given, "" when not given
+  std::vector<std::string> tools;
+  bool fail_open_if_missing = false;
+};
+
+// plan_install for the settings file of `request.scope`. Local and user settings name the
+// executables in `bin_dir` (default: the directory of the running program); the project's
+// settings are committed, so they name no path of this machine (a given `bin_dir` is only
+// checked to hold the suite). Writes nothing. Throws Error.
+SettingsUpdate plan_install(const SettingsRequest& request);
+
+// plan_uninstall for the settings file of `request.scope`. Writes nothing. Throws Error.
+SettingsUpdate plan_uninstall(const SettingsRequest& request);
+
+// After a portable (project) install: a sentence for the user when resume-guard is not on
+// PATH here (the hooks then block every dispatch on this machine), naming the directory of
+// the suite (`bin_dir`, default: the running program's); nullopt when it is on PATH or the
+// install was not into the project's settings. Throws Error when the running program's
+// directory cannot be found.
+std::optional<std::string> install_note(const SettingsRequest& request);
+
+// Writes `update` (see write_settings) when it changes the file. Throws Error.
+void apply_update(const SettingsUpdate& update);
+
+}  // namespace fleet

@@ -1,0 +1,51 @@
+#pragma once
+// The provenance store, session_provenance.jsonl: appending records and finding the
+// authoritative (first) record of a session.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/jsonl_append.h"
+#include "store/provenance_record.h"
+
+namespace fleet {
+
+struct StoreLookup {
+  enum class Status {
+    found,       // `record` is the first record of the session
+    not_found,   // no record names the session
+    ambiguous,   // `matches` lists the sessions a short id prefixes
+    missing,     // the store does not exist
+    unreadable,  // `error` says why
+  };
+  Status status = Status::not_found;
+  ProvenanceRecord record;
+  std::vector<std::string> matches;
+  std::string error;
+  std::uint64_t skipped_lines = 0;  // candidate lines that were not valid records
+  bool used_index = false;          // answered from the index (it described the store exactly)
+  bool rebuilt_index = false;       // the lookup rebuilt the index first (maintain_index)
+};
+
+// Finds the first record whose session_id is `id`. When there is none and `id` is not a
+// UUID, a short id that prefixes exactly one recorded session resolves to that session's
+// first record; one that prefixes several is ambiguous. Only candidate lines are parsed:
+// those the index (provenance_index.h) points at when it describes the store exactly as it
+// is, else every line containing `id`. Either way the answer is the one a scan of the whole
+// store gives.
+// With `maintain_index`, a lookup that finds the index out of date (another program wrote
+// the store) rebuilds it first when it can take the store's lock without waiting and write
+// the state directory, so that later lookups are fast again; otherwise it scans.
+StoreLookup lookup_session(const std::string& store_path, std::string_view id,
+                           bool maintain_index = false);
+
+// Validates `record` (record_problem), refuses a store others could write (store_safety.h),
+// and appends it under the store's lock, then removes temporaries a dead compaction left and
+// brings the index up to date under the same lock. Throws Error when the record is invalid,
+// the store unsafe or the append fails. Returns a warning ("" when none) when only the index could
+// not be updated: the record is stored and readers still find it.
+std::string append_record(const std::string& store_path, const ProvenanceRecord& record,
+                          const AppendOptions& options);
+
+}  // namespace fleet

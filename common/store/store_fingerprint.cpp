@@ -1,0 +1,85 @@
+#include "store/store_fingerprint.h"
+
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <time.h>
+
+namespace fleet {
+namespace {
+
+constexpr std::int64_t kNanosPerSecond = 1000000000;
+constexpr std::int64_t kMaxWaitNs = 10000000;  // one tick at 100 Hz
+constexpr long kSleepNs = 500000;
+
+std::int64_t coarse_now_ns() {
+  struct timespec now {};
+  ::clock_gettime(CLOCK_REALTIME_COARSE, &now);
+  return static_cast<std::int64_t>(now.tv_sec) * kNanosPerSecond + now.tv_nsec;
+}
+
+// The time stamps' granularity as far as one value shows it: a file system that keeps whole
+// seconds, or hundredths, writes zeros in the low digits. 2 s for a whole second (FAT).
+std::int64_t granularity_ns(std::int64_t nsec) {
+  if (nsec == 0) return 2 * kNanosPerSecond;
+  std::int64_t step = 1;
+  while (nsec % (step * 10) == 0) step *= 10;
+  return step;
+}
+
+}  // namespace
+
+bool is_settled(const FileFingerprint& print, std::int64_t coarse_before_ns) {
+  // Every time stamp the kernel gives any file from now on — coarse (the tick, or the
+  // multigrain floor, which is never below it) or fine-grained — is at least the coarse
+  // clock. Once that clock is a whole stamp step past this ctime, no later change of this
+  // file, and no file put in its place, can get this ctime again. Multigrain stamps do not
+  // spare the wait: they keep the stamps of ONE inode apart, but a file recreated in the
+  // same tick (even with the inode number reused) can be stamped with the very floor value
+  // this ctime holds.
+  const std::int64_t ctime = print.ctime_sec * kNanosPerSecond + print.ctime_nsec;
+  return coarse_before_ns >= ctime + granularity_ns(print.ctime_nsec);
+}
+
+FileFingerprint fingerprint_of(int fd, const struct stat& st) {
+  FileFingerprint print;
+  print.dev = static_cast<std::uint64_t>(st.st_dev);
+  print.ino = static_cast<std::uint64_t>(st.st_ino);
+  print.size = static_cast<std::uint64_t>(st.st_size);
+  print.ctime_sec = st.st_ctim.tv_sec;
+  print.ctime_nsec = st.st_ctim.tv_nsec;
+  print.mtime_sec = st.st_mtim.tv_sec;
+  print.mtime_nsec = st.st_mtim.tv_nsec;
+  // The kernel writes an int, whatever the ioctl's declared type. Unsupported: stays 0.
+  std::uint32_t generation = 0;
+  if (::ioctl(fd, FS_IOC_GETVERSION, &generation) == 0) print.generation = generation;
+  return print;
+}
+
+bool take_fingerprint(int fd, FileFingerprint& print, bool& settled) {
+  const std::int64_t before = coarse_now_ns();
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return false;
+  print = fingerprint_of(fd, st);
+  settled = is_settled(print, before);
+  return true;
+}
+
+bool take_settled_fingerprint(int fd, FileFingerprint& print, bool& settled,
+                              bool& changed_while_waiting) {
+  changed_while_waiting = false;
+  if (!take_fingerprint(fd, print, settled)) return false;
+  const std::int64_t step = granularity_ns(print.ctime_nsec);
+  if (settled || step > kMaxWaitNs) return true;
+  const std::int64_t until = print.ctime_sec * kNanosPerSecond + print.ctime_nsec + step;
+  for (int i = 0; i < 2 * kMaxWaitNs / kSleepNs && coarse_now_ns() < until; ++i) {
+    const struct timespec pause { 0, kSleepNs };
+    ::nanosleep(&pause, nullptr);
+  }
+  FileFingerprint again;
+  if (!take_fingerprint(fd, again, settled)) return false;
+  changed_while_waiting = !(again == print);
+  print = again;
+  return true;
+}
+
+}  // namespace fleet
