@@ -92,9 +92,9 @@ long arg(T value) {
 
 // The child's code runs without sanitizer instrumentation: it must not touch the parent's
 // thread state (a sanitizer's fake stacks and reports live there).
-#define FLEET_CHILD_CODE [[gnu::no_sanitize("address", "undefined")]]
+#define FLEET_CHILD_CODE __attribute__((no_sanitize("address", "undefined")))
 
-FLEET_CHILD_CODE [[noreturn]] void child_exit(int status) {
+[[noreturn]] FLEET_CHILD_CODE void child_exit(int status) {
   for (;;) sys(SYS_exit_group, status);
 }
 
@@ -115,7 +115,7 @@ FLEET_CHILD_CODE int exec_search(const ChildPlan& plan) {
 }
 
 // The child, between clone and exec.
-FLEET_CHILD_CODE [[noreturn]] void run_child(void* context) {
+[[noreturn]] FLEET_CHILD_CODE void run_child(void* context) {
   const ChildPlan& plan = *static_cast<const ChildPlan*>(context);
   // The parent's end: the release pipe must see end of file when the parent dies.
   if (plan.release_write >= 0) sys(SYS_close, plan.release_write);

@@ -40,6 +40,12 @@ std::string follow(const std::string& path, std::string& problem) {
 // Claude Code keeps the last of duplicate keys: so does `doc` afterwards. Returns where the
 // duplicates were, as JSON-pointer-like paths. Iterative (deep documents cannot overflow), and
 // linear in the size of each object.
+// An object's member by index: clang warns that C++20 finds RapidJSON 1.1's iterator !=
+// ambiguous, so the loops below do not compare iterators.
+rapidjson::Value::Member& member_at(rapidjson::Value& object, rapidjson::SizeType i) {
+  return *(object.MemberBegin() + i);
+}
+
 std::vector<std::string> keep_last_duplicates(rapidjson::Document& doc) {
   std::vector<std::string> duplicates;
   std::vector<std::pair<rapidjson::Value*, std::string>> pending = {{&doc, ""}};
@@ -49,14 +55,16 @@ std::vector<std::string> keep_last_duplicates(rapidjson::Document& doc) {
     if (value->IsObject()) {
       std::unordered_map<std::string, rapidjson::SizeType> last;
       rapidjson::SizeType index = 0;
-      for (const auto& m : value->GetObject()) {
+      for (rapidjson::SizeType i = 0; i < value->MemberCount(); ++i) {
+        const auto& m = member_at(*value, i);
         last[std::string(m.name.GetString(), m.name.GetStringLength())] = index++;
       }
       if (last.size() != value->MemberCount()) {
         rapidjson::Value kept(rapidjson::kObjectType);
         std::unordered_set<std::string> reported;
         index = 0;
-        for (auto& m : value->GetObject()) {
+        for (rapidjson::SizeType i = 0; i < value->MemberCount(); ++i) {
+          auto& m = member_at(*value, i);
           const std::string name(m.name.GetString(), m.name.GetStringLength());
           if (last[name] == index++) {
             kept.AddMember(m.name, m.value, doc.GetAllocator());
@@ -66,7 +74,8 @@ std::vector<std::string> keep_last_duplicates(rapidjson::Document& doc) {
         }
         *value = kept;
       }
-      for (auto& m : value->GetObject()) {
+      for (rapidjson::SizeType i = 0; i < value->MemberCount(); ++i) {
+        auto& m = member_at(*value, i);
         pending.emplace_back(
             &m.value, where + "/" + std::string(m.name.GetString(), m.name.GetStringLength()));
       }
