@@ -25,6 +25,10 @@ std::string parse_error_sentence(rapidjson::ParseErrorCode code, std::size_t off
 // The same for the error of `doc` after parse_json(text, doc) returned false.
 std::string parse_error_sentence(const rapidjson::Document& doc, std::string_view text);
 
+// Parses `text`, which must be one JSON object, into `doc`: nullopt when it is, else why not
+// ("not valid JSON (…)" or "not a JSON object"), for the suite's own state files.
+std::optional<std::string> json_object_problem(std::string_view text, rapidjson::Document& doc);
+
 // The member `key` of `object` when `object` is an object and the member is a string.
 std::optional<std::string_view> string_member(const rapidjson::Value& object, const char* key);
 

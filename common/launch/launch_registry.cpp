@@ -48,12 +48,8 @@ std::string launch_record_json(const LaunchRecord& record) {
 
 std::optional<LaunchRecord> parse_launch_record(std::string_view text, std::string& problem) {
   rapidjson::Document doc;
-  if (!parse_json(text, doc)) {
-    problem = "not valid JSON (" + parse_error_sentence(doc, text) + ")";
-    return std::nullopt;
-  }
-  if (!doc.IsObject()) {
-    problem = "not a JSON object";
+  if (auto why = json_object_problem(text, doc)) {
+    problem = std::move(*why);
     return std::nullopt;
   }
   LaunchRecord record;

@@ -26,12 +26,8 @@ std::string session_state_json(const SessionState& state) {
 
 std::optional<SessionState> parse_session_state(std::string_view text, std::string& problem) {
   rapidjson::Document doc;
-  if (!parse_json(text, doc)) {
-    problem = "not valid JSON (" + parse_error_sentence(doc, text) + ")";
-    return std::nullopt;
-  }
-  if (!doc.IsObject()) {
-    problem = "not a JSON object";
+  if (auto why = json_object_problem(text, doc)) {
+    problem = std::move(*why);
     return std::nullopt;
   }
   SessionState state;
