@@ -109,6 +109,16 @@ int remove_suite_entries(Value& groups, std::string_view event) {
   return removed;
 }
 
+// The refusal when a suite entry's own matcher misses `tool` and install may not rewrite it:
+// what to do by hand is `fix`; nothing was changed.
+Error own_matcher_misses(const SuiteHook& hook, const std::string& matcher, const std::string& tool,
+                         const std::string& fix) {
+  return Error(std::string("the ") + hook.executable + " entry in \"hooks\".\"" + hook.event +
+               "\" has its own matcher '" + matcher + "', which does not select " + tool +
+               " and mcp__<server>__" + tool + "; " + fix +
+               " by hand, or remove the entry and run install again (nothing was changed)");
+}
+
 void install_hook(Value& hooks, const SuiteHook& hook, const WiringOptions& options,
                   rapidjson::Document::AllocatorType& alloc) {
   if (member(hooks, hook.event) == nullptr) {
@@ -180,11 +190,7 @@ void install_hook(Value& hooks, const SuiteHook& hook, const WiringOptions& opti
     if (!matcher_covers_tool(matcher, tool)) {
       const auto names = matcher_names(matcher);
       if (!names || !only_suite_entries(group, hook.event)) {
-        throw Error(std::string("the ") + hook.executable + " entry in \"hooks\".\"" + hook.event +
-                    "\" has its own matcher '" + matcher + "', which does not select " + tool +
-                    " and mcp__<server>__" + tool + "; add " + tool +
-                    " to that matcher by hand, or remove the entry and run install again "
-                    "(nothing was changed)");
+        throw own_matcher_misses(hook, matcher, tool, "add " + tool + " to that matcher");
       }
       std::vector<std::string> extra;
       for (const std::string& name : *names) {
@@ -226,12 +232,8 @@ void install_hook(Value& hooks, const SuiteHook& hook, const WiringOptions& opti
     return matcher_covers_tool(group_matcher(*f.group), kDispatchToolName);
   });
   if (!dispatch_covered) {
-    throw Error(std::string("the ") + hook.executable + " entry in \"hooks\".\"" + hook.event +
-                "\" has its own matcher '" + group_matcher(*found.front().group) +
-                "', which does not select " + std::string(kDispatchToolName) +
-                " and mcp__<server>__" + std::string(kDispatchToolName) + "; set it to " +
-                dispatch_matcher({}) + " by hand, or remove the entry and run install again " +
-                "(nothing was changed)");
+    throw own_matcher_misses(hook, group_matcher(*found.front().group),
+                             std::string(kDispatchToolName), "set it to " + dispatch_matcher({}));
   }
 }
 
