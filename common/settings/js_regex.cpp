@@ -567,6 +567,8 @@ class Program {
     std::size_t generation = 1;
     bool matched = false;
     auto add = [&](std::vector<std::size_t>& list, std::size_t pc, std::size_t pos) {
+      const bool before = pos > 0 && is_word(static_cast<unsigned char>(subject[pos - 1]));
+      const bool after = pos < subject.size() && is_word(static_cast<unsigned char>(subject[pos]));
       stack.push_back(pc);
       while (!stack.empty()) {
         const std::size_t at = stack.back();
@@ -574,9 +576,6 @@ class Program {
         if (mark[at] == generation) continue;
         mark[at] = generation;
         const Instruction& in = code_[at];
-        const bool before = pos > 0 && is_word(static_cast<unsigned char>(subject[pos - 1]));
-        const bool after =
-            pos < subject.size() && is_word(static_cast<unsigned char>(subject[pos]));
         switch (in.op) {
           case Instruction::jump:
             stack.push_back(in.x);
