@@ -3,42 +3,27 @@
 // say what is wrong (found by fuzz/settings: they used to hang).
 #include <doctest/doctest.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <string>
-#include <vector>
 
-#include "process.h"
+#include "suite.h"
 #include "temp_dir.h"
 
 using fleet::test::read_file;
-using fleet::test::run_process;
 using fleet::test::RunResult;
-using fleet::test::TempDir;
+using fleet::test::SuiteMachine;
 using fleet::test::write_file;
 
 namespace {
 
-struct Checked {
-  TempDir tmp;
-  std::string dir = tmp / "project";
-  std::string bin = tmp / "bin";
-
+// A machine with the suite on PATH and a project whose PreToolUse entry runs resume-guard
+// under `matcher`.
+struct Checked : SuiteMachine {
   explicit Checked(const std::string& matcher) {
-    ::mkdir(dir.c_str(), 0755);
     ::mkdir((dir + "/.claude").c_str(), 0755);
-    ::mkdir(bin.c_str(), 0755);
-    REQUIRE(::symlink(FLEET_RESUME_GUARD, (bin + "/resume-guard").c_str()) == 0);
-    REQUIRE(::symlink(FLEET_PROVENANCE_WRITER, (bin + "/provenance-writer").c_str()) == 0);
     write_file(dir + "/.claude/settings.json",
                R"({"hooks":{"PreToolUse":[{"matcher":")" + matcher +
                    R"(","hooks":[{"type":"command","command":"resume-guard","timeout":10}]}]}})");
-  }
-  RunResult run(const std::vector<std::string>& args) const {
-    std::vector<std::string> argv = {FLEET_HOOKS_CLI};
-    argv.insert(argv.end(), args.begin(), args.end());
-    return run_process(
-        argv, {"", {{"HOME", tmp / "home"}, {"PATH", bin + ":/usr/local/bin:/usr/bin:/bin"}}, ""});
   }
 };
 
