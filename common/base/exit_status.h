@@ -6,8 +6,11 @@
 // where it is detected and is caught once, in the program's main, which prints
 // "<program>: <message>" and returns one of these. Expected outcomes the caller branches on
 // (not found, denied, gone, timed out) and anything on the guard's hot path are return
-// values: std::optional when the only other outcome is "absent", else a small result struct
-// or enum. Library code never prints and never exits.
+// values: std::optional when the only other outcome is "absent", fleet::Result<T> (result.h)
+// when the caller needs to know why there is no value, else a small result struct or enum —
+// never "" meaning ok, never an out-parameter beside a bool. Library code never prints and
+// never exits: what a long-running operation has to say as it goes (launch-wrapper's
+// notices) is handed to a sink the program's main provides.
 
 namespace fleet::exit_status {
 
