@@ -12,8 +12,10 @@
 #include <array>
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 namespace fleet {
 
@@ -45,6 +47,12 @@ constexpr std::array<E, EnumNames<E>::names.size()> all_values() {
   std::array<E, EnumNames<E>::names.size()> values{};
   for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<E>(i);
   return values;
+}
+
+// Every name of E, in declaration order (for a command line's list of choices).
+template <NamedEnum E>
+std::vector<std::string> all_names() {
+  return {EnumNames<E>::names.begin(), EnumNames<E>::names.end()};
 }
 
 }  // namespace fleet

@@ -128,7 +128,10 @@ AgentExit supervise_agent(HeldChild& child, SignalRouter& router,
     if (fds[0].revents != 0) {
       for (int sig; (sig = router.next()) != 0;) {
         if (sig == SIGCHLD) {
-          exited = reap_children(child.pid, result.status) || exited;
+          if (const std::optional<int> status = reap_children(child.pid)) {
+            result.status = *status;
+            exited = true;
+          }
         } else if (options.drain_on_stop_signals && (sig == SIGTERM || sig == SIGUSR1) &&
                    result.drain_signal == 0) {
           result.drain_signal = sig;

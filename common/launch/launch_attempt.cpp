@@ -77,8 +77,8 @@ int spool_output(LaunchContext& context, pid_t agent, const char* stream, std::s
                              "-" + std::to_string(agent) + "." + stream;
     context.spools.push_back(open_regular_file(path, O_WRONLY | O_CREAT | O_APPEND, 0600));
     if (spool_path.empty() || std::string(stream) == "out") spool_path = path;
-    launch_log("the launcher's end of std" + std::string(stream) +
-               " closed; the agent runs on, its output goes to " + path);
+    context.notice("the launcher's end of std" + std::string(stream) +
+                   " closed; the agent runs on, its output goes to " + path);
     if (context.registry) {
       UniqueFd lock = context.registry->lock();
       RegistryRead read = context.registry->read();
@@ -90,8 +90,8 @@ int spool_output(LaunchContext& context, pid_t agent, const char* stream, std::s
     }
     return context.spools.back().get();
   } catch (const Error& e) {
-    launch_log(std::string("cannot spool the agent's output: ") + e.what() +
-               "; stopping the agent");
+    context.notice(std::string("cannot spool the agent's output: ") + e.what() +
+                   "; stopping the agent");
     return -1;
   }
 }
@@ -118,9 +118,9 @@ AttemptResult supervise(LaunchContext& context, const LaunchPlan& plan, HeldChil
   supervision.tail_bytes = options.tail_bytes;
   supervision.watch = watch;
   supervision.drain_on_stop_signals = context.sessions.has_value();
-  supervision.log = launch_log;
+  supervision.log = context.notice;
   supervision.on_drain_timeout = [&](int sig) {
-    launch_log(drain_timeout_notice(options.session.session_key, sig));
+    context.notice(drain_timeout_notice(options.session.session_key, sig));
     context.update_session(plan.session_id, [&](SessionState& state) {
       mark_drain_timeout(state, sig, options.session.max_restarts, utc_timestamp_now());
     });
@@ -136,7 +136,7 @@ AttemptResult supervise(LaunchContext& context, const LaunchPlan& plan, HeldChil
     const ContainedStop left =
         stop_contained(containment, options.grace, std::chrono::seconds(5), &reap_exited_children,
                        containment.cgroup.empty() && has_children());
-    if (left.found > 0) launch_log("stopped processes the agent left outside its group");
+    if (left.found > 0) context.notice("stopped processes the agent left outside its group");
   } else {
     remove_containment(containment);  // only when empty: the children it left stay in it
   }
@@ -159,13 +159,9 @@ AttemptResult supervise(LaunchContext& context, const LaunchPlan& plan, HeldChil
 
 }  // namespace
 
-void launch_log(const std::string& line) {
-  const std::string text = "launch-wrapper: " + line + "\n";
-  (void)!::write(STDERR_FILENO, text.data(), text.size());
-}
-
-LaunchContext::LaunchContext(const LaunchOptions& launch_options)
+LaunchContext::LaunchContext(const LaunchOptions& launch_options, LaunchNotice launch_notice)
     : options(launch_options),
+      notice(std::move(launch_notice)),
       parent(launch_options.parent != 0 ? launch_options.parent : ::getppid()),
       guardian(launch_options.announce == AnnounceMode::wrapper ? std::make_unique<LaunchGuardian>()
                                                                 : nullptr) {
@@ -229,7 +225,7 @@ std::optional<AttemptResult> run_attempt(LaunchContext& context, const LaunchPla
     } else {
       const AgentStop previous = stop_recorded_agent(*context.registry, options.grace);
       if (previous.outcome != AgentStop::Outcome::no_record) {
-        launch_log("previous agent of member " + options.member + ": " + previous.message);
+        context.notice("previous agent of member " + options.member + ": " + previous.message);
       }
       if (previous.outcome == AgentStop::Outcome::failed) {
         throw Error("the previous agent of member " + options.member + " could not be stopped");
@@ -269,7 +265,7 @@ std::optional<AttemptResult> run_attempt(LaunchContext& context, const LaunchPla
     const std::string warning = append_record(provenance_store_path(context.state_dir),
                                               context.provenance_record(plan.session_id),
                                               {.fsync = options.provenance.fsync});
-    if (!warning.empty()) launch_log("warning: " + warning);
+    if (!warning.empty()) context.notice("warning: " + warning);
     context.provenance_written = true;
   }
   // The resume boundary: what the transcript holds before the agent can write to it.
@@ -281,7 +277,8 @@ std::optional<AttemptResult> run_attempt(LaunchContext& context, const LaunchPla
     context.announced = true;
   }
   if (options.announce == AnnounceMode::wrapper) {
-    launch_log("attempt " + std::to_string(number) + ": agent pid " + std::to_string(child.pid));
+    context.notice("attempt " + std::to_string(number) + ": agent pid " +
+                   std::to_string(child.pid));
   }
   member_lock.reset();
 
@@ -301,7 +298,7 @@ std::optional<AttemptResult> run_attempt(LaunchContext& context, const LaunchPla
     return attempt;
   }
   if (const int error = release_child(child); error != 0) {
-    launch_log("cannot run '" + plan.command.front() + "': " + std::strerror(error));
+    context.notice("cannot run '" + plan.command.front() + "': " + std::strerror(error));
     wait_child(child.pid);
     remove_containment(containment);
     attempt.exit_code = exec_failure_exit_code(error);

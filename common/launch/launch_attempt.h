@@ -35,16 +35,15 @@ struct AttemptResult {
   std::string output_tail;  // last bytes of stdout, then of stderr
 };
 
-// One line on stderr, "launch-wrapper: <line>".
-void launch_log(const std::string& line);
-
 class LaunchContext {
  public:
   // Resolves the state directory and opens the member's registry and the keyed session's
-  // store when the options ask for them. Throws Error (an invalid member name or key).
-  explicit LaunchContext(const LaunchOptions& options);
+  // store when the options ask for them; what the launch says goes to `notice`. Throws Error
+  // (an invalid member name or key).
+  LaunchContext(const LaunchOptions& options, LaunchNotice notice);
 
   const LaunchOptions& options;
+  const LaunchNotice notice;
   const pid_t parent;  // the wrapper's parent when it started
   std::string state_dir;
   std::optional<LaunchRegistry> registry;

@@ -65,7 +65,8 @@ std::vector<pid_t> numeric_entries(const std::string& directory_path) {
 // Whether /proc/<pid>/environ holds FLEET_LAUNCH_TOKEN with `token` among its
 // comma-separated values (a launch inside a launch carries both tokens).
 bool carries_token(pid_t pid, const std::string& token) {
-  const std::string environ = read_pseudo_file("/proc/" + std::to_string(pid) + "/environ");
+  const std::string environ =
+      read_pseudo_file("/proc/" + std::to_string(pid) + "/environ").value_or("");
   const std::string name = std::string(kLaunchTokenVariable) + "=";
   std::size_t pos = 0;
   while (pos < environ.size()) {
@@ -139,16 +140,16 @@ class Finder {
 
  private:
   bool belongs(pid_t pid) const {
-    if (!relative_.empty()) {
-      const std::string where = cgroup_of(pid);
-      if (where == relative_ || where.starts_with(relative_ + "/")) return true;
+    if (relative_) {
+      const std::optional<std::string> where = cgroup_of(pid);
+      if (where && (*where == *relative_ || where->starts_with(*relative_ + "/"))) return true;
     }
     return is_hex_token(containment_.token) && carries_token(pid, containment_.token);
   }
 
   const Containment& containment_;
   bool search_environments_;
-  std::string relative_;
+  std::optional<std::string> relative_;  // the cgroup's path in its hierarchy
 };
 
 bool wait_empty(const Finder& finder, Clock::time_point deadline, void (*reap)()) {
@@ -178,7 +179,8 @@ void remove_cgroup_tree(const std::string& directory) {
   // zombie until its parent reaps it): wait a little for that, not for live processes.
   const auto deadline = Clock::now() + std::chrono::seconds(2);
   while (::rmdir(directory.c_str()) != 0 && errno == EBUSY && Clock::now() < deadline) {
-    if (read_pseudo_file(directory + "/cgroup.events").find("populated 1") != std::string::npos &&
+    if (read_pseudo_file(directory + "/cgroup.events").value_or("").find("populated 1") !=
+            std::string::npos &&
         !cgroup_members(directory).empty()) {
       bool any_alive = false;
       for (pid_t pid : cgroup_members(directory)) any_alive = any_alive || identify_process(pid);
@@ -201,7 +203,8 @@ void collect_abandoned_cgroups(const std::string& parent) {
     struct stat st {};
     const std::string path = parent + "/" + entry->d_name;
     if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && now - st.st_mtime > 60 &&
-        read_pseudo_file(path + "/cgroup.events").find("populated 0") != std::string::npos) {
+        read_pseudo_file(path + "/cgroup.events").value_or("").find("populated 0") !=
+            std::string::npos) {
       old.push_back(path);
     }
   }
@@ -211,31 +214,18 @@ void collect_abandoned_cgroups(const std::string& parent) {
 
 }  // namespace
 
-bool parse_containment_mode(const std::string& name, ContainmentMode& mode) {
-  if (name == "auto") {
-    mode = ContainmentMode::automatic;
-  } else if (name == "cgroup") {
-    mode = ContainmentMode::cgroup;
-  } else if (name == "token") {
-    mode = ContainmentMode::token;
-  } else {
-    return false;
-  }
-  return true;
-}
-
 Containment create_containment(ContainmentMode mode) {
   Containment containment;
   containment.token = new_token();
   if (mode == ContainmentMode::token) return containment;
-  const std::string own = own_cgroup_directory();
-  if (own.empty()) {
+  const std::optional<std::string> own = own_cgroup_directory();
+  if (!own) {
     if (mode == ContainmentMode::cgroup)
       throw Error("--containment cgroup: no cgroup v2 hierarchy holds this process");
     return containment;
   }
-  collect_abandoned_cgroups(own);
-  const std::string directory = own + "/" + kCgroupPrefix + containment.token;
+  collect_abandoned_cgroups(*own);
+  const std::string directory = *own + "/" + kCgroupPrefix + containment.token;
   if (::mkdir(directory.c_str(), 0755) != 0) {
     if (mode == ContainmentMode::cgroup)
       throw_errno("--containment cgroup: cannot create the cgroup " + directory);
@@ -252,14 +242,14 @@ int open_containment_directory(const Containment& containment) {
 
 void enter_containment(Containment& containment, pid_t pid, bool required) {
   if (containment.cgroup.empty()) return;
-  if (write_pseudo_file(containment.cgroup + "/cgroup.procs", std::to_string(pid))) return;
-  const int error = errno;
+  const std::optional<std::string> failed =
+      write_pseudo_file(containment.cgroup + "/cgroup.procs", std::to_string(pid));
+  if (!failed) return;
   const std::string directory = containment.cgroup;
   ::rmdir(directory.c_str());
   containment.cgroup.clear();
   if (required) {
-    throw Error("--containment cgroup: cannot move the agent into " + directory + " (" +
-                std::strerror(error) + ")");
+    throw Error("--containment cgroup: cannot move the agent into its cgroup (" + *failed + ")");
   }
 }
 
@@ -270,25 +260,25 @@ std::string containment_environment_entry(const Containment& containment) {
   return std::string(kLaunchTokenVariable) + "=" + value;
 }
 
-std::string containment_problem(const Containment& containment) {
+std::optional<std::string> containment_problem(const Containment& containment) {
   if (!is_hex_token(containment.token)) return "the launch token is not 32 hex digits";
-  if (containment.cgroup.empty()) return "";
+  if (containment.cgroup.empty()) return std::nullopt;
   const std::string suffix = std::string("/") + kCgroupPrefix + containment.token;
   if (!containment.cgroup.ends_with(suffix) ||
       containment.cgroup.find("/..") != std::string::npos ||
       containment.cgroup.find("//") != std::string::npos) {
     return "the cgroup " + containment.cgroup + " is not the launch's own (fleet-launch-<token>)";
   }
-  if (relative_cgroup_path(containment.cgroup).empty())
+  if (!relative_cgroup_path(containment.cgroup))
     return "the cgroup " + containment.cgroup + " is not on a cgroup v2 mount";
-  return "";
+  return std::nullopt;
 }
 
 ContainedStop stop_contained(const Containment& containment, std::chrono::milliseconds grace,
                              std::chrono::milliseconds kill_wait, void (*reap)(),
                              bool search_environments) {
   ContainedStop result;
-  if (!containment_problem(containment).empty()) return result;
+  if (containment_problem(containment)) return result;
   // Only the cgroup to search: as a rule it is empty, and then one rmdir removes it (the
   // kernel refuses while a process, even a zombie, or a child cgroup is in it).
   if (!search_environments && !containment.cgroup.empty() &&
@@ -306,8 +296,9 @@ ContainedStop stop_contained(const Containment& containment, std::chrono::millis
       for (;;) {
         // No cgroup.kill (Linux < 5.14): freeze the cgroup so that no member forks while
         // the scan below finds and kills each one (verified like every other signal), thaw.
-        const bool fallback = !containment.cgroup.empty() &&
-                              !write_pseudo_file(containment.cgroup + "/cgroup.kill", "1");
+        const bool fallback =
+            !containment.cgroup.empty() &&
+            write_pseudo_file(containment.cgroup + "/cgroup.kill", "1").has_value();
         if (fallback) freeze_cgroup(containment.cgroup, std::chrono::milliseconds(500));
         for (const Found& process : finder.scan()) finder.signal(process, SIGKILL);
         if (fallback) thaw_cgroup(containment.cgroup);
@@ -325,7 +316,7 @@ ContainedStop stop_contained(const Containment& containment, std::chrono::millis
 }
 
 void remove_containment(const Containment& containment) {
-  if (containment.cgroup.empty() || !containment_problem(containment).empty()) return;
+  if (containment.cgroup.empty() || containment_problem(containment)) return;
   remove_cgroup_tree(containment.cgroup);
 }
 

@@ -12,8 +12,13 @@
 //   is signalled, so a pid that was reused in between is never signalled.
 
 #include <sys/types.h>
+#include <array>
 #include <chrono>
+#include <optional>
 #include <string>
+#include <string_view>
+
+#include "base/enum_names.h"
 
 namespace fleet {
 
@@ -24,9 +29,10 @@ enum class ContainmentMode {
   cgroup,     // a cgroup is required: the launch fails (125) when none can be made
   token,      // the token only (no cgroup is tried)
 };
-
-// "auto", "cgroup", "token"; false when `name` is none of them.
-bool parse_containment_mode(const std::string& name, ContainmentMode& mode);
+template <>
+struct EnumNames<ContainmentMode> {
+  static constexpr std::array<std::string_view, 3> names{"auto", "cgroup", "token"};
+};
 
 struct Containment {
   std::string token;   // 32 lowercase hex digits
@@ -51,10 +57,10 @@ void enter_containment(Containment& containment, pid_t pid, bool required);
 // The environment entry that carries the token.
 std::string containment_environment_entry(const Containment& containment);
 
-// "" when a recorded containment may be used for a stop: the token is 32 hex digits and the
-// cgroup ("" allowed) is a directory named fleet-launch-<token> on a cgroup2 mount.
+// nullopt when a recorded containment may be used for a stop: the token is 32 hex digits and
+// the cgroup ("" allowed) is a directory named fleet-launch-<token> on a cgroup2 mount.
 // Otherwise what is wrong (the record must not be used for any kill).
-std::string containment_problem(const Containment& containment);
+std::optional<std::string> containment_problem(const Containment& containment);
 
 struct ContainedStop {
   unsigned found = 0;   // processes of the launch found running

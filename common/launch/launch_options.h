@@ -5,6 +5,7 @@
 #include <sys/types.h>
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,11 @@
 #include "launch/launch_containment.h"
 
 namespace fleet {
+
+// What a launch says while it runs, one line at a time, for a person ("previous agent of
+// member m1: …", "attempt 2: agent pid 4242"). The program's main decides where the lines go
+// (launch-wrapper: stderr, as "launch-wrapper: <line>"); library code never prints.
+using LaunchNotice = std::function<void(const std::string& line)>;
 
 // Which pid the FLEET_PID line names.
 enum class AnnounceMode {

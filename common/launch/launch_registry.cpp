@@ -46,18 +46,17 @@ std::string launch_record_json(const LaunchRecord& record) {
   return to_json(doc) + "\n";
 }
 
-std::optional<LaunchRecord> parse_launch_record(std::string_view text, std::string& problem) {
+Result<LaunchRecord> parse_launch_record(std::string_view text) {
+  using Parsed = Result<LaunchRecord>;
   rapidjson::Document doc;
   if (auto why = json_object_problem(text, doc)) {
-    problem = std::move(*why);
-    return std::nullopt;
+    return Parsed::failure(std::move(*why));
   }
   LaunchRecord record;
   std::uint64_t pid = 0, pgid = 0;
   if (!read_uint(doc, "pid", pid) || !read_uint(doc, "pgid", pgid) ||
       !read_uint(doc, "starttime_ticks", record.process.starttime_ticks)) {
-    problem = "pid, pgid or starttime_ticks is missing or not a non-negative integer";
-    return std::nullopt;
+    return Parsed::failure("pid, pgid or starttime_ticks is missing or not a non-negative integer");
   }
   const auto text_field = [&](const char* key, std::string& out) {
     const auto value = string_member(doc, key);
@@ -68,29 +67,24 @@ std::optional<LaunchRecord> parse_launch_record(std::string_view text, std::stri
   if (!text_field("member", record.member) || !text_field("boot_id", record.process.boot_id) ||
       !text_field("session_id", record.session_id) ||
       !text_field("started_at", record.started_at)) {
-    problem = "member, boot_id, session_id or started_at is missing or not a string";
-    return std::nullopt;
+    return Parsed::failure("member, boot_id, session_id or started_at is missing or not a string");
   }
   const rapidjson::Value* command = member(doc, "command");
   if (command == nullptr || !command->IsArray()) {
-    problem = "command is missing or not an array";
-    return std::nullopt;
+    return Parsed::failure("command is missing or not an array");
   }
   for (const auto& part : command->GetArray()) {
     if (!part.IsString()) {
-      problem = "command holds a value that is not a string";
-      return std::nullopt;
+      return Parsed::failure("command holds a value that is not a string");
     }
     record.command.emplace_back(part.GetString(), part.GetStringLength());
   }
   if (pid <= 1 || pid > 0x3fffffff || pgid != pid) {
-    problem = "pid " + std::to_string(pid) + " / pgid " + std::to_string(pgid) +
-              " cannot be an agent (it leads its own process group)";
-    return std::nullopt;
+    return Parsed::failure("pid " + std::to_string(pid) + " / pgid " + std::to_string(pgid) +
+                           " cannot be an agent (it leads its own process group)");
   }
   if (record.process.boot_id.empty()) {
-    problem = "boot_id is empty";
-    return std::nullopt;
+    return Parsed::failure("boot_id is empty");
   }
   for (const auto& [key, out] :
        {std::pair<const char*, std::string*>{"token", &record.containment.token},
@@ -98,17 +92,16 @@ std::optional<LaunchRecord> parse_launch_record(std::string_view text, std::stri
         {"output_spool", &record.output_spool}}) {
     if (member(doc, key) == nullptr) continue;
     if (!text_field(key, *out)) {
-      problem = std::string(key) + " is not a string";
-      return std::nullopt;
+      return Parsed::failure(std::string(key) + " is not a string");
     }
   }
   if (!record.containment.cgroup.empty() && record.containment.token.empty()) {
-    problem = "cgroup without token";
-    return std::nullopt;
+    return Parsed::failure("cgroup without token");
   }
   if (!record.containment.token.empty()) {
-    problem = containment_problem(record.containment);
-    if (!problem.empty()) return std::nullopt;
+    if (auto problem = containment_problem(record.containment)) {
+      return Parsed::failure(std::move(*problem));
+    }
   }
   record.process.pid = static_cast<pid_t>(pid);
   record.pgid = static_cast<pid_t>(pgid);
@@ -146,10 +139,10 @@ RegistryRead LaunchRegistry::read() const {
     return result;
   }
   const std::string& text = file.content;
-  auto record = parse_launch_record(text, result.problem);
+  auto record = parse_launch_record(text);
   if (!record) {
     result.status = RegistryRead::Status::corrupt;
-    result.problem = record_path_ + ": " + result.problem;
+    result.problem = record_path_ + ": " + record.problem();
     return result;
   }
   result.status = RegistryRead::Status::ok;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/files.h"
+#include "base/result.h"
 #include "launch/launch_containment.h"
 #include "process/process_identity.h"
 
@@ -34,10 +35,10 @@ struct LaunchRecord {
 // The record as a JSON object (one line, with a trailing newline).
 std::string launch_record_json(const LaunchRecord& record);
 
-// Reads a record; nullopt with `problem` set when it is not valid JSON, lacks a field, has
-// a field of the wrong type, names an impossible process (pid <= 1, pgid != pid), or names a
+// Reads a record; a failure saying why when it is not valid JSON, lacks a field, has a field
+// of the wrong type, names an impossible process (pid <= 1, pgid != pid), or names a
 // containment that is not a launch's own (containment_problem).
-std::optional<LaunchRecord> parse_launch_record(std::string_view text, std::string& problem);
+Result<LaunchRecord> parse_launch_record(std::string_view text);
 
 struct RegistryRead {
   enum class Status { missing, ok, corrupt };

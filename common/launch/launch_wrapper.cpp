@@ -1,6 +1,5 @@
 #include "launch/launch_wrapper.h"
 
-#include <unistd.h>
 #include <cstring>
 #include <optional>
 #include <vector>
@@ -32,17 +31,17 @@ LaunchPlan plan(LaunchContext& context) {
   }
   const LaunchPlan plan =
       plan_launch(context.options.command, context.options.session, recorded, new_uuid_v4);
-  if (!plan.notice.empty()) launch_log(plan.notice);
+  if (!plan.notice.empty()) context.notice(plan.notice);
   check_plan(context.options, plan, context.caller,
              [&] { return context.provenance_record(plan.session_id); });
   if (plan.session_state) context.sessions->write(*plan.session_state);
   return plan;
 }
 
-// Step 9: the summary line; returns `exit_code`.
-int report(LaunchContext& context, const LaunchPlan& plan,
-           const std::vector<AttemptResult>& attempts, const std::vector<ErrorClass>& classes,
-           int exit_code) {
+// Step 9: the summary line, written to --summary-file.
+LaunchOutcome report(LaunchContext& context, const LaunchPlan& plan,
+                     const std::vector<AttemptResult>& attempts,
+                     const std::vector<ErrorClass>& classes, int exit_code) {
   context.release_record();
   const LaunchOptions& options = context.options;
   const AttemptResult& last = attempts.back();
@@ -61,19 +60,18 @@ int report(LaunchContext& context, const LaunchPlan& plan,
     if (a.pid != 0) summary.pids.push_back(a.pid);
   }
   summary.failure_classes = classes;
-  const std::string line = launch_summary_json(summary);
-  if (!options.quiet) (void)!::write(STDERR_FILENO, line.data(), line.size());
+  LaunchOutcome outcome{exit_code, launch_summary_json(summary)};
   if (!options.summary_file.empty()) {
     try {
-      replace_file_atomically(options.summary_file, line, Durability::process_lifetime);
+      replace_file_atomically(options.summary_file, outcome.summary, Durability::process_lifetime);
     } catch (const Error& e) {
-      launch_log(std::string("cannot write the summary file: ") + e.what());
+      context.notice(std::string("cannot write the summary file: ") + e.what());
     }
   }
-  return exit_code;
+  return outcome;
 }
 
-int run_attempts(LaunchContext& context, LaunchPlan plan) {
+LaunchOutcome run_attempts(LaunchContext& context, LaunchPlan plan) {
   std::vector<AttemptResult> attempts;
   std::vector<ErrorClass> classes;
   bool fresh_retry_done = false;
@@ -82,8 +80,8 @@ int run_attempts(LaunchContext& context, LaunchPlan plan) {
     // supervise, clean up.
     std::optional<AttemptResult> attempt = run_attempt(context, plan, number);
     if (!attempt) {
-      launch_log("another launch of member " + context.options.member +
-                 ", or launch-wrapper stop, superseded this launch while it waited: no retry");
+      context.notice("another launch of member " + context.options.member +
+                     ", or launch-wrapper stop, superseded this launch while it waited: no retry");
       attempts.back().kill_reason = KillReason::superseded;
       return report(context, plan, attempts, classes, attempts.back().exit_code);
     }
@@ -94,7 +92,7 @@ int run_attempts(LaunchContext& context, LaunchPlan plan) {
         decide_retry(attempts.back(), number, context.options.retry, context.parent_gone(),
                      fresh_retry_done, resumes_session(plan.command));
     if (next.failure) classes.push_back(*next.failure);
-    if (!next.notice.empty()) launch_log(next.notice);
+    if (!next.notice.empty()) context.notice(next.notice);
     switch (next.step) {
       case RetryStep::finish:
         return report(context, plan, attempts, classes, exit_code);
@@ -111,7 +109,7 @@ int run_attempts(LaunchContext& context, LaunchPlan plan) {
           return report(context, plan, attempts, classes, interrupted.exit_code);
         }
         if (context.parent_gone()) {
-          launch_log("the wrapper's parent is gone: no retry");
+          context.notice("the wrapper's parent is gone: no retry");
           return report(context, plan, attempts, classes, exit_code);
         }
         break;
@@ -121,19 +119,18 @@ int run_attempts(LaunchContext& context, LaunchPlan plan) {
 
 }  // namespace
 
-int run_launch(const LaunchOptions& options) {
-  LaunchContext context(options);
+LaunchOutcome run_launch(const LaunchOptions& options, const LaunchNotice& notice) {
+  LaunchContext context(options, notice);
   const LaunchPlan launch = plan(context);
   try {
     return run_attempts(context, launch);
-  } catch (const Error& e) {
-    launch_log(e.what());
+  } catch (const Error&) {
     try {
       context.release_record();
     } catch (const Error&) {
       // The record names an agent that has exited: the member's next launch clears it.
     }
-    return exit_status::wrapper_failure;
+    throw;
   }
 }
 

@@ -4,13 +4,26 @@
 // previous agent, start held, record, announce, supervise, clean up), retry only when the
 // failure calls for it (retry_policy.h), and report the summary (launch_summary.h).
 
+#include <string>
+
 #include "launch/launch_options.h"
 
 namespace fleet {
 
-// Runs the launch. Returns the exit status: the agent's, 128+signal when a signal ended it,
-// 126/127 when it could not be executed, 125 when the wrapper itself failed (with a message
-// on stderr). Throws Error for invalid options, before anything is started.
-int run_launch(const LaunchOptions& options);
+// What a launch came to.
+struct LaunchOutcome {
+  // The agent's exit status, 128+signal when a signal ended it, 126/127 when it could not
+  // be executed.
+  int exit_status = 0;
+  // The summary line (JSON, with '\n'), already written to --summary-file when one is given:
+  // the program prints it on stderr unless --quiet.
+  std::string summary;
+};
+
+// Runs the launch; what it says while it runs goes to `notice`. Throws Error when the options
+// cannot make a launch (before anything is started) or when the wrapper itself fails (a
+// previous agent that cannot be stopped, no cgroup where one is required, unwritable state):
+// the member's record of this launch is released first.
+LaunchOutcome run_launch(const LaunchOptions& options, const LaunchNotice& notice);
 
 }  // namespace fleet

@@ -80,12 +80,11 @@ LaunchWrapperCommandLine::LaunchWrapperCommandLine(CLI::App& app) {
                  "How the launch's processes are found when they leave the agent's group: "
                  "auto (a cgroup v2 where one can be created, and a token in the "
                  "environment), cgroup (required), token (environment only)")
-      ->check(CLI::IsMember({"auto", "cgroup", "token"}));
+      ->check(CLI::IsMember(all_names<ContainmentMode>()));
   app.add_option("--announce", announce_,
                  "Which pid FLEET_PID names: agent (each attempt's agent, one line per "
                  "attempt) or wrapper (this wrapper's pid, once; valid across retries)")
-      ->check(CLI::IsMember(std::vector<std::string>(EnumNames<AnnounceMode>::names.begin(),
-                                                     EnumNames<AnnounceMode>::names.end())));
+      ->check(CLI::IsMember(all_names<AnnounceMode>()));
   app.add_option("--on-output-closed", on_output_closed_,
                  "When the launcher's end of stdout/stderr closes mid-run: spool (the agent "
                  "runs on, its output goes to <state dir>/output/) or stop (stop it at once)")
@@ -138,7 +137,8 @@ LaunchOptions LaunchWrapperCommandLine::launch_options(const std::vector<std::st
   options.drain = to_ms(drain_seconds_);
   options.completion.poll_interval = std::chrono::milliseconds(poll_ms_);
   options.completion.use_inotify = !no_inotify_;
-  parse_containment_mode(containment_, options.containment);
+  options.containment =
+      from_string<ContainmentMode>(containment_).value_or(ContainmentMode::automatic);
   options.stop_on_output_closed = on_output_closed_ == "stop";
   options.announce = from_string<AnnounceMode>(announce_).value_or(AnnounceMode::agent);
   return options;

@@ -24,11 +24,11 @@ std::string session_state_json(const SessionState& state) {
   return to_json(doc) + "\n";
 }
 
-std::optional<SessionState> parse_session_state(std::string_view text, std::string& problem) {
+Result<SessionState> parse_session_state(std::string_view text) {
+  using Parsed = Result<SessionState>;
   rapidjson::Document doc;
   if (auto why = json_object_problem(text, doc)) {
-    problem = std::move(*why);
-    return std::nullopt;
+    return Parsed::failure(std::move(*why));
   }
   SessionState state;
   std::string status, reason;
@@ -43,32 +43,28 @@ std::optional<SessionState> parse_session_state(std::string_view text, std::stri
   for (const auto& [key, out] : fields) {
     const auto value = string_member(doc, key);
     if (!value) {
-      problem = std::string(key) + " is missing or not a string";
-      return std::nullopt;
+      return Parsed::failure(std::string(key) + " is missing or not a string");
     }
     out = std::string(*value);
   }
   const rapidjson::Value* count = member(doc, "restart_failure_count");
   if (count == nullptr || !count->IsInt() || count->GetInt() < 0) {
-    problem = "restart_failure_count is missing or not a non-negative integer";
-    return std::nullopt;
+    return Parsed::failure("restart_failure_count is missing or not a non-negative integer");
   }
   state.restart_failure_count = count->GetInt();
   const auto parsed_status = from_string<SessionStatus>(status);
   if (!parsed_status) {
-    problem = "state '" + status + "' is not active, resume_pending or suspended";
-    return std::nullopt;
+    return Parsed::failure("state '" + status + "' is not active, resume_pending or suspended");
   }
   state.state = *parsed_status;
   const auto parsed_reason = from_string<ResumeReason>(reason);
   if (!parsed_reason) {
-    problem = "resume_reason '" + reason + "' is not shutdown_timeout, restart_timeout or empty";
-    return std::nullopt;
+    return Parsed::failure("resume_reason '" + reason +
+                           "' is not shutdown_timeout, restart_timeout or empty");
   }
   state.resume_reason = *parsed_reason;
   if (!state.session_id.empty() && !is_valid_id(state.session_id)) {
-    problem = *id_problem("session_id", state.session_id);
-    return std::nullopt;
+    return Parsed::failure(*id_problem("session_id", state.session_id));
   }
   return state;
 }
@@ -165,10 +161,9 @@ UniqueFd SessionStore::lock() const {
 std::optional<SessionState> SessionStore::read() const {
   const std::optional<std::string> text = read_regular_file_if_exists(path_, 1 << 20);
   if (!text) return std::nullopt;
-  std::string error;
-  auto state = parse_session_state(*text, error);
-  if (!state) throw Error(path_ + ": " + error + "; fix or remove it");
-  return state;
+  auto state = parse_session_state(*text);
+  if (!state) throw Error(path_ + ": " + state.problem() + "; fix or remove it");
+  return std::move(*state);
 }
 
 void SessionStore::write(const SessionState& state) const {

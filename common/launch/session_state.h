@@ -12,6 +12,7 @@
 
 #include "base/enum_names.h"
 #include "base/files.h"
+#include "base/result.h"
 
 namespace fleet {
 
@@ -41,8 +42,8 @@ struct SessionState {
 };
 
 std::string session_state_json(const SessionState& state);
-// nullopt with `problem` set when the text is not a valid state record.
-std::optional<SessionState> parse_session_state(std::string_view text, std::string& problem);
+// The state the text records, or why it is not a valid state record.
+Result<SessionState> parse_session_state(std::string_view text);
 
 // What a launch with the key does, decided from the recorded state (pure).
 struct SessionLaunch {

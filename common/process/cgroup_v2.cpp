@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 
 #include "base/files.h"
@@ -40,7 +41,7 @@ struct CgroupMount {
 // "id parent major:minor root mount-point options [optional...] - fstype source superopts".
 std::vector<CgroupMount> read_cgroup2_mounts() {
   std::vector<CgroupMount> mounts;
-  const std::string text = read_pseudo_file("/proc/self/mountinfo");
+  const std::string text = read_pseudo_file("/proc/self/mountinfo").value_or("");
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t end = text.find('\n', start);
@@ -94,34 +95,33 @@ const std::optional<CgroupMount>& usual_cgroup2_mount() {
 }
 
 // The directory of the cgroup at `path` (relative to the hierarchy's root) below `mount`,
-// when the mount shows it; "" when it does not.
-std::string directory_below(const CgroupMount& mount, const std::string& path) {
+// when the mount shows it.
+std::optional<std::string> directory_below(const CgroupMount& mount, const std::string& path) {
   std::string relative = path;
   if (mount.root != "/") {
-    if (!path.starts_with(mount.root)) return "";
+    if (!path.starts_with(mount.root)) return std::nullopt;
     relative = path.substr(mount.root.size());
   }
   return mount.mount_point + (relative == "/" ? "" : relative);
 }
 
-bool is_cgroup_directory(const std::string& directory) {
+bool is_cgroup_directory(const std::optional<std::string>& directory) {
   struct stat st {};
-  return !directory.empty() && ::stat((directory + "/cgroup.procs").c_str(), &st) == 0;
+  return directory && ::stat((*directory + "/cgroup.procs").c_str(), &st) == 0;
 }
 
-// `cgroup`'s path relative to the root of `mount`'s hierarchy, "" when not below it.
-std::string relative_below(const CgroupMount& mount, const std::string& cgroup) {
-  if (!cgroup.starts_with(mount.mount_point + "/")) return "";
+// `cgroup`'s path relative to the root of `mount`'s hierarchy, when below it.
+std::optional<std::string> relative_below(const CgroupMount& mount, const std::string& cgroup) {
+  if (!cgroup.starts_with(mount.mount_point + "/")) return std::nullopt;
   const std::string below = cgroup.substr(mount.mount_point.size());
   return mount.root == "/" ? below : mount.root + below;
 }
 
 }  // namespace
 
-// The whole content of a /proc or cgroupfs file ("" when it cannot be read).
-std::string read_pseudo_file(const std::string& path) {
+std::optional<std::string> read_pseudo_file(const std::string& path) {
   UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!fd) return "";
+  if (!fd) return std::nullopt;
   std::string text;
   char buffer[8192];
   for (;;) {
@@ -133,21 +133,24 @@ std::string read_pseudo_file(const std::string& path) {
   return text;
 }
 
-bool write_pseudo_file(const std::string& path, const std::string& text) {
+std::optional<std::string> write_pseudo_file(const std::string& path, const std::string& text) {
   UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
-  if (!fd) return false;
-  ssize_t n;
-  do {
-    n = ::write(fd.get(), text.data(), text.size());
-  } while (n < 0 && errno == EINTR);
-  return n == static_cast<ssize_t>(text.size());
+  ssize_t n = -1;
+  if (fd) {
+    do {
+      n = ::write(fd.get(), text.data(), text.size());
+    } while (n < 0 && errno == EINTR);
+  }
+  if (n == static_cast<ssize_t>(text.size())) return std::nullopt;
+  const char* why = n < 0 ? std::strerror(errno) : "short write";
+  return "cannot write " + path + ": " + why;
 }
 
 bool freeze_cgroup(const std::string& cgroup, std::chrono::milliseconds timeout) {
-  if (!write_pseudo_file(cgroup + "/cgroup.freeze", "1")) return false;
+  if (write_pseudo_file(cgroup + "/cgroup.freeze", "1")) return false;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (;;) {
-    const std::string events = read_pseudo_file(cgroup + "/cgroup.events");
+    const std::string events = read_pseudo_file(cgroup + "/cgroup.events").value_or("");
     if (events.starts_with("frozen 1") || events.find("\nfrozen 1") != std::string::npos)
       return true;
     if (std::chrono::steady_clock::now() >= deadline) return false;
@@ -159,9 +162,8 @@ void thaw_cgroup(const std::string& cgroup) {
   write_pseudo_file(cgroup + "/cgroup.freeze", "0");
 }
 
-// The directory of this process's own cgroup v2, "" when there is none.
-std::string own_cgroup_directory() {
-  const std::string text = read_pseudo_file("/proc/self/cgroup");
+std::optional<std::string> own_cgroup_directory() {
+  const std::string text = read_pseudo_file("/proc/self/cgroup").value_or("");
   std::string path;
   std::size_t start = 0;
   while (start < text.size()) {
@@ -170,21 +172,21 @@ std::string own_cgroup_directory() {
     if (text.compare(start, 3, "0::") == 0) path = text.substr(start + 3, end - start - 3);
     start = end + 1;
   }
-  if (path.empty() || path.find(" (deleted)") != std::string::npos) return "";
+  if (path.empty() || path.find(" (deleted)") != std::string::npos) return std::nullopt;
   if (const auto& usual = usual_cgroup2_mount()) {
-    std::string directory = directory_below(*usual, path);
+    std::optional<std::string> directory = directory_below(*usual, path);
     if (is_cgroup_directory(directory)) return directory;
   }
   for (const CgroupMount& mount : cgroup2_mounts()) {
-    std::string directory = directory_below(mount, path);
+    std::optional<std::string> directory = directory_below(mount, path);
     if (is_cgroup_directory(directory)) return directory;
   }
-  return "";
+  return std::nullopt;
 }
 
 std::vector<pid_t> cgroup_members(const std::string& cgroup) {
   std::vector<pid_t> pids;
-  const std::string text = read_pseudo_file(cgroup + "/cgroup.procs");
+  const std::string text = read_pseudo_file(cgroup + "/cgroup.procs").value_or("");
   const char* cursor = text.c_str();
   while (*cursor != '\0') {
     char* end = nullptr;
@@ -197,9 +199,9 @@ std::vector<pid_t> cgroup_members(const std::string& cgroup) {
   return pids;
 }
 
-// The cgroup v2 path of `pid` relative to the hierarchy root ("" when unknown).
-std::string cgroup_of(pid_t pid) {
-  const std::string text = read_pseudo_file("/proc/" + std::to_string(pid) + "/cgroup");
+std::optional<std::string> cgroup_of(pid_t pid) {
+  const std::string text =
+      read_pseudo_file("/proc/" + std::to_string(pid) + "/cgroup").value_or("");
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t end = text.find('\n', start);
@@ -207,20 +209,17 @@ std::string cgroup_of(pid_t pid) {
     if (text.compare(start, 3, "0::") == 0) return text.substr(start + 3, end - start - 3);
     start = end + 1;
   }
-  return "";
+  return std::nullopt;
 }
 
-// The cgroup directory's path relative to its hierarchy's root ("" when not on a mount).
-std::string relative_cgroup_path(const std::string& cgroup) {
+std::optional<std::string> relative_cgroup_path(const std::string& cgroup) {
   if (const auto& usual = usual_cgroup2_mount()) {
-    std::string relative = relative_below(*usual, cgroup);
-    if (!relative.empty()) return relative;
+    if (std::optional<std::string> relative = relative_below(*usual, cgroup)) return relative;
   }
   for (const CgroupMount& mount : cgroup2_mounts()) {
-    std::string relative = relative_below(mount, cgroup);
-    if (!relative.empty()) return relative;
+    if (std::optional<std::string> relative = relative_below(mount, cgroup)) return relative;
   }
-  return "";
+  return std::nullopt;
 }
 
 }  // namespace fleet

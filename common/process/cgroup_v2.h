@@ -2,25 +2,28 @@
 // cgroup v2 as this process sees it: where the unified hierarchy is mounted (from
 // /proc/self/mountinfo: on hybrid layouts it is e.g. /sys/fs/cgroup/unified, never assumed),
 // which cgroup a process is in (/proc/<pid>/cgroup, the "0::" line), and the small reads
-// and writes of cgroupfs and /proc files.
+// and writes of cgroupfs and /proc files. Nothing here throws: what cannot be read or found
+// is nullopt, and a write that fails says why.
 
 #include <sys/types.h>
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace fleet {
 
-// The whole content of a /proc or cgroupfs file ("" when it cannot be read).
-std::string read_pseudo_file(const std::string& path);
+// The whole content of a /proc or cgroupfs file; nullopt when it cannot be read.
+std::optional<std::string> read_pseudo_file(const std::string& path);
 
-// Writes `text` in one write(2); false (errno set) when that fails.
-bool write_pseudo_file(const std::string& path, const std::string& text);
+// Writes `text` in one write(2); nullopt when written, else what failed ("cannot write
+// <path>: <strerror>").
+std::optional<std::string> write_pseudo_file(const std::string& path, const std::string& text);
 
-// The directory of this process's own cgroup v2, "" when there is none.
-std::string own_cgroup_directory();
+// The directory of this process's own cgroup v2; nullopt when there is none.
+std::optional<std::string> own_cgroup_directory();
 
-// The pids listed in <cgroup>/cgroup.procs.
+// The pids listed in <cgroup>/cgroup.procs (none when it cannot be read).
 std::vector<pid_t> cgroup_members(const std::string& cgroup);
 
 // Freezes the cgroup (writes 1 to cgroup.freeze) and waits up to `timeout` for cgroup.events
@@ -31,11 +34,11 @@ bool freeze_cgroup(const std::string& cgroup, std::chrono::milliseconds timeout)
 // Thaws the cgroup (writes 0 to cgroup.freeze).
 void thaw_cgroup(const std::string& cgroup);
 
-// The cgroup v2 path of `pid` relative to the hierarchy's root ("" when unknown).
-std::string cgroup_of(pid_t pid);
+// The cgroup v2 path of `pid` relative to the hierarchy's root; nullopt when unknown.
+std::optional<std::string> cgroup_of(pid_t pid);
 
-// The path of the cgroup directory `cgroup` relative to its hierarchy's root, "" when it is
-// not below a cgroup2 mount.
-std::string relative_cgroup_path(const std::string& cgroup);
+// The path of the cgroup directory `cgroup` relative to its hierarchy's root; nullopt when
+// it is not below a cgroup2 mount.
+std::optional<std::string> relative_cgroup_path(const std::string& cgroup);
 
 }  // namespace fleet

@@ -22,16 +22,17 @@ struct ProcStat {
   std::uint64_t starttime = 0;
 };
 
-// Reads a small file in one go; "" when it cannot be read.
-std::string read_small_file(const char* path) {
+// Reads a small file in one go; nullopt when it cannot be read or is empty.
+std::optional<std::string> read_small_file(const char* path) {
   UniqueFd fd(::open(path, O_RDONLY | O_CLOEXEC));
-  if (!fd) return "";
+  if (!fd) return std::nullopt;
   char buffer[1024];
   ssize_t n;
   do {
     n = ::read(fd.get(), buffer, sizeof buffer - 1);
   } while (n < 0 && errno == EINTR);
-  return n > 0 ? std::string(buffer, static_cast<std::size_t>(n)) : std::string();
+  if (n <= 0) return std::nullopt;
+  return std::string(buffer, static_cast<std::size_t>(n));
 }
 
 // /proc/<pid>/stat: "pid (comm) state ppid pgrp session tty_nr tpgid flags minflt cminflt
@@ -41,7 +42,9 @@ std::optional<ProcStat> read_proc_stat(pid_t pid) {
   if (pid <= 0) return std::nullopt;
   char path[64];
   std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
-  const std::string text = read_small_file(path);
+  const std::optional<std::string> read = read_small_file(path);
+  if (!read) return std::nullopt;
+  const std::string& text = *read;
   const std::size_t close = text.rfind(')');
   if (close == std::string::npos) return std::nullopt;
   ProcStat stat;
@@ -93,20 +96,25 @@ bool wait_group_gone(pid_t pgid, std::chrono::steady_clock::time_point deadline,
 
 }  // namespace
 
-std::string current_boot_id() {
-  std::string id = read_small_file("/proc/sys/kernel/random/boot_id");
-  while (!id.empty() && (id.back() == '\n' || id.back() == ' ')) id.pop_back();
+std::optional<std::string> current_boot_id() {
+  std::optional<std::string> id = read_small_file("/proc/sys/kernel/random/boot_id");
+  if (!id) return std::nullopt;
+  while (!id->empty() && (id->back() == '\n' || id->back() == ' ')) id->pop_back();
+  if (id->empty()) return std::nullopt;
   return id;
 }
 
 std::optional<ProcessIdentity> identify_process(pid_t pid) {
   const auto stat = read_proc_stat(pid);
   if (!stat || is_dead_state(stat->state)) return std::nullopt;
-  return ProcessIdentity{pid, stat->starttime, current_boot_id()};
+  // Without a boot id the identity is recorded with an empty one, which no reader of a
+  // record accepts: such a process is never signalled on the record's word.
+  return ProcessIdentity{pid, stat->starttime, current_boot_id().value_or("")};
 }
 
 Liveness check_process(const ProcessIdentity& recorded) {
-  if (recorded.boot_id != current_boot_id()) return Liveness::reused;
+  const std::optional<std::string> boot = current_boot_id();
+  if (!boot || recorded.boot_id != *boot) return Liveness::reused;
   const auto stat = read_proc_stat(recorded.pid);
   if (!stat) return Liveness::gone;
   if (stat->starttime != recorded.starttime_ticks) return Liveness::reused;

@@ -20,8 +20,8 @@ struct ProcessIdentity {
   bool operator==(const ProcessIdentity&) const = default;
 };
 
-// /proc/sys/kernel/random/boot_id without the newline; "" when unreadable.
-std::string current_boot_id();
+// /proc/sys/kernel/random/boot_id without the newline; nullopt when unreadable.
+std::optional<std::string> current_boot_id();
 
 // The identity of a running process, nullopt when it does not exist (or is a zombie). The
 // start time is field 22 of /proc/<pid>/stat, parsed after the last ')' (the command name may

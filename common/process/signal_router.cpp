@@ -65,24 +65,20 @@ int SignalRouter::sleep(double seconds) {
 }
 
 void reap_exited_children() {
-  int ignored = 0;
-  reap_children(-1, ignored);
+  reap_children(-1);
 }
 
 bool is_stop_signal(int sig) {
   return sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGQUIT;
 }
 
-bool reap_children(pid_t pid, int& status) {
-  bool found = false;
+std::optional<int> reap_children(pid_t pid) {
+  std::optional<int> status;
   for (;;) {
     int child_status = 0;
     const pid_t reaped = ::waitpid(-1, &child_status, WNOHANG);
-    if (reaped <= 0) return found;
-    if (reaped == pid) {
-      status = child_status;
-      found = true;
-    }
+    if (reaped <= 0) return status;
+    if (reaped == pid) status = child_status;
   }
 }
 

@@ -5,6 +5,7 @@
 
 #include <sys/types.h>
 #include <csignal>
+#include <optional>
 
 #include "base/files.h"
 
@@ -47,8 +48,8 @@ class SignalRouter {
 };
 
 // Reaps every exited child without blocking; returns the wait status of `pid` when `pid` was
-// among them (else leaves `status` untouched and returns false).
-bool reap_children(pid_t pid, int& status);
+// among them, else nullopt.
+std::optional<int> reap_children(pid_t pid);
 
 // Reaps every exited child without blocking (orphaned descendants of a subreaper).
 void reap_exited_children();

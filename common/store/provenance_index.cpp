@@ -44,7 +44,7 @@ struct Entry {
 static_assert(sizeof(Entry) == 16);
 
 const std::string& boot_id() {
-  static const std::string id = current_boot_id();
+  static const std::string id = current_boot_id().value_or("");  // "": unknown
   return id;
 }
 

@@ -17,6 +17,17 @@
 
 namespace {
 
+// One write(2), no stdio buffer: a line leaves whole and in order with the agent's output the
+// wrapper relays to the same descriptor.
+void write_stderr(const std::string& text) {
+  (void)!::write(STDERR_FILENO, text.data(), text.size());
+}
+
+// What the launch says while it runs: "launch-wrapper: <line>" on stderr.
+void notice(const std::string& line) {
+  write_stderr("launch-wrapper: " + line + "\n");
+}
+
 int run_stop(const fleet::LaunchWrapperCommandLine& line) {
   const fleet::AgentStop result = fleet::stop_member_agent(
       fleet::member_registry(line.state_dir(), line.member()), line.grace());
@@ -54,9 +65,12 @@ int main(int argc, char** argv) {
   try {
     if (line.stop_requested()) return run_stop(line);
     if (line.status_requested()) return run_status(line);
-    return fleet::run_launch(line.launch_options(parsed.command, parent));
+    const fleet::LaunchOptions options = line.launch_options(parsed.command, parent);
+    const fleet::LaunchOutcome outcome = fleet::run_launch(options, notice);
+    if (!options.quiet) write_stderr(outcome.summary);
+    return outcome.exit_status;
   } catch (const fleet::Error& e) {
-    std::fprintf(stderr, "launch-wrapper: %s\n", e.what());
+    notice(e.what());
     return fleet::exit_status::wrapper_failure;
   }
 }

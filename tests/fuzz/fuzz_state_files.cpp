@@ -10,23 +10,21 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  std::string problem;
-  if (auto record = fleet::parse_launch_record(text, problem)) {
-    auto once = fleet::parse_launch_record(fleet::launch_record_json(*record), problem);
+  if (auto record = fleet::parse_launch_record(text)) {
+    auto once = fleet::parse_launch_record(fleet::launch_record_json(*record));
     if (!once) std::abort();
-    auto again = fleet::parse_launch_record(fleet::launch_record_json(*once), problem);
+    auto again = fleet::parse_launch_record(fleet::launch_record_json(*once));
     if (!again || !(*again == *once)) std::abort();
-  } else if (problem.empty()) {
+  } else if (record.problem().empty()) {
     std::abort();  // a refusal always says why
   }
-  problem.clear();
-  if (auto state = fleet::parse_session_state(text, problem)) {
-    auto once = fleet::parse_session_state(fleet::session_state_json(*state), problem);
+  if (auto state = fleet::parse_session_state(text)) {
+    auto once = fleet::parse_session_state(fleet::session_state_json(*state));
     if (!once) std::abort();
-    auto again = fleet::parse_session_state(fleet::session_state_json(*once), problem);
+    auto again = fleet::parse_session_state(fleet::session_state_json(*once));
     if (!again || !(*again == *once)) std::abort();
     fleet::plan_session_launch(*state, "k", {"claude", "-p", "x"}, "--append-system-prompt");
-  } else if (problem.empty()) {
+  } else if (state.problem().empty()) {
     std::abort();
   }
   return 0;

@@ -103,9 +103,8 @@ TEST_CASE("launch-wrapper: the registry record exists while the agent runs and i
   const RunResult r = run_process(wrapper({"--quiet", "--member", "m1", "--state-dir", tmp.path()},
                                           {"/bin/cat", tmp / "launch/m1.json"}));
   CHECK(r.exit_code == 0);
-  std::string problem;
-  const auto record = fleet::parse_launch_record(r.out.substr(r.out.find('\n') + 1), problem);
-  REQUIRE_MESSAGE(record, problem);
+  const auto record = fleet::parse_launch_record(r.out.substr(r.out.find('\n') + 1));
+  REQUIRE_MESSAGE(record, record.problem());
   CHECK(record->process.pid == announced_pids(r.out).at(0));
   CHECK(record->pgid == record->process.pid);
   CHECK(record->member == "m1");

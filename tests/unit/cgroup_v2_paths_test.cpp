@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -46,20 +47,21 @@ TEST_CASE("cgroup_v2: this process's cgroup directory is the one the mount table
   for (std::string line; std::getline(lines, line);) {
     if (line.starts_with("0::")) path = line.substr(3);
   }
-  const std::string directory = fleet::own_cgroup_directory();
+  const std::optional<std::string> directory = fleet::own_cgroup_directory();
   if (path.empty()) {
-    CHECK(directory.empty());
+    CHECK_FALSE(directory);
     return;
   }
   const std::vector<std::string> expected = directories_from_mount_table(path);
   if (expected.empty()) {
-    CHECK(directory.empty());
+    CHECK_FALSE(directory);
     return;
   }
+  REQUIRE(directory);
   bool listed = false;
-  for (const std::string& candidate : expected) listed = listed || candidate == directory;
-  CHECK_MESSAGE(listed, directory);
-  CHECK(fleet::relative_cgroup_path(directory + "/fleet-launch-x") ==
+  for (const std::string& candidate : expected) listed = listed || candidate == *directory;
+  CHECK_MESSAGE(listed, *directory);
+  CHECK(fleet::relative_cgroup_path(*directory + "/fleet-launch-x") ==
         (path == "/" ? "" : path) + "/fleet-launch-x");
-  CHECK(fleet::relative_cgroup_path("/tmp/not-a-cgroup") == "");
+  CHECK_FALSE(fleet::relative_cgroup_path("/tmp/not-a-cgroup"));
 }

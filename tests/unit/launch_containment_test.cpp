@@ -47,38 +47,36 @@ bool reaped_by(pid_t pid, int sig) {
 }  // namespace
 
 TEST_CASE("launch_containment: modes and the token") {
-  ContainmentMode mode = ContainmentMode::cgroup;
-  CHECK(parse_containment_mode("token", mode));
-  CHECK(mode == ContainmentMode::token);
-  CHECK(parse_containment_mode("auto", mode));
-  CHECK(mode == ContainmentMode::automatic);
-  CHECK_FALSE(parse_containment_mode("none", mode));
+  CHECK(from_string<ContainmentMode>("token") == ContainmentMode::token);
+  CHECK(from_string<ContainmentMode>("auto") == ContainmentMode::automatic);
+  CHECK(from_string<ContainmentMode>("cgroup") == ContainmentMode::cgroup);
+  CHECK_FALSE(from_string<ContainmentMode>("none"));
   const Containment a = create_containment(ContainmentMode::token);
   const Containment b = create_containment(ContainmentMode::token);
   CHECK(a.token.size() == 32);
   CHECK(a.token != b.token);
   CHECK(a.cgroup.empty());
-  CHECK(containment_problem(a).empty());
+  CHECK_FALSE(containment_problem(a));
   CHECK(containment_environment_entry(a).ends_with(a.token));
 }
 
 TEST_CASE("launch_containment: a recorded containment is used only when it is a launch's own") {
   Containment c;
   c.token = "0123456789abcdef0123456789abcdef";
-  CHECK(containment_problem(c).empty());
+  CHECK_FALSE(containment_problem(c));
   c.token = "0123";
-  CHECK_FALSE(containment_problem(c).empty());
+  CHECK(containment_problem(c));
   c.token = "0123456789ABCDEF0123456789abcdef";
-  CHECK_FALSE(containment_problem(c).empty());
+  CHECK(containment_problem(c));
   c.token = "0123456789abcdef0123456789abcdef";
   c.cgroup = "/sys/fs/cgroup";  // the whole hierarchy: never
-  CHECK_FALSE(containment_problem(c).empty());
+  CHECK(containment_problem(c));
   c.cgroup = "/tmp/fleet-launch-0123456789abcdef0123456789abcdef";  // not on a cgroup2 mount
-  CHECK_FALSE(containment_problem(c).empty());
+  CHECK(containment_problem(c));
   c.cgroup = "/sys/fs/cgroup/../fleet-launch-0123456789abcdef0123456789abcdef";
-  CHECK_FALSE(containment_problem(c).empty());
+  CHECK(containment_problem(c));
   c.cgroup = "/sys/fs/cgroup/fleet-launch-ffffffffffffffffffffffffffffffff";  // another token
-  CHECK_FALSE(containment_problem(c).empty());
+  CHECK(containment_problem(c));
 }
 
 TEST_CASE("launch_containment: the token finds a process in another session - another token not") {

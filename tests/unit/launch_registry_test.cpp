@@ -22,31 +22,34 @@ LaunchRecord sample() {
 }  // namespace
 
 TEST_CASE("launch_registry: the record round-trips through JSON") {
-  std::string problem;
-  const auto parsed = parse_launch_record(launch_record_json(sample()), problem);
-  REQUIRE_MESSAGE(parsed, problem);
+  const auto parsed = parse_launch_record(launch_record_json(sample()));
+  REQUIRE_MESSAGE(parsed, parsed.problem());
   CHECK(*parsed == sample());
 }
 
 TEST_CASE("launch_registry: records that cannot be trusted") {
   const std::string good = launch_record_json(sample());
-  std::string problem;
-  CHECK_FALSE(parse_launch_record("", problem));
-  CHECK_FALSE(parse_launch_record("[]", problem));
-  CHECK_FALSE(parse_launch_record(good.substr(0, good.size() / 2), problem));
+  // Every refusal says why.
+  const auto refused = [](const Result<LaunchRecord>& parsed) {
+    return !parsed && !parsed.problem().empty();
+  };
+  CHECK(refused(parse_launch_record("")));
+  CHECK(refused(parse_launch_record("[]")));
+  CHECK(refused(parse_launch_record(good.substr(0, good.size() / 2))));
   const auto with = [&](const std::string& from, const std::string& to) {
     std::string text = good;
     text.replace(text.find(from), from.size(), to);
-    return parse_launch_record(text, problem);
+    return parse_launch_record(text);
   };
-  CHECK_FALSE(with("\"pid\":4242", "\"pid\":1"));
-  CHECK(problem.find("cannot be an agent") != std::string::npos);
-  CHECK_FALSE(with("\"pid\":4242", "\"pid\":-5"));
-  CHECK_FALSE(with("\"pid\":4242", "\"pid\":\"4242\""));
-  CHECK_FALSE(with("\"pgid\":4242", "\"pgid\":1"));  // a group the agent does not lead
-  CHECK_FALSE(with("\"boot_id\":\"boot-1\"", "\"boot_id\":\"\""));
-  CHECK_FALSE(with("\"command\":[", "\"command\":[1,"));
-  CHECK_FALSE(with("\"session_id\":\"s-1\"", "\"session_id\":null"));
+  const auto pid_one = with("\"pid\":4242", "\"pid\":1");
+  CHECK(refused(pid_one));
+  CHECK(pid_one.problem().find("cannot be an agent") != std::string::npos);
+  CHECK(refused(with("\"pid\":4242", "\"pid\":-5")));
+  CHECK(refused(with("\"pid\":4242", "\"pid\":\"4242\"")));
+  CHECK(refused(with("\"pgid\":4242", "\"pgid\":1")));  // a group the agent does not lead
+  CHECK(refused(with("\"boot_id\":\"boot-1\"", "\"boot_id\":\"\"")));
+  CHECK(refused(with("\"command\":[", "\"command\":[1,")));
+  CHECK(refused(with("\"session_id\":\"s-1\"", "\"session_id\":null")));
 }
 
 TEST_CASE("launch_registry: write - read - remove") {

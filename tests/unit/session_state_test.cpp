@@ -15,20 +15,25 @@ TEST_CASE("session_state: JSON round trip and invalid records") {
                      ResumeReason::restart_timeout,
                      "2026-11-22T00:00:00.000000+00:00",
                      2};
-  std::string problem;
-  const auto parsed = parse_session_state(session_state_json(state), problem);
-  REQUIRE_MESSAGE(parsed, problem);
+  const auto parsed = parse_session_state(session_state_json(state));
+  REQUIRE_MESSAGE(parsed, parsed.problem());
   CHECK(*parsed == state);
-  CHECK_FALSE(parse_session_state("{", problem));
-  CHECK_FALSE(parse_session_state(R"({"session_key":"k"})", problem));
+  const auto unfinished = parse_session_state("{");
+  CHECK_FALSE(unfinished);
+  CHECK(unfinished.problem().find("not valid JSON") != std::string::npos);
+  const auto partial = parse_session_state(R"({"session_key":"k"})");
+  CHECK_FALSE(partial);
+  CHECK(partial.problem().find("missing") != std::string::npos);
   std::string bad_state = session_state_json(state);
   bad_state.replace(bad_state.find("resume_pending"), 14, "sleeping");
-  CHECK_FALSE(parse_session_state(bad_state, problem));
-  CHECK(problem.find("sleeping") != std::string::npos);
+  const auto sleeping = parse_session_state(bad_state);
+  CHECK_FALSE(sleeping);
+  CHECK(sleeping.problem().find("sleeping") != std::string::npos);
   std::string bad_reason = session_state_json(state);
   bad_reason.replace(bad_reason.find("restart_timeout"), 15, "nap_timeout");
-  CHECK_FALSE(parse_session_state(bad_reason, problem));
-  CHECK(problem.find("nap_timeout") != std::string::npos);
+  const auto napping = parse_session_state(bad_reason);
+  CHECK_FALSE(napping);
+  CHECK(napping.problem().find("nap_timeout") != std::string::npos);
 }
 
 TEST_CASE("session_state: transitions") {

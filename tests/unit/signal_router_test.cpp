@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <optional>
 
 using namespace fleet;
 
@@ -22,9 +23,10 @@ TEST_CASE("signal_router: SIGCHLD and reaping") {
   REQUIRE(child >= 0);
   if (child == 0) ::_exit(9);
   CHECK(router.wait(5000) == SIGCHLD);
-  int status = 0;
-  for (int i = 0; i < 100 && !reap_children(child, status); ++i) ::usleep(10000);
-  CHECK(WEXITSTATUS(status) == 9);
+  std::optional<int> status;
+  for (int i = 0; i < 100 && !(status = reap_children(child)); ++i) ::usleep(10000);
+  REQUIRE(status);
+  CHECK(WEXITSTATUS(*status) == 9);
 }
 
 TEST_CASE("signal_router: the mask is restored afterwards") {

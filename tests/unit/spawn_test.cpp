@@ -235,9 +235,9 @@ TEST_CASE("spawn: die_with_parent kills the child when its caller dies") {
 }
 
 TEST_CASE("spawn: created inside a cgroup v2 when one is given") {
-  const std::string own = own_cgroup_directory();
-  const std::string cgroup = own + "/fleet-spawn-test-" + std::to_string(::getpid());
-  if (own.empty() || ::mkdir(cgroup.c_str(), 0755) != 0) {
+  const std::optional<std::string> own = own_cgroup_directory();
+  const std::string cgroup = own.value_or("") + "/fleet-spawn-test-" + std::to_string(::getpid());
+  if (!own || ::mkdir(cgroup.c_str(), 0755) != 0) {
     MESSAGE("no writable cgroup v2 here: placement not tested");
     return;
   }
@@ -247,7 +247,9 @@ TEST_CASE("spawn: created inside a cgroup v2 when one is given") {
   options.cgroup_fd = directory.get();
   Spawned child = spawn({"true"}, environment_with({}), options);
   CHECK(child.in_cgroup());
-  CHECK(cgroup_of(child.pid()) == relative_cgroup_path(cgroup));  // before it runs anything
+  const std::optional<std::string> placed = cgroup_of(child.pid());  // before it runs anything
+  REQUIRE(placed);
+  CHECK(placed == relative_cgroup_path(cgroup));
   CHECK(child.release() == 0);
   wait_child(child.pid());
   CHECK(::rmdir(cgroup.c_str()) == 0);
