@@ -235,9 +235,9 @@ Containment create_containment(ContainmentMode mode) {
   return containment;
 }
 
-int open_containment_directory(const Containment& containment) {
-  if (containment.cgroup.empty()) return -1;
-  return ::open(containment.cgroup.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+UniqueFd open_containment_directory(const Containment& containment) {
+  if (containment.cgroup.empty()) return UniqueFd();
+  return UniqueFd(::open(containment.cgroup.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
 }
 
 void enter_containment(Containment& containment, pid_t pid, bool required) {

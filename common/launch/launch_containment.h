@@ -19,6 +19,7 @@
 #include <string_view>
 
 #include "base/enum_names.h"
+#include "base/files.h"
 
 namespace fleet {
 
@@ -46,8 +47,9 @@ struct Containment {
 // cannot be created leaves `cgroup` empty; with `cgroup` that throws Error.
 Containment create_containment(ContainmentMode mode);
 
-// The cgroup's directory, opened for spawn_held (an invalid descriptor when there is none).
-int open_containment_directory(const Containment& containment);
+// The cgroup's directory, opened for spawn_held; an empty UniqueFd when there is none or it
+// cannot be opened (the agent is then moved into the cgroup after it starts).
+UniqueFd open_containment_directory(const Containment& containment);
 
 // Moves `pid` (a held child that has not forked yet) into the cgroup. With `required`
 // false, a failure removes the cgroup and clears `containment.cgroup` (token only); with

@@ -61,7 +61,7 @@ LaunchPlan fresh_session_plan(const LaunchPlan& stale, bool assign_session_id_to
   plan.command = without_resume(stale.command);
   plan.resume_id.clear();
   plan.session_id.clear();
-  plan.notice.clear();
+  plan.notice.reset();
   if (assign_session_id_too) assign_session_id(plan, new_session_id);
   return plan;
 }

@@ -21,7 +21,7 @@ struct LaunchPlan {
   std::string resume_id;                      // the session the command resumes, "" when none
   std::vector<std::string> environment;       // added to the agent's environment
   std::optional<SessionState> session_state;  // with a session key: recorded at the start
-  std::string notice;                         // a line for stderr, "" when none
+  std::optional<std::string> notice;          // a line for a person, when there is one
 };
 
 // Makes a new session id (a UUIDv4 in the wrapper).

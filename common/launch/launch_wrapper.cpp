@@ -31,7 +31,7 @@ LaunchPlan plan(LaunchContext& context) {
   }
   const LaunchPlan plan =
       plan_launch(context.options.command, context.options.session, recorded, new_uuid_v4);
-  if (!plan.notice.empty()) context.notice(plan.notice);
+  if (plan.notice) context.notice(*plan.notice);
   check_plan(context.options, plan, context.caller,
              [&] { return context.provenance_record(plan.session_id); });
   if (plan.session_state) context.sessions->write(*plan.session_state);
@@ -92,7 +92,7 @@ LaunchOutcome run_attempts(LaunchContext& context, LaunchPlan plan) {
         decide_retry(attempts.back(), number, context.options.retry, context.parent_gone(),
                      fresh_retry_done, resumes_session(plan.command));
     if (next.failure) classes.push_back(*next.failure);
-    if (!next.notice.empty()) context.notice(next.notice);
+    if (next.notice) context.notice(*next.notice);
     switch (next.step) {
       case RetryStep::finish:
         return report(context, plan, attempts, classes, exit_code);

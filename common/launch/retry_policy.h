@@ -28,7 +28,7 @@ struct RetryDecision {
   RetryStep step = RetryStep::finish;
   std::optional<ErrorClass> failure;  // the attempt's failure class, when it was classified
   double delay_seconds = 0;           // with backoff
-  std::string notice;                 // a line for stderr, "" when none
+  std::optional<std::string> notice;  // a line for a person, when there is one
 };
 
 // What follows attempt `number` (1 for the first). `parent_gone`: the wrapper's parent is no

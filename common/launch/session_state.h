@@ -56,7 +56,7 @@ struct SessionLaunch {
   std::vector<std::string> command;      // the command line to run
   std::string resume_id;                 // with resume: the session resumed
   std::vector<std::string> environment;  // with resume: FLEET_RESUME_REASON, FLEET_RESUME_NOTE
-  std::string notice;                    // a line for stderr, "" when none
+  std::optional<std::string> notice;     // a line for a person, when there is one
 };
 // With resume: `command` without --session-id, --resume and --continue, with
 // "--resume <id>" (and "<resume_note_arg> <note>") after the program name.

@@ -69,7 +69,7 @@ TEST_CASE("launch_plan: a keyed session records itself active with the launch's 
   REQUIRE(plan.session_state);
   CHECK(*plan.session_state ==
         SessionState{"k", "s-new-1", SessionStatus::active, ResumeReason::none, "t", 2});
-  CHECK(plan.notice.empty());
+  CHECK_FALSE(plan.notice);
   CHECK(plan.environment.empty());
 }
 
@@ -102,7 +102,8 @@ TEST_CASE("launch_plan: a suspended session starts fresh with a new id") {
   CHECK(plan.command == Argv{"claude", "--session-id", "s-new-1", "-p", "x"});
   CHECK(plan.session_id == "s-new-1");
   CHECK(plan.resume_id.empty());
-  CHECK(plan.notice.find("is suspended after 3 interrupted restarts") != std::string::npos);
+  CHECK(plan.notice.value_or("").find("is suspended after 3 interrupted restarts") !=
+        std::string::npos);
   CHECK(plan.session_state ==
         SessionState{"k", "s-new-1", SessionStatus::active, ResumeReason::none, "", 0});
 }

@@ -25,12 +25,12 @@ TEST_CASE("retry_policy: success and fatal failures finish") {
   RetryDecision d = decide_retry(ok, 1, retries(3), false, false, false);
   CHECK(d.step == RetryStep::finish);
   CHECK_FALSE(d.failure);
-  CHECK(d.notice.empty());
+  CHECK_FALSE(d.notice);
 
   d = decide_retry(failed(1, "SyntaxError"), 1, retries(3), false, false, false);
   CHECK(d.step == RetryStep::finish);
   CHECK(d.failure == ErrorClass::fatal);
-  CHECK(d.notice.empty());
+  CHECK_FALSE(d.notice);
 }
 
 TEST_CASE("retry_policy: a retryable failure backs off exponentially while retries are left") {
