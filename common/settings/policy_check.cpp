@@ -16,15 +16,13 @@
 #include "process/subprocess.h"
 #include "settings/hook_sources.h"
 #include "settings/hook_wiring.h"
-#include "settings/matcher.h"
 #include "settings/settings_file.h"
+#include "settings/suite_matcher.h"
 #include "store/store_safety.h"
 
 namespace fleet {
 namespace {
 
-constexpr int kMinTimeoutSeconds = 5;
-constexpr const char* kOtherProbes[] = {"Bash", "Read", "Task", "mcp__kitchen__list_trucks"};
 constexpr const char* kForgedSession = "f0f0f0f0-0000-4000-8000-00000000f0f0";
 
 bool contains(const std::vector<std::string>& list, std::string_view item) {
@@ -54,62 +52,21 @@ std::string install_hint(const std::string& project_dir, const std::vector<std::
 // Matcher and timeout of one entry.
 void check_matcher_and_timeout(const ConfiguredHook& hook, const char* what, const char* severity,
                                std::vector<Finding>& findings) {
-  const std::string quoted = "'" + hook.matcher + "'";
-  std::vector<std::string> tools = entry_tools(hook);
-  const std::string anchored = dispatch_matcher(std::vector<std::string>(
-      tools.begin() + (tools[0] == kDispatchToolName ? 1 : 0), tools.end()));
-  const MatcherReading reading = read_matcher(hook.matcher);
-  if (reading != MatcherReading::exact) {
-    findings.push_back(
-        {reading == MatcherReading::invalid ? "matcher-misses-dispatch" : "matcher-unjudged",
-         severity,
-         std::string(what) + " matcher " + quoted +
-             (reading == MatcherReading::invalid
-                  ? " is not a valid JavaScript regular expression, so Claude Code runs this "
-                    "hook for no tool"
-                  : " uses a regular expression fleet-hooks cannot evaluate (a backreference, "
-                    "lookaround, inline modifier or a huge repetition count), so whether it "
-                    "selects the dispatch tool is unknown") +
-             "; use " + anchored,
-         hook.file});
-    tools.clear();  // nothing more can be said about what it selects
-  }
-  for (const std::string& tool : tools) {
-    if (matcher_covers_tool(hook.matcher, tool)) continue;
-    const bool bare_only = matcher_matches(hook.matcher, tool) && matcher_is_plain(hook.matcher);
-    findings.push_back({bare_only ? "matcher-misses-mcp" : "matcher-misses-dispatch", severity,
-                        std::string(what) + " matcher " + quoted +
-                            (bare_only ? " is a plain tool name list, which misses mcp__<server>__"
-                                       : " does not select both " + tool + " and mcp__<server>__") +
-                            tool + "; use " + anchored,
+  for (const MatcherFault& fault : matcher_faults(hook.matcher, hook.parsed.arguments)) {
+    findings.push_back({fault.rule, severity,
+                        std::string(what) + " matcher '" + hook.matcher + "'" + fault.problem,
                         hook.file});
-    break;
-  }
-  std::vector<std::string> probes(std::begin(kOtherProbes), std::end(kOtherProbes));
-  for (const std::string& tool : tools) {
-    probes.push_back(tool + "_status");
-    probes.push_back("mcp__kitchen__" + tool + "_status");
-    probes.push_back("re" + tool);
-  }
-  for (const std::string& probe : probes) {
-    if (!matcher_matches(hook.matcher, probe)) continue;
-    findings.push_back(
-        {"matcher-too-broad", severity,
-         std::string(what) + " matcher " + quoted + " also matches " + probe +
-             " (matchers are unanchored regular expressions); anchor it: " + anchored,
-         hook.file});
-    break;
   }
   if (!hook.timeout) {
     findings.push_back({"timeout", severity,
                         std::string(what) + " has no timeout; set \"timeout\": " +
                             std::to_string(kHookTimeoutSeconds) + " (seconds)",
                         hook.file});
-  } else if (*hook.timeout < kMinTimeoutSeconds) {
+  } else if (*hook.timeout < kMinHookTimeoutSeconds) {
     findings.push_back({"timeout", severity,
                         std::string(what) + " timeout " +
                             std::to_string(static_cast<int>(*hook.timeout)) + " s is under " +
-                            std::to_string(kMinTimeoutSeconds) + " s",
+                            std::to_string(kMinHookTimeoutSeconds) + " s",
                         hook.file});
   }
 }
