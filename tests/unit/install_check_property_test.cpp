@@ -67,7 +67,7 @@ struct Machine {
     options.project_dir = project;
     options.state_dir = state;
     options.tools = std::move(tools);
-    return check_wiring(options);
+    return check_wiring(options).findings;
   }
 };
 

@@ -77,7 +77,9 @@ struct Wiring {
     options.state_dir = tmp / "state";
     options.tools = std::move(tools);
     options.plugin_dirs = std::move(plugin_dirs);
-    return check_wiring(options, checked);
+    CheckResult result = check_wiring(options);
+    if (checked != nullptr) *checked = result.checked_tools;
+    return std::move(result.findings);
   }
 };
 
