@@ -91,11 +91,11 @@ HookSources collect_hooks(const HookSourceOptions& options) {
       case SettingsRead::Status::missing:
         continue;
       case SettingsRead::Status::invalid:
-        findings.push_back({"settings-invalid", "error",
+        findings.push_back({"settings-invalid", Severity::error,
                             read.problem + "; Claude Code cannot use it: fix it", file});
         continue;
       case SettingsRead::Status::ignored:
-        findings.push_back({"settings-ignored", "error",
+        findings.push_back({"settings-ignored", Severity::error,
                             read.problem + ", without a warning: these hooks never run: " +
                                 lost_hooks(doc, file) + ". Remove the comments and trailing commas",
                             file});
@@ -104,7 +104,7 @@ HookSources collect_hooks(const HookSourceOptions& options) {
         break;
     }
     for (const std::string& key : read.duplicate_keys) {
-      findings.push_back({"settings-duplicate-key", "warning",
+      findings.push_back({"settings-duplicate-key", Severity::warning,
                           "the key " + key +
                               " appears more than once; Claude Code uses only the last one, and "
                               "so does this check. Merge them into one",
@@ -120,7 +120,7 @@ HookSources collect_hooks(const HookSourceOptions& options) {
       if (!root) {
         const std::string marketplace = marketplace_hint();
         findings.push_back(
-            {"plugin-missing", "error",
+            {"plugin-missing", Severity::error,
              "the plugin " + key + " is enabled but not installed for this user (" +
                  options.config_dir +
                  "/plugins): its hooks do not run. Run `claude plugin marketplace add " +
@@ -141,7 +141,7 @@ HookSources collect_hooks(const HookSourceOptions& options) {
     const SettingsRead read = read_settings(file, doc);
     if (read.status != SettingsRead::Status::ok) {
       findings.push_back(
-          {"plugin-missing", "error",
+          {"plugin-missing", Severity::error,
            read.status == SettingsRead::Status::missing
                ? root + " is not a Claude Code plugin with hooks (no hooks/hooks.json)"
                : read.problem,

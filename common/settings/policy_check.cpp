@@ -51,7 +51,7 @@ std::string install_hint(const std::string& project_dir, const std::vector<std::
 
 // The findings on the matcher and timeout of one entry.
 std::vector<Finding> matcher_and_timeout(const ConfiguredHook& hook, const char* what,
-                                         const char* severity) {
+                                         Severity severity) {
   std::vector<Finding> findings;
   for (const MatcherFault& fault : matcher_faults(hook.matcher, hook.parsed.arguments)) {
     findings.push_back({fault.rule, severity,
@@ -97,7 +97,8 @@ std::optional<Finding> binary_missing(const ConfiguredHook& hook, const char* na
   message += ". Install fleet-hooks and put its bin directory on PATH (README, Team setup)";
   if (!hook.parsed.guarded && hook.plugin_root.empty())
     message += ", then run fleet-hooks install again for the fail-closed form";
-  return Finding{"binary-missing", is_guard ? "error" : "warning", message, hook.file};
+  return Finding{"binary-missing", is_guard ? Severity::error : Severity::warning, message,
+                 hook.file};
 }
 
 // What the configured guard command did with a forged self-resume: blocked it (a deny
@@ -144,7 +145,7 @@ ForgeryOutcome run_forgery(const ConfiguredHook& hook, const std::string& tool,
 std::optional<Finding> store_unsafe(const std::string& store) {
   const StoreSafety safety = store_safety(store);
   if (safety.safe) return std::nullopt;
-  return Finding{"store-unsafe", "error", safety.problem + "; fix: " + safety.fix, store};
+  return Finding{"store-unsafe", Severity::error, safety.problem + "; fix: " + safety.fix, store};
 }
 
 }  // namespace
@@ -185,14 +186,15 @@ CheckResult check_wiring(const CheckOptions& options) {
 
   std::set<std::string> guarded;
   for (const ConfiguredHook* guard : guards) {
-    std::vector<Finding> own = matcher_and_timeout(*guard, "the resume-guard hook", "error");
+    std::vector<Finding> own =
+        matcher_and_timeout(*guard, "the resume-guard hook", Severity::error);
     const std::optional<Finding> missing =
         binary_missing(*guard, "resume-guard", true, options.project_dir);
     const bool present = !missing;
     if (missing) own.push_back(*missing);
     if (present && guard->parsed.guarded &&
         guard->parsed.exit_if_missing != exit_status::hook_blocks) {
-      own.push_back({"guard-fail-open", "warning",
+      own.push_back({"guard-fail-open", Severity::warning,
                      "the resume-guard hook lets the dispatch tool run unguarded on a machine "
                      "without resume-guard (installed with --fail-open-if-missing)",
                      guard->file});
@@ -201,14 +203,14 @@ CheckResult check_wiring(const CheckOptions& options) {
     for (const Finding& f : own) {
       const bool blocking_missing =
           f.rule == "binary-missing" && guard->parsed.exit_if_missing == exit_status::hook_blocks;
-      if (f.severity == "error" && !blocking_missing) broken = true;
+      if (f.severity == Severity::error && !blocking_missing) broken = true;
     }
     findings.insert(findings.end(), own.begin(), own.end());
     const std::string probe_tool = entry_tools(*guard).front();
     const ForgeryOutcome forgery = run_forgery(*guard, probe_tool, options.project_dir);
     if (!forgery.blocked) {
       if (present || guard->parsed.exit_if_missing == exit_status::hook_blocks) {
-        findings.push_back({"guard-does-not-deny", "error",
+        findings.push_back({"guard-does-not-deny", Severity::error,
                             "the resume-guard hook '" + guard->command +
                                 "' did not deny a forged self-resume through " + probe_tool + " (" +
                                 forgery.detail + ")",
@@ -231,7 +233,7 @@ CheckResult check_wiring(const CheckOptions& options) {
               tool + ", so the guard ignores it";
       }
     }
-    findings.push_back({"guard-missing", "error",
+    findings.push_back({"guard-missing", Severity::error,
                         "no correctly configured PreToolUse hook runs resume-guard for " + tool +
                             " and mcp__<server>__" + tool + why + "; run " +
                             install_hint(options.project_dir, required),
@@ -248,7 +250,7 @@ CheckResult check_wiring(const CheckOptions& options) {
       (guard->plugin_root.empty() ? from_settings : from_plugin) = guard;
     }
     if (from_settings == nullptr || from_plugin == nullptr) continue;
-    findings.push_back({"guard-wired-twice", "warning",
+    findings.push_back({"guard-wired-twice", Severity::warning,
                         "resume-guard runs twice for " + tool + ": from the settings entry in " +
                             from_settings->file + " and from the fleet-hooks plugin (" +
                             from_plugin->plugin_root +
@@ -259,14 +261,14 @@ CheckResult check_wiring(const CheckOptions& options) {
   }
 
   if (writers.empty()) {
-    findings.push_back({"writer-missing", "warning",
+    findings.push_back({"writer-missing", Severity::warning,
                         "no PostToolUse hook runs provenance-writer; dispatches are recorded only "
                         "if the dispatcher records them (launch-wrapper --record-provenance)",
                         ""});
   }
   for (const ConfiguredHook* writer : writers) {
     const std::vector<Finding> own =
-        matcher_and_timeout(*writer, "the provenance-writer hook", "warning");
+        matcher_and_timeout(*writer, "the provenance-writer hook", Severity::warning);
     findings.insert(findings.end(), own.begin(), own.end());
     if (auto missing = binary_missing(*writer, "provenance-writer", false, options.project_dir))
       findings.push_back(std::move(*missing));
@@ -277,7 +279,7 @@ CheckResult check_wiring(const CheckOptions& options) {
     unsafe = store_unsafe(
         provenance_store_path(state_dir_for_project(options.state_dir, options.project_dir)));
   } catch (const Error& e) {
-    unsafe = Finding{"store-unsafe", "error", e.what(), ""};
+    unsafe = Finding{"store-unsafe", Severity::error, e.what(), ""};
   }
   if (unsafe) findings.push_back(std::move(*unsafe));
   return {std::move(findings), std::move(required)};
@@ -286,7 +288,7 @@ CheckResult check_wiring(const CheckOptions& options) {
 std::string findings_text(const std::vector<Finding>& findings) {
   std::string text;
   for (const Finding& f : findings) {
-    text += f.severity + " " + f.rule + ": " + f.message;
+    text += std::string(to_string(f.severity)) + " " + f.rule + ": " + f.message;
     if (!f.file.empty()) text += " (" + f.file + ")";
     text += "\n";
   }
@@ -309,7 +311,7 @@ std::string findings_json(const std::vector<Finding>& findings) {
   for (const Finding& f : findings) {
     rapidjson::Value item(rapidjson::kObjectType);
     item.AddMember("rule", json_string(f.rule, alloc), alloc);
-    item.AddMember("severity", json_string(f.severity, alloc), alloc);
+    item.AddMember("severity", json_string(to_string(f.severity), alloc), alloc);
     item.AddMember("message", json_string(f.message, alloc), alloc);
     item.AddMember("file", json_string(f.file, alloc), alloc);
     doc.PushBack(item, alloc);
@@ -319,7 +321,7 @@ std::string findings_json(const std::vector<Finding>& findings) {
 
 bool has_errors(const std::vector<Finding>& findings) {
   for (const Finding& f : findings) {
-    if (f.severity == "error") return true;
+    if (f.severity == Severity::error) return true;
   }
   return false;
 }
