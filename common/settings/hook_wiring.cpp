@@ -107,6 +107,9 @@ Error own_matcher_refused(const SuiteHook& hook, const std::string& matcher,
                "changed)");
 }
 
+// Installing one of the suite's hooks into "hooks": its existing entries found, the tools
+// asked for added, each entry settled as check wants it; or a new entry where there is none.
+// What it changed beyond locating the executable goes to `notes`.
 class HookInstall {
  public:
   HookInstall(Value& hooks, const SuiteHook& hook, const WiringOptions& options,
@@ -135,7 +138,11 @@ class HookInstall {
       return;
     }
     for (const std::string& tool : options_.tools) add_tool(tool);
-    for (std::size_t i = 0; i < found_.size(); ++i) settle(i);
+    for (std::size_t i = 0; i < found_.size(); ++i) settle_matcher(i);
+    if (is_guard()) {
+      for (std::size_t i = 0; i < found_.size(); ++i) refuse_faulty_guard(i);
+    }
+    for (std::size_t i = 0; i < found_.size(); ++i) settle_entry(i);
     // A user's own entry whose matcher misses the dispatch tool would leave it unguarded while
     // install says it is wired: refuse instead (the caller writes nothing).
     const bool dispatch_covered = std::any_of(found_.begin(), found_.end(), [](const Found& f) {
@@ -237,29 +244,39 @@ class HookInstall {
     arguments_[target] += " --tool " + shell_quote(tool);
   }
 
-  // Entry `i` as check wants it: its matcher without faults (the suite's own group rewritten
-  // from its names, a guard's own matcher refused), a guard's timeout of at least
-  // kMinHookTimeoutSeconds, what locates the executable rewritten.
-  void settle(std::size_t i) {
+  // The matcher of entry `i`'s group without faults where install may rewrite it: an old
+  // plain matcher ("dispatch_food_truck") misses the MCP form, a hand-written one may miss
+  // dispatch_food_truck or name tools the suite's hooks do nothing for.
+  void settle_matcher(std::size_t i) {
     Value& group = *found_[i].group;
-    Value& entry = *found_[i].entry;
+    const std::string matcher = group_matcher(group);
+    if (!matcher_faults(matcher, arguments_[i]).empty() ||
+        !matcher_covers_tool(matcher, kDispatchToolName))
+      rewrite_from_names(group);
+  }
+
+  // Refuses a guard entry whose matcher check refuses (one of the user's own, or one that
+  // serves entries acting on different tools): the user must change it.
+  void refuse_faulty_guard(std::size_t i) const {
+    Value& group = *found_[i].group;
     const std::string matcher = group_matcher(group);
     const std::vector<MatcherFault> faults = matcher_faults(matcher, arguments_[i]);
-    // An old plain matcher ("dispatch_food_truck") misses the MCP form, a hand-written one
-    // may miss dispatch_food_truck: the suite's own group gets the anchored form.
-    if (!faults.empty() || !matcher_covers_tool(matcher, kDispatchToolName)) {
-      if (!rewrite_from_names(group) && is_guard() && !faults.empty()) {
-        std::vector<std::string> meant = command_tools(arguments_[i]);
-        if (meant.empty()) meant.emplace_back(kDispatchToolName);
-        for (const std::string& tool : meant) {
-          if (!matcher_covers_tool(matcher, tool))
-            throw own_matcher_misses(hook_, matcher, tool,
-                                     "set it to " + dispatch_matcher(command_tools(arguments_[i])));
-        }
-        throw own_matcher_refused(hook_, matcher, faults.front(),
-                                  !only_suite_entries(group, hook_.event));
-      }
+    if (faults.empty()) return;
+    std::vector<std::string> meant = command_tools(arguments_[i]);
+    if (meant.empty()) meant.emplace_back(kDispatchToolName);
+    for (const std::string& tool : meant) {
+      if (!matcher_covers_tool(matcher, tool))
+        throw own_matcher_misses(hook_, matcher, tool,
+                                 "set it to " + dispatch_matcher(command_tools(arguments_[i])));
     }
+    throw own_matcher_refused(hook_, matcher, faults.front(),
+                              !only_suite_entries(group, hook_.event));
+  }
+
+  // Entry `i` with what locates the executable rewritten, and a guard's timeout of at least
+  // kMinHookTimeoutSeconds.
+  void settle_entry(std::size_t i) {
+    Value& entry = *found_[i].entry;
     HookCommand command = located();
     command.arguments = arguments_[i];
     set_member(entry, "command",

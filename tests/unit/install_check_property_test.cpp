@@ -1,6 +1,7 @@
 // Whatever install_suite_hooks accepts and writes, check_wiring passes: settings generated
 // from matchers (names, patterns, too broad, invalid), guard commands with and without
-// --tool, groups of the suite's alone or shared with a user's hook, and timeouts, installed
+// --tool, groups of the suite's alone, shared with a user's hook or holding two suite entries
+// for different tools, and timeouts, installed
 // with and without --tool, then checked with stand-ins for the suite's executables. The
 // generation is a fixed enumeration: the same cases every run.
 
@@ -71,13 +72,20 @@ struct Machine {
   }
 };
 
-std::string group(const std::string& matcher, const std::string& command, bool shared,
+// What else a group holds beside the suite's entry.
+enum class Beside { nothing, users_hook, second_suite_entry };
+
+std::string group(const std::string& matcher, const std::string& command, Beside beside,
                   const std::string& timeout) {
   rapidjson::Document name;
   name.SetString(matcher.c_str(), name.GetAllocator());
   return R"({"matcher":)" + to_json(name) + R"(,"hooks":[)" +
-         (shared ? R"({"type":"command","command":"audit-log"},)" : "") +
-         R"({"type":"command","command":")" + command + "\"" + timeout + "}]}";
+         (beside == Beside::users_hook ? R"({"type":"command","command":"audit-log"},)" : "") +
+         R"({"type":"command","command":")" + command + "\"" + timeout + "}" +
+         (beside == Beside::second_suite_entry
+              ? R"(,{"type":"command","command":")" + command + R"( --tool open_kitchen"})"
+              : "") +
+         "]}";
 }
 
 }  // namespace
@@ -89,14 +97,15 @@ TEST_CASE(
   int accepted = 0, refused = 0, cases = 0;
   for (const std::string& matcher : kMatchers) {
     for (const std::string& arguments : kArguments) {
-      for (const bool shared : {false, true}) {
+      for (const Beside beside :
+           {Beside::nothing, Beside::users_hook, Beside::second_suite_entry}) {
         for (const auto& asked : kAsked) {
           const std::string& timeout = kTimeouts[static_cast<std::size_t>(cases++) % 3];
           const std::string text =
               R"({"hooks":{"PreToolUse":[)" +
-              group(matcher, m.bin + "/resume-guard" + arguments, shared, timeout) +
+              group(matcher, m.bin + "/resume-guard" + arguments, beside, timeout) +
               R"(],"PostToolUse":[)" +
-              group(matcher, m.bin + "/provenance-writer hook" + arguments, shared, timeout) +
+              group(matcher, m.bin + "/provenance-writer hook" + arguments, beside, timeout) +
               "]}}";
           CAPTURE(text);
           CAPTURE(asked.size() == 1 ? asked[0] : "");
