@@ -41,27 +41,28 @@ void collect_from(const rapidjson::Value& doc, const std::string& file,
 }
 
 // The install path of plugin `key` ("fleet-hooks@<marketplace>") recorded by
-// `claude plugin install`, "" when it is not installed.
-std::string installed_plugin(const std::string& config_dir, const std::string& key) {
+// `claude plugin install`; nullopt when it is not installed.
+std::optional<std::string> installed_plugin(const std::string& config_dir, const std::string& key) {
   rapidjson::Document doc;
   const SettingsRead read = read_settings(config_dir + "/plugins/installed_plugins.json", doc);
-  if (read.status != SettingsRead::Status::ok) return "";
+  if (read.status != SettingsRead::Status::ok) return std::nullopt;
   const rapidjson::Value* plugins = member(doc, "plugins");
   const rapidjson::Value* installs = plugins ? member(*plugins, key.c_str()) : nullptr;
-  if (installs == nullptr || !installs->IsArray()) return "";
+  if (installs == nullptr || !installs->IsArray()) return std::nullopt;
   for (const auto& install : installs->GetArray()) {
     if (const auto path = string_member(install, "installPath")) return std::string(*path);
   }
-  return "";
+  return std::nullopt;
 }
 
 // Where the local marketplace of this installation is (`<prefix>/share/fleet-hooks` beside the
 // `<prefix>/bin` this program runs from), or how to find it when it is not there.
 std::string marketplace_hint() {
-  const std::string bin = executable_directory().value_or("");  // "": say how to find it
-  if (const std::size_t slash = bin.find_last_of('/'); slash != std::string::npos && slash > 0) {
-    const std::string share = bin.substr(0, slash) + "/share/fleet-hooks";
-    if (::access((share + "/.claude-plugin/marketplace.json").c_str(), R_OK) == 0) return share;
+  if (const std::optional<std::string> bin = executable_directory()) {
+    if (const std::size_t slash = bin->find_last_of('/'); slash != std::string::npos && slash > 0) {
+      const std::string share = bin->substr(0, slash) + "/share/fleet-hooks";
+      if (::access((share + "/.claude-plugin/marketplace.json").c_str(), R_OK) == 0) return share;
+    }
   }
   return "<prefix>/share/fleet-hooks";
 }
@@ -78,9 +79,10 @@ std::string lost_hooks(const rapidjson::Value& doc, const std::string& file) {
 
 }  // namespace
 
-std::vector<ConfiguredHook> collect_hooks(const HookSourceOptions& options,
-                                          std::vector<Finding>& findings) {
-  std::vector<ConfiguredHook> hooks;
+HookSources collect_hooks(const HookSourceOptions& options) {
+  HookSources sources;
+  std::vector<ConfiguredHook>& hooks = sources.hooks;
+  std::vector<Finding>& findings = sources.findings;
   std::vector<std::string> plugins = options.plugin_dirs;
   for (const std::string& file : options.settings_files) {
     rapidjson::Document doc;
@@ -89,11 +91,11 @@ std::vector<ConfiguredHook> collect_hooks(const HookSourceOptions& options,
       case SettingsRead::Status::missing:
         continue;
       case SettingsRead::Status::invalid:
-        findings.push_back({"settings-invalid", "error",
+        findings.push_back({"settings-invalid", Severity::error,
                             read.problem + "; Claude Code cannot use it: fix it", file});
         continue;
       case SettingsRead::Status::ignored:
-        findings.push_back({"settings-ignored", "error",
+        findings.push_back({"settings-ignored", Severity::error,
                             read.problem + ", without a warning: these hooks never run: " +
                                 lost_hooks(doc, file) + ". Remove the comments and trailing commas",
                             file});
@@ -102,7 +104,7 @@ std::vector<ConfiguredHook> collect_hooks(const HookSourceOptions& options,
         break;
     }
     for (const std::string& key : read.duplicate_keys) {
-      findings.push_back({"settings-duplicate-key", "warning",
+      findings.push_back({"settings-duplicate-key", Severity::warning,
                           "the key " + key +
                               " appears more than once; Claude Code uses only the last one, and "
                               "so does this check. Merge them into one",
@@ -114,11 +116,11 @@ std::vector<ConfiguredHook> collect_hooks(const HookSourceOptions& options,
     for (const auto& plugin : enabled->GetObject()) {
       const std::string key(plugin.name.GetString(), plugin.name.GetStringLength());
       if (!key.starts_with(std::string(kPluginName) + "@") || !plugin.value.IsTrue()) continue;
-      const std::string root = installed_plugin(options.config_dir, key);
-      if (root.empty()) {
+      const std::optional<std::string> root = installed_plugin(options.config_dir, key);
+      if (!root) {
         const std::string marketplace = marketplace_hint();
         findings.push_back(
-            {"plugin-missing", "error",
+            {"plugin-missing", Severity::error,
              "the plugin " + key + " is enabled but not installed for this user (" +
                  options.config_dir +
                  "/plugins): its hooks do not run. Run `claude plugin marketplace add " +
@@ -128,8 +130,8 @@ std::vector<ConfiguredHook> collect_hooks(const HookSourceOptions& options,
                         "bin/ that holds it, e.g. ~/.local, or /usr for the .deb)"
                       : ""),
              file});
-      } else if (std::find(plugins.begin(), plugins.end(), root) == plugins.end()) {
-        plugins.push_back(root);
+      } else if (std::find(plugins.begin(), plugins.end(), *root) == plugins.end()) {
+        plugins.push_back(*root);
       }
     }
   }
@@ -139,7 +141,7 @@ std::vector<ConfiguredHook> collect_hooks(const HookSourceOptions& options,
     const SettingsRead read = read_settings(file, doc);
     if (read.status != SettingsRead::Status::ok) {
       findings.push_back(
-          {"plugin-missing", "error",
+          {"plugin-missing", Severity::error,
            read.status == SettingsRead::Status::missing
                ? root + " is not a Claude Code plugin with hooks (no hooks/hooks.json)"
                : read.problem,
@@ -148,7 +150,7 @@ std::vector<ConfiguredHook> collect_hooks(const HookSourceOptions& options,
     }
     collect_from(doc, file, root, hooks);
   }
-  return hooks;
+  return sources;
 }
 
 std::optional<std::string> resolve_hook_executable(const ConfiguredHook& hook,

@@ -3,8 +3,8 @@
 // project and local settings files (read the way Claude Code reads them) and of the Claude
 // Code plugins that are enabled or named, with problems that make hooks silently not run
 // reported as findings.
-// Failing: a settings or plugin file that cannot be used is a finding (the check's result),
-// never an exception; an executable that is not found is nullopt.
+// Failing: a settings or plugin file that cannot be used is a finding in the result, never an
+// exception; an executable that is not found is nullopt.
 
 #include <optional>
 #include <string>
@@ -33,11 +33,16 @@ struct HookSourceOptions {
 
 inline constexpr std::string_view kPluginName = "fleet-hooks";
 
-// Every command hook of PreToolUse and PostToolUse. Findings: settings-invalid,
-// settings-ignored (comments or trailing commas: Claude Code drops the whole file),
-// settings-duplicate-key (warning; the last one counts), plugin-missing.
-std::vector<ConfiguredHook> collect_hooks(const HookSourceOptions& options,
-                                          std::vector<Finding>& findings);
+struct HookSources {
+  std::vector<ConfiguredHook> hooks;
+  // What makes hooks silently not run: settings-invalid, settings-ignored (comments or
+  // trailing commas: Claude Code drops the whole file), settings-duplicate-key (warning; the
+  // last one counts), plugin-missing.
+  std::vector<Finding> findings;
+};
+
+// Every command hook of PreToolUse and PostToolUse, and the findings on their files.
+HookSources collect_hooks(const HookSourceOptions& options);
 
 // The executable a hook command runs on this machine, as /bin/sh would find it: quotes
 // removed, $CLAUDE_PROJECT_DIR, $CLAUDE_PLUGIN_ROOT and a leading ~/ expanded, a bare name

@@ -1,19 +1,16 @@
 #include "settings/hook_wiring.h"
 
 #include <algorithm>
-#include <optional>
 
 #include "base/error.h"
 #include "base/exit_status.h"
 #include "base/json.h"
 #include "hook/tool_names.h"
-#include "settings/matcher.h"
 
 namespace fleet {
 namespace {
 
 using rapidjson::Value;
-constexpr std::string_view kMcpPrefix = "^(mcp__.*__)?";
 
 struct Found {
   Value* group;
@@ -45,31 +42,6 @@ void set_member(Value& object, const char* key, Value value,
 Value* entries_of(Value& group) {
   Value* entries = group.IsObject() ? const_cast<Value*>(member(group, "hooks")) : nullptr;
   return entries != nullptr && entries->IsArray() ? entries : nullptr;
-}
-
-// The tool names a matcher the suite could have written lists: "^(mcp__.*__)?NAME$",
-// "^(mcp__.*__)?(A|B)$", or plain names "A|B". nullopt for anything else.
-std::optional<std::vector<std::string>> matcher_names(std::string_view matcher) {
-  std::string_view list = matcher;
-  if (matcher.starts_with(kMcpPrefix) && matcher.ends_with("$")) {
-    list = matcher.substr(kMcpPrefix.size(), matcher.size() - kMcpPrefix.size() - 1);
-    if (list.starts_with("(") && list.ends_with(")")) list = list.substr(1, list.size() - 2);
-  } else if (!matcher_is_plain(matcher)) {
-    return std::nullopt;
-  }
-  std::vector<std::string> names;
-  while (!list.empty()) {
-    const std::size_t cut = list.find_first_of("|,");
-    std::string name(list.substr(0, cut));
-    name.erase(0, name.find_first_not_of(' '));
-    name.erase(name.find_last_not_of(' ') + 1);
-    if (!is_valid_tool_name(name)) return std::nullopt;
-    names.push_back(name);
-    if (cut == std::string_view::npos) break;
-    list.remove_prefix(cut + 1);
-  }
-  if (names.empty()) return std::nullopt;
-  return names;
 }
 
 bool only_suite_entries(Value& group, std::string_view event) {
@@ -119,142 +91,221 @@ Error own_matcher_misses(const SuiteHook& hook, const std::string& matcher, cons
                " by hand, or remove the entry and run install again (nothing was changed)");
 }
 
-void install_hook(Value& hooks, const SuiteHook& hook, const WiringOptions& options,
-                  rapidjson::Document::AllocatorType& alloc) {
-  if (member(hooks, hook.event) == nullptr) {
-    hooks.AddMember(Value(hook.event, alloc), Value(rapidjson::kArrayType), alloc);
-  }
-  Value& groups = hooks[hook.event];
-  const bool is_guard = std::string_view(hook.executable) == "resume-guard";
-  HookCommand located;
-  located.executable = options.bin_dir.empty()
-                           ? hook.executable
-                           : shell_quote(options.bin_dir + "/" + hook.executable);
-  located.guarded = true;
-  located.exit_if_missing = is_guard && !options.fail_open_if_missing ? exit_status::hook_blocks
-                                                                      : exit_status::hook_warns;
-
-  std::vector<Found> found;
-  for (auto& group : groups.GetArray()) {
-    Value* entries = entries_of(group);
-    if (entries == nullptr) continue;
-    for (auto& entry : entries->GetArray()) {
-      const auto command = string_member(entry, "command");
-      if (command && suite_hook_of_command(*command, hook.event) != nullptr)
-        found.push_back({&group, &entry});
-    }
-  }
-  if (found.empty()) {
-    HookCommand fresh = located;
-    fresh.arguments = hook.arguments;
-    for (const std::string& tool : options.tools) fresh.arguments += " --tool " + shell_quote(tool);
-    Value entry(rapidjson::kObjectType);
-    entry.AddMember("type", "command", alloc);
-    entry.AddMember("command", json_string(format_hook_command(fresh, hook.executable), alloc),
-                    alloc);
-    entry.AddMember("timeout", kHookTimeoutSeconds, alloc);
-    Value group(rapidjson::kObjectType);
-    group.AddMember("matcher", json_string(dispatch_matcher(options.tools), alloc), alloc);
-    group.AddMember("hooks", Value(rapidjson::kArrayType), alloc);
-    group["hooks"].PushBack(entry, alloc);
-    groups.PushBack(group, alloc);
-    return;
-  }
-
-  // Each existing entry keeps its arguments; what locates the executable is rewritten.
-  std::vector<std::string> arguments;
-  for (const Found& f : found) {
-    arguments.push_back(parse_hook_command(string_member(*f.entry, "command").value_or(""))
-                            .value_or(HookCommand{})
-                            .arguments);
-  }
-  // The tools asked for: covered by an entry whose matcher selects the tool and whose
-  // arguments name it; else added to the first entry whose matcher the suite may rewrite.
-  for (const std::string& tool : options.tools) {
-    bool covered = false;
-    for (std::size_t i = 0; i < found.size() && !covered; ++i) {
-      const auto tools = command_tools(arguments[i]);
-      covered = matcher_covers_tool(group_matcher(*found[i].group), tool) &&
-                std::find(tools.begin(), tools.end(), tool) != tools.end();
-    }
-    if (covered) continue;
-    std::size_t target = 0;
-    for (std::size_t i = 0; i < found.size(); ++i) {
-      if (matcher_covers_tool(group_matcher(*found[i].group), tool)) {
-        target = i;
-        break;
-      }
-    }
-    Value& group = *found[target].group;
-    const std::string matcher = group_matcher(group);
-    if (!matcher_covers_tool(matcher, tool)) {
-      const auto names = matcher_names(matcher);
-      if (!names || !only_suite_entries(group, hook.event)) {
-        throw own_matcher_misses(hook, matcher, tool, "add " + tool + " to that matcher");
-      }
-      std::vector<std::string> extra;
-      for (const std::string& name : *names) {
-        if (name != kDispatchToolName) extra.push_back(name);
-      }
-      extra.push_back(tool);
-      set_member(group, "matcher", json_string(dispatch_matcher(extra), alloc), alloc);
-    }
-    const auto tools = command_tools(arguments[target]);
-    if (std::find(tools.begin(), tools.end(), tool) == tools.end())
-      arguments[target] += " --tool " + shell_quote(tool);
-  }
-  for (std::size_t i = 0; i < found.size(); ++i) {
-    Value& group = *found[i].group;
-    // An old plain matcher ("dispatch_food_truck") misses the MCP form: the suite's own
-    // group gets the anchored form of the same names.
-    const std::string matcher = group_matcher(group);
-    if (!matcher_covers_tool(matcher, kDispatchToolName) && only_suite_entries(group, hook.event)) {
-      if (const auto names = matcher_names(matcher)) {
-        std::vector<std::string> extra;
-        for (const std::string& name : *names) {
-          if (name != kDispatchToolName) extra.push_back(name);
-        }
-        set_member(group, "matcher", json_string(dispatch_matcher(extra), alloc), alloc);
-      }
-    }
-    HookCommand command = located;
-    command.arguments = arguments[i];
-    set_member(*found[i].entry, "command",
-               json_string(format_hook_command(command, hook.executable), alloc), alloc);
-    if (!found[i].entry->HasMember("type"))
-      set_member(*found[i].entry, "type", Value("command"), alloc);
-    if (!found[i].entry->HasMember("timeout"))
-      set_member(*found[i].entry, "timeout", Value(kHookTimeoutSeconds), alloc);
-  }
-  // A user's own entry whose matcher misses the dispatch tool would leave it unguarded while
-  // install says it is wired: refuse instead (the caller writes nothing).
-  const bool dispatch_covered = std::any_of(found.begin(), found.end(), [](const Found& f) {
-    return matcher_covers_tool(group_matcher(*f.group), kDispatchToolName);
-  });
-  if (!dispatch_covered) {
-    throw own_matcher_misses(hook, group_matcher(*found.front().group),
-                             std::string(kDispatchToolName), "set it to " + dispatch_matcher({}));
-  }
+bool contains(const std::vector<std::string>& list, std::string_view item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
 }
+
+// The refusal when a guard entry's own matcher (one install may not rewrite) is one that
+// `fleet-hooks check` refuses: `fault` says why; nothing was changed.
+Error own_matcher_refused(const SuiteHook& hook, const std::string& matcher,
+                          const MatcherFault& fault, bool shared) {
+  return Error(std::string("the ") + hook.executable + " entry in \"hooks\".\"" + hook.event +
+               "\" has its own matcher '" + matcher + "'" +
+               (shared ? " (in a group with other hooks)" : "") +
+               ", which fleet-hooks check refuses (" + fault.rule + "): it" + fault.problem +
+               "; change it by hand, or remove the entry and run install again (nothing was "
+               "changed)");
+}
+
+// Installing one of the suite's hooks into "hooks": its existing entries found, the tools
+// asked for added, each entry settled as check wants it; or a new entry where there is none.
+// What it changed beyond locating the executable goes to `notes`.
+class HookInstall {
+ public:
+  HookInstall(Value& hooks, const SuiteHook& hook, const WiringOptions& options,
+              rapidjson::Document::AllocatorType& alloc, std::vector<std::string>& notes)
+      : hooks_(hooks), hook_(hook), options_(options), alloc_(alloc), notes_(notes) {}
+
+  void run() {
+    if (member(hooks_, hook_.event) == nullptr) {
+      hooks_.AddMember(Value(hook_.event, alloc_), Value(rapidjson::kArrayType), alloc_);
+    }
+    Value& groups = hooks_[hook_.event];
+    for (auto& group : groups.GetArray()) {
+      Value* entries = entries_of(group);
+      if (entries == nullptr) continue;
+      for (auto& entry : entries->GetArray()) {
+        const auto command = string_member(entry, "command");
+        if (command && suite_hook_of_command(*command, hook_.event) != nullptr) {
+          found_.push_back({&group, &entry});
+          // Each existing entry keeps its arguments; what locates the executable is rewritten.
+          arguments_.push_back(parse_hook_command(*command).value_or(HookCommand{}).arguments);
+        }
+      }
+    }
+    if (found_.empty()) {
+      add_entry(groups);
+      return;
+    }
+    for (const std::string& tool : options_.tools) add_tool(tool);
+    for (std::size_t i = 0; i < found_.size(); ++i) settle_matcher(i);
+    if (is_guard()) {
+      for (std::size_t i = 0; i < found_.size(); ++i) refuse_faulty_guard(i);
+    }
+    for (std::size_t i = 0; i < found_.size(); ++i) settle_entry(i);
+    // A user's own entry whose matcher misses the dispatch tool would leave it unguarded while
+    // install says it is wired: refuse instead (the caller writes nothing).
+    const bool dispatch_covered = std::any_of(found_.begin(), found_.end(), [](const Found& f) {
+      return matcher_covers_tool(group_matcher(*f.group), kDispatchToolName);
+    });
+    if (!dispatch_covered) {
+      throw own_matcher_misses(hook_, group_matcher(*found_.front().group),
+                               std::string(kDispatchToolName), "set it to " + dispatch_matcher({}));
+    }
+  }
+
+ private:
+  bool is_guard() const { return std::string_view(hook_.executable) == "resume-guard"; }
+
+  HookCommand located() const {
+    HookCommand command;
+    command.executable = options_.bin_dir.empty()
+                             ? hook_.executable
+                             : shell_quote(options_.bin_dir + "/" + hook_.executable);
+    command.guarded = true;
+    command.exit_if_missing = is_guard() && !options_.fail_open_if_missing
+                                  ? exit_status::hook_blocks
+                                  : exit_status::hook_warns;
+    return command;
+  }
+
+  void add_entry(Value& groups) {
+    HookCommand fresh = located();
+    fresh.arguments = hook_.arguments;
+    for (const std::string& tool : options_.tools)
+      fresh.arguments += " --tool " + shell_quote(tool);
+    Value entry(rapidjson::kObjectType);
+    entry.AddMember("type", "command", alloc_);
+    entry.AddMember("command", json_string(format_hook_command(fresh, hook_.executable), alloc_),
+                    alloc_);
+    entry.AddMember("timeout", kHookTimeoutSeconds, alloc_);
+    Value group(rapidjson::kObjectType);
+    group.AddMember("matcher", json_string(dispatch_matcher(options_.tools), alloc_), alloc_);
+    group.AddMember("hooks", Value(rapidjson::kArrayType), alloc_);
+    group["hooks"].PushBack(entry, alloc_);
+    groups.PushBack(group, alloc_);
+  }
+
+  // Rewrites the matcher of `group` from the tools its entries act on (dispatch_food_truck,
+  // their --tool names, and `tool`), in the order of its old names where it had them; a note
+  // names the old names dropped (tools the suite's hooks do nothing for). False, unchanged,
+  // when the matcher is not install's to rewrite: the group holds other hooks too, or the
+  // matcher is not a list of names.
+  bool rewrite_from_names(Value& group, const std::string& tool = "") {
+    const std::string matcher = group_matcher(group);
+    const auto names = matcher_names(matcher);
+    if (!names || !only_suite_entries(group, hook_.event)) return false;
+    std::vector<std::string> acted_on = {std::string(kDispatchToolName)};
+    for (std::size_t i = 0; i < found_.size(); ++i) {
+      if (found_[i].group != &group) continue;
+      for (const std::string& name : tools_acted_on(arguments_[i]))
+        if (!contains(acted_on, name)) acted_on.push_back(name);
+    }
+    if (!tool.empty() && !contains(acted_on, tool)) acted_on.push_back(tool);
+    std::vector<std::string> kept, dropped;
+    for (const std::string& name : *names) {
+      std::vector<std::string>& into = contains(acted_on, name) ? kept : dropped;
+      if (!contains(into, name)) into.push_back(name);
+    }
+    for (const std::string& name : acted_on)
+      if (!contains(kept, name)) kept.push_back(name);
+    const std::string rewritten = dispatch_matcher(kept);
+    if (rewritten == matcher) return true;
+    set_member(group, "matcher", json_string(rewritten, alloc_), alloc_);
+    if (!dropped.empty()) {
+      std::string list;
+      for (const std::string& name : dropped) list += (list.empty() ? "" : ", ") + name;
+      notes_.push_back("dropped " + list + " from the matcher of the " + hook_.executable +
+                       " entry in \"hooks\".\"" + hook_.event + "\": '" + matcher + "' is now '" +
+                       rewritten + "' (" + hook_.executable +
+                       " acts only on dispatch_food_truck and the tools named with --tool; to "
+                       "guard another dispatch tool, run install with --tool NAME)");
+    }
+    return true;
+  }
+
+  // The tool asked for: covered by an entry whose matcher selects the tool and whose
+  // arguments name it; else added to the first entry whose matcher selects it or whose
+  // matcher the suite may rewrite.
+  void add_tool(const std::string& tool) {
+    std::size_t target = found_.size();
+    for (std::size_t i = 0; i < found_.size(); ++i) {
+      if (!matcher_covers_tool(group_matcher(*found_[i].group), tool)) continue;
+      if (contains(command_tools(arguments_[i]), tool)) return;
+      if (target == found_.size()) target = i;
+    }
+    if (target == found_.size()) {
+      target = 0;
+      if (!rewrite_from_names(*found_[target].group, tool)) {
+        throw own_matcher_misses(hook_, group_matcher(*found_[target].group), tool,
+                                 "add " + tool + " to that matcher");
+      }
+    }
+    arguments_[target] += " --tool " + shell_quote(tool);
+  }
+
+  // The matcher of entry `i`'s group without faults where install may rewrite it: an old
+  // plain matcher ("dispatch_food_truck") misses the MCP form, a hand-written one may miss
+  // dispatch_food_truck or name tools the suite's hooks do nothing for.
+  void settle_matcher(std::size_t i) {
+    Value& group = *found_[i].group;
+    const std::string matcher = group_matcher(group);
+    if (!matcher_faults(matcher, arguments_[i]).empty() ||
+        !matcher_covers_tool(matcher, kDispatchToolName))
+      rewrite_from_names(group);
+  }
+
+  // Refuses a guard entry whose matcher check refuses (one of the user's own, or one that
+  // serves entries acting on different tools): the user must change it.
+  void refuse_faulty_guard(std::size_t i) const {
+    Value& group = *found_[i].group;
+    const std::string matcher = group_matcher(group);
+    const std::vector<MatcherFault> faults = matcher_faults(matcher, arguments_[i]);
+    if (faults.empty()) return;
+    std::vector<std::string> meant = command_tools(arguments_[i]);
+    if (meant.empty()) meant.emplace_back(kDispatchToolName);
+    for (const std::string& tool : meant) {
+      if (!matcher_covers_tool(matcher, tool))
+        throw own_matcher_misses(hook_, matcher, tool,
+                                 "set it to " + dispatch_matcher(command_tools(arguments_[i])));
+    }
+    throw own_matcher_refused(hook_, matcher, faults.front(),
+                              !only_suite_entries(group, hook_.event));
+  }
+
+  // Entry `i` with what locates the executable rewritten, and a guard's timeout of at least
+  // kMinHookTimeoutSeconds.
+  void settle_entry(std::size_t i) {
+    Value& entry = *found_[i].entry;
+    HookCommand command = located();
+    command.arguments = arguments_[i];
+    set_member(entry, "command",
+               json_string(format_hook_command(command, hook_.executable), alloc_), alloc_);
+    if (!entry.HasMember("type")) set_member(entry, "type", Value("command"), alloc_);
+    const Value* timeout = member(entry, "timeout");
+    if (timeout == nullptr) {
+      set_member(entry, "timeout", Value(kHookTimeoutSeconds), alloc_);
+    } else if (is_guard() &&
+               (!timeout->IsNumber() || timeout->GetDouble() < kMinHookTimeoutSeconds)) {
+      notes_.push_back("the " + std::string(hook_.executable) + " entry's timeout " +
+                       to_json(*timeout) + " is now " + std::to_string(kHookTimeoutSeconds) +
+                       " (seconds): under " + std::to_string(kMinHookTimeoutSeconds) +
+                       " s, or not a number, Claude Code may cancel the guard and run the "
+                       "dispatch unguarded");
+      set_member(entry, "timeout", Value(kHookTimeoutSeconds), alloc_);
+    }
+  }
+
+  Value& hooks_;
+  const SuiteHook& hook_;
+  const WiringOptions& options_;
+  rapidjson::Document::AllocatorType& alloc_;
+  std::vector<std::string>& notes_;
+  std::vector<Found> found_;
+  std::vector<std::string> arguments_;
+};
 
 }  // namespace
-
-std::string dispatch_matcher(const std::vector<std::string>& tools) {
-  std::vector<std::string> names = {std::string(kDispatchToolName)};
-  for (const std::string& tool : tools) {
-    if (std::find(names.begin(), names.end(), tool) == names.end()) names.push_back(tool);
-  }
-  if (names.size() == 1) return std::string(kMcpPrefix) + names[0] + "$";
-  std::string list;
-  for (const std::string& name : names) list += (list.empty() ? "" : "|") + name;
-  return std::string(kMcpPrefix) + "(" + list + ")$";
-}
-
-bool matcher_covers_tool(std::string_view matcher, std::string_view tool) {
-  const std::string name(tool);
-  return matcher_matches(matcher, name) && matcher_matches(matcher, "mcp__kitchen__" + name) &&
-         matcher_matches(matcher, "mcp__other_server__" + name);
-}
 
 const SuiteHook* suite_hook_of_command(std::string_view command, std::string_view event) {
   const std::string name = command_executable_name(command);
@@ -264,7 +315,8 @@ const SuiteHook* suite_hook_of_command(std::string_view command, std::string_vie
   return nullptr;
 }
 
-void install_suite_hooks(rapidjson::Document& settings, const WiringOptions& options) {
+std::vector<std::string> install_suite_hooks(rapidjson::Document& settings,
+                                             const WiringOptions& options) {
   check_shape(settings);
   for (const std::string& tool : options.tools) {
     if (!is_valid_tool_name(tool))
@@ -276,8 +328,11 @@ void install_suite_hooks(rapidjson::Document& settings, const WiringOptions& opt
   auto& alloc = work.GetAllocator();
   if (member(work, "hooks") == nullptr)
     work.AddMember("hooks", Value(rapidjson::kObjectType), alloc);
-  for (const SuiteHook& hook : kSuiteHooks) install_hook(work["hooks"], hook, options, alloc);
+  std::vector<std::string> notes;
+  for (const SuiteHook& hook : kSuiteHooks)
+    HookInstall(work["hooks"], hook, options, alloc, notes).run();
   settings.Swap(work);
+  return notes;
 }
 
 int uninstall_suite_hooks(rapidjson::Document& settings) {

@@ -1,11 +1,15 @@
 #pragma once
 // The suite's entries in a settings document's "hooks": resume-guard on PreToolUse and
 // `provenance-writer hook` on PostToolUse of the dispatch tools. Installing updates only what
-// locates the executable of the suite's existing entries (their arguments, matcher, timeout
-// and other keys stay), adds the tools asked for, and adds entries where there are none;
-// uninstalling removes exactly the suite's entries and the containers they leave empty.
+// locates the executable of the suite's existing entries (their arguments and other keys
+// stay), adds the tools asked for, and adds entries where there are none; it writes nothing
+// `fleet-hooks check` refuses: a matcher check faults (suite_matcher.h) is rewritten when it
+// is a list of names in a group of the suite's alone, else a guard's is refused, and a guard
+// timeout under kMinHookTimeoutSeconds becomes kHookTimeoutSeconds. Uninstalling removes
+// exactly the suite's entries and the containers they leave empty.
 // Failing: a settings document the suite cannot change safely throws Error (nothing changed);
-// lookups return their answer (a bool, or nullptr for no suite hook).
+// what install changed in the user's entries is returned as notes; lookups return their
+// answer (a bool, or nullptr for no suite hook).
 
 #include <string>
 #include <string_view>
@@ -14,11 +18,13 @@
 #include <rapidjson/document.h>
 
 #include "hook/hook_command.h"
+#include "settings/suite_matcher.h"
 
 namespace fleet {
 
-inline constexpr std::string_view kDispatchMatcher = "^(mcp__.*__)?dispatch_food_truck$";
 inline constexpr int kHookTimeoutSeconds = 10;
+// Under this, Claude Code may cancel the hook, and a cancelled guard lets the call run.
+inline constexpr int kMinHookTimeoutSeconds = 5;
 
 struct SuiteHook {
   const char* event;       // "PreToolUse" / "PostToolUse"
@@ -42,19 +48,16 @@ struct WiringOptions {
   bool fail_open_if_missing = false;
 };
 
-// The anchored matcher for dispatch_food_truck and `tools`, bare and as MCP tools.
-std::string dispatch_matcher(const std::vector<std::string>& tools);
-
-// True when `matcher` selects `tool`, `mcp__kitchen__<tool>` and `mcp__other_server__<tool>`.
-bool matcher_covers_tool(std::string_view matcher, std::string_view tool);
-
 // Which suite hook a command runs ("resume-guard", "provenance-writer") or nullptr.
 const SuiteHook* suite_hook_of_command(std::string_view command, std::string_view event);
 
-// Installs the suite's hooks into `settings`. Throws Error, with nothing changed, when
-// "hooks" or an event's list has an unexpected type, or when an existing suite entry's own
-// matcher does not cover a tool asked for (the user must widen it).
-void install_suite_hooks(rapidjson::Document& settings, const WiringOptions& options);
+// Installs the suite's hooks into `settings`. Returns a sentence for the user for each
+// change made to an existing entry beyond locating the executable (names dropped from a
+// matcher, a timeout raised). Throws Error, with nothing changed, when "hooks" or an event's
+// list has an unexpected type, or when an existing guard entry's own matcher does not cover
+// a tool asked for or is one check refuses (the user must change it).
+std::vector<std::string> install_suite_hooks(rapidjson::Document& settings,
+                                             const WiringOptions& options);
 
 // Removes the suite's hook entries and the groups, event lists and "hooks" object that are
 // left empty by it. Returns how many entries were removed.

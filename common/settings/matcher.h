@@ -4,6 +4,7 @@
 // separated by `|` or `,`; anything else is an unanchored JavaScript regular expression
 // (js_regex.h: `new RegExp(matcher)`, evaluated in linear time, so a matcher from a settings
 // file can never make fleet-hooks hang).
+// Failing: never throws; how far an answer can be trusted is read_matcher's result.
 
 #include <string>
 #include <string_view>

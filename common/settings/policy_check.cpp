@@ -16,15 +16,13 @@
 #include "process/subprocess.h"
 #include "settings/hook_sources.h"
 #include "settings/hook_wiring.h"
-#include "settings/matcher.h"
 #include "settings/settings_file.h"
+#include "settings/suite_matcher.h"
 #include "store/store_safety.h"
 
 namespace fleet {
 namespace {
 
-constexpr int kMinTimeoutSeconds = 5;
-constexpr const char* kOtherProbes[] = {"Bash", "Read", "Task", "mcp__kitchen__list_trucks"};
 constexpr const char* kForgedSession = "f0f0f0f0-0000-4000-8000-00000000f0f0";
 
 bool contains(const std::vector<std::string>& list, std::string_view item) {
@@ -40,7 +38,7 @@ std::vector<std::string> entry_tools(const ConfiguredHook& hook) {
 
 // True when the binary acts on `tool`: dispatch_food_truck always, others with --tool.
 bool binary_acts_on(const ConfiguredHook& hook, std::string_view tool) {
-  return tool == kDispatchToolName || contains(command_tools(hook.parsed.arguments), tool);
+  return contains(tools_acted_on(hook.parsed.arguments), tool);
 }
 
 std::string install_hint(const std::string& project_dir, const std::vector<std::string>& tools) {
@@ -51,78 +49,39 @@ std::string install_hint(const std::string& project_dir, const std::vector<std::
   return hint;
 }
 
-// Matcher and timeout of one entry.
-void check_matcher_and_timeout(const ConfiguredHook& hook, const char* what, const char* severity,
-                               std::vector<Finding>& findings) {
-  const std::string quoted = "'" + hook.matcher + "'";
-  std::vector<std::string> tools = entry_tools(hook);
-  const std::string anchored = dispatch_matcher(std::vector<std::string>(
-      tools.begin() + (tools[0] == kDispatchToolName ? 1 : 0), tools.end()));
-  const MatcherReading reading = read_matcher(hook.matcher);
-  if (reading != MatcherReading::exact) {
-    findings.push_back(
-        {reading == MatcherReading::invalid ? "matcher-misses-dispatch" : "matcher-unjudged",
-         severity,
-         std::string(what) + " matcher " + quoted +
-             (reading == MatcherReading::invalid
-                  ? " is not a valid JavaScript regular expression, so Claude Code runs this "
-                    "hook for no tool"
-                  : " uses a regular expression fleet-hooks cannot evaluate (a backreference, "
-                    "lookaround, inline modifier or a huge repetition count), so whether it "
-                    "selects the dispatch tool is unknown") +
-             "; use " + anchored,
-         hook.file});
-    tools.clear();  // nothing more can be said about what it selects
-  }
-  for (const std::string& tool : tools) {
-    if (matcher_covers_tool(hook.matcher, tool)) continue;
-    const bool bare_only = matcher_matches(hook.matcher, tool) && matcher_is_plain(hook.matcher);
-    findings.push_back({bare_only ? "matcher-misses-mcp" : "matcher-misses-dispatch", severity,
-                        std::string(what) + " matcher " + quoted +
-                            (bare_only ? " is a plain tool name list, which misses mcp__<server>__"
-                                       : " does not select both " + tool + " and mcp__<server>__") +
-                            tool + "; use " + anchored,
+// The findings on the matcher and timeout of one entry.
+std::vector<Finding> matcher_and_timeout(const ConfiguredHook& hook, const char* what,
+                                         Severity severity) {
+  std::vector<Finding> findings;
+  for (const MatcherFault& fault : matcher_faults(hook.matcher, hook.parsed.arguments)) {
+    findings.push_back({fault.rule, severity,
+                        std::string(what) + " matcher '" + hook.matcher + "'" + fault.problem,
                         hook.file});
-    break;
-  }
-  std::vector<std::string> probes(std::begin(kOtherProbes), std::end(kOtherProbes));
-  for (const std::string& tool : tools) {
-    probes.push_back(tool + "_status");
-    probes.push_back("mcp__kitchen__" + tool + "_status");
-    probes.push_back("re" + tool);
-  }
-  for (const std::string& probe : probes) {
-    if (!matcher_matches(hook.matcher, probe)) continue;
-    findings.push_back(
-        {"matcher-too-broad", severity,
-         std::string(what) + " matcher " + quoted + " also matches " + probe +
-             " (matchers are unanchored regular expressions); anchor it: " + anchored,
-         hook.file});
-    break;
   }
   if (!hook.timeout) {
     findings.push_back({"timeout", severity,
                         std::string(what) + " has no timeout; set \"timeout\": " +
                             std::to_string(kHookTimeoutSeconds) + " (seconds)",
                         hook.file});
-  } else if (*hook.timeout < kMinTimeoutSeconds) {
+  } else if (*hook.timeout < kMinHookTimeoutSeconds) {
     findings.push_back({"timeout", severity,
                         std::string(what) + " timeout " +
                             std::to_string(static_cast<int>(*hook.timeout)) + " s is under " +
-                            std::to_string(kMinTimeoutSeconds) + " s",
+                            std::to_string(kMinHookTimeoutSeconds) + " s",
                         hook.file});
   }
+  return findings;
 }
 
-// True when the entry's executable can be run on this machine; else a binary-missing finding
-// that says what Claude Code does here.
-bool check_binary(const ConfiguredHook& hook, const char* name, bool is_guard,
-                  const std::string& project_dir, std::vector<Finding>& findings) {
+// nullopt when the entry's executable can be run on this machine; else a binary-missing
+// finding that says what Claude Code does here.
+std::optional<Finding> binary_missing(const ConfiguredHook& hook, const char* name, bool is_guard,
+                                      const std::string& project_dir) {
   const std::optional<std::string> binary = resolve_hook_executable(hook, project_dir);
   struct stat st {};
   if (binary && ::stat(binary->c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
       ::access(binary->c_str(), X_OK) == 0) {
-    return true;
+    return std::nullopt;
   }
   const std::string executable = command_executable(hook.command);
   std::string message =
@@ -138,19 +97,22 @@ bool check_binary(const ConfiguredHook& hook, const char* name, bool is_guard,
   message += ". Install fleet-hooks and put its bin directory on PATH (README, Team setup)";
   if (!hook.parsed.guarded && hook.plugin_root.empty())
     message += ", then run fleet-hooks install again for the fail-closed form";
-  findings.push_back({"binary-missing", is_guard ? "error" : "warning", message, hook.file});
-  return false;
+  return Finding{"binary-missing", is_guard ? Severity::error : Severity::warning, message,
+                 hook.file};
 }
 
-// Runs the configured guard command on a forged self-resume of `tool`; true when Claude Code
-// would block the call (a deny decision, or exit 2).
-bool guard_blocks_forgery(const ConfiguredHook& hook, const std::string& tool,
-                          const std::string& project_dir, std::string& detail) {
+// What the configured guard command did with a forged self-resume: blocked it (a deny
+// decision, or exit 2: Claude Code blocks the call), or not, and then what it did instead.
+struct ForgeryOutcome {
+  bool blocked = false;
+  std::string detail;  // when not blocked
+};
+
+ForgeryOutcome run_forgery(const ConfiguredHook& hook, const std::string& tool,
+                           const std::string& project_dir) {
   char state_template[] = "/tmp/fleet-hooks-check-XXXXXX";
-  if (::mkdtemp(state_template) == nullptr) {
-    detail = "cannot create a temporary state directory";
-    return false;
-  }
+  if (::mkdtemp(state_template) == nullptr)
+    return {false, "cannot create a temporary state directory"};
   const std::string state = state_template;
   const std::string input =
       pre_tool_use_input(kForgedSession, "mcp__kitchen__" + tool, kForgedSession, project_dir);
@@ -164,36 +126,31 @@ bool guard_blocks_forgery(const ConfiguredHook& hook, const std::string& tool,
     result = run_shell_command(hook.command, input, environment_with(env),
                                std::chrono::milliseconds(static_cast<long long>(seconds * 1000)));
   } catch (const Error& e) {
-    detail = e.what();
+    ::rmdir(state.c_str());
+    return {false, e.what()};
   }
   ::rmdir(state.c_str());
-  if (result.timed_out) {
-    detail = "it did not answer within its timeout";
-    return false;
-  }
-  if (result.exit_code == exit_status::hook_blocks) return true;  // Claude Code blocks the call
+  if (result.timed_out) return {false, "it did not answer within its timeout"};
+  if (result.exit_code == exit_status::hook_blocks) return {true, ""};
   rapidjson::Document output;
   if (result.exit_code == 0 && parse_json(result.out, output)) {
     const rapidjson::Value* specific = member(output, "hookSpecificOutput");
-    if (specific && string_member(*specific, "permissionDecision") == "deny") return true;
+    if (specific && string_member(*specific, "permissionDecision") == "deny") return {true, ""};
   }
-  detail = "exit " + std::to_string(result.exit_code) + ", stdout '" + result.out.substr(0, 200) +
-           "', stderr '" + result.err.substr(0, 200) + "'";
-  return false;
+  return {false, "exit " + std::to_string(result.exit_code) + ", stdout '" +
+                     result.out.substr(0, 200) + "', stderr '" + result.err.substr(0, 200) + "'"};
 }
 
-void check_store(const std::string& store, std::vector<Finding>& findings) {
+// A store-unsafe finding for the store at `store`, nullopt when it is safe.
+std::optional<Finding> store_unsafe(const std::string& store) {
   const StoreSafety safety = store_safety(store);
-  if (!safety.safe) {
-    findings.push_back({"store-unsafe", "error", safety.problem + "; fix: " + safety.fix, store});
-  }
+  if (safety.safe) return std::nullopt;
+  return Finding{"store-unsafe", Severity::error, safety.problem + "; fix: " + safety.fix, store};
 }
 
 }  // namespace
 
-std::vector<Finding> check_wiring(const CheckOptions& options,
-                                  std::vector<std::string>* checked_tools) {
-  std::vector<Finding> findings;
+CheckResult check_wiring(const CheckOptions& options) {
   HookSourceOptions sources;
   if (!options.user_settings.empty()) sources.settings_files.push_back(options.user_settings);
   sources.settings_files.push_back(settings_path(SettingsScope::project, options.project_dir));
@@ -201,7 +158,9 @@ std::vector<Finding> check_wiring(const CheckOptions& options,
   sources.plugin_dirs = options.plugin_dirs;
   sources.config_dir = env_value("CLAUDE_CONFIG_DIR");
   if (sources.config_dir.empty()) sources.config_dir = env_value("HOME") + "/.claude";
-  const std::vector<ConfiguredHook> hooks = collect_hooks(sources, findings);
+  HookSources collected = collect_hooks(sources);
+  const std::vector<ConfiguredHook>& hooks = collected.hooks;
+  std::vector<Finding> findings = std::move(collected.findings);
 
   std::vector<const ConfiguredHook*> guards, writers;
   for (const ConfiguredHook& hook : hooks) {
@@ -224,34 +183,37 @@ std::vector<Finding> check_wiring(const CheckOptions& options,
     }
   }
   if (required.empty()) required.emplace_back(kDispatchToolName);
-  if (checked_tools != nullptr) *checked_tools = required;
 
   std::set<std::string> guarded;
   for (const ConfiguredHook* guard : guards) {
-    const std::size_t before = findings.size();
-    check_matcher_and_timeout(*guard, "the resume-guard hook", "error", findings);
-    const bool present = check_binary(*guard, "resume-guard", true, options.project_dir, findings);
+    std::vector<Finding> own =
+        matcher_and_timeout(*guard, "the resume-guard hook", Severity::error);
+    const std::optional<Finding> missing =
+        binary_missing(*guard, "resume-guard", true, options.project_dir);
+    const bool present = !missing;
+    if (missing) own.push_back(*missing);
     if (present && guard->parsed.guarded &&
         guard->parsed.exit_if_missing != exit_status::hook_blocks) {
-      findings.push_back({"guard-fail-open", "warning",
-                          "the resume-guard hook lets the dispatch tool run unguarded on a machine "
-                          "without resume-guard (installed with --fail-open-if-missing)",
-                          guard->file});
+      own.push_back({"guard-fail-open", Severity::warning,
+                     "the resume-guard hook lets the dispatch tool run unguarded on a machine "
+                     "without resume-guard (installed with --fail-open-if-missing)",
+                     guard->file});
     }
     bool broken = false;
-    for (std::size_t i = before; i < findings.size(); ++i) {
-      const bool blocking_missing = findings[i].rule == "binary-missing" &&
-                                    guard->parsed.exit_if_missing == exit_status::hook_blocks;
-      if (findings[i].severity == "error" && !blocking_missing) broken = true;
+    for (const Finding& f : own) {
+      const bool blocking_missing =
+          f.rule == "binary-missing" && guard->parsed.exit_if_missing == exit_status::hook_blocks;
+      if (f.severity == Severity::error && !blocking_missing) broken = true;
     }
+    findings.insert(findings.end(), own.begin(), own.end());
     const std::string probe_tool = entry_tools(*guard).front();
-    std::string detail;
-    if (!guard_blocks_forgery(*guard, probe_tool, options.project_dir, detail)) {
+    const ForgeryOutcome forgery = run_forgery(*guard, probe_tool, options.project_dir);
+    if (!forgery.blocked) {
       if (present || guard->parsed.exit_if_missing == exit_status::hook_blocks) {
-        findings.push_back({"guard-does-not-deny", "error",
+        findings.push_back({"guard-does-not-deny", Severity::error,
                             "the resume-guard hook '" + guard->command +
                                 "' did not deny a forged self-resume through " + probe_tool + " (" +
-                                detail + ")",
+                                forgery.detail + ")",
                             guard->file});
       }
       continue;
@@ -271,7 +233,7 @@ std::vector<Finding> check_wiring(const CheckOptions& options,
               tool + ", so the guard ignores it";
       }
     }
-    findings.push_back({"guard-missing", "error",
+    findings.push_back({"guard-missing", Severity::error,
                         "no correctly configured PreToolUse hook runs resume-guard for " + tool +
                             " and mcp__<server>__" + tool + why + "; run " +
                             install_hint(options.project_dir, required),
@@ -288,7 +250,7 @@ std::vector<Finding> check_wiring(const CheckOptions& options,
       (guard->plugin_root.empty() ? from_settings : from_plugin) = guard;
     }
     if (from_settings == nullptr || from_plugin == nullptr) continue;
-    findings.push_back({"guard-wired-twice", "warning",
+    findings.push_back({"guard-wired-twice", Severity::warning,
                         "resume-guard runs twice for " + tool + ": from the settings entry in " +
                             from_settings->file + " and from the fleet-hooks plugin (" +
                             from_plugin->plugin_root +
@@ -299,30 +261,34 @@ std::vector<Finding> check_wiring(const CheckOptions& options,
   }
 
   if (writers.empty()) {
-    findings.push_back({"writer-missing", "warning",
+    findings.push_back({"writer-missing", Severity::warning,
                         "no PostToolUse hook runs provenance-writer; dispatches are recorded only "
                         "if the dispatcher records them (launch-wrapper --record-provenance)",
                         ""});
   }
   for (const ConfiguredHook* writer : writers) {
-    check_matcher_and_timeout(*writer, "the provenance-writer hook", "warning", findings);
-    check_binary(*writer, "provenance-writer", false, options.project_dir, findings);
+    const std::vector<Finding> own =
+        matcher_and_timeout(*writer, "the provenance-writer hook", Severity::warning);
+    findings.insert(findings.end(), own.begin(), own.end());
+    if (auto missing = binary_missing(*writer, "provenance-writer", false, options.project_dir))
+      findings.push_back(std::move(*missing));
   }
 
+  std::optional<Finding> unsafe;
   try {
-    check_store(
-        provenance_store_path(state_dir_for_project(options.state_dir, options.project_dir)),
-        findings);
+    unsafe = store_unsafe(
+        provenance_store_path(state_dir_for_project(options.state_dir, options.project_dir)));
   } catch (const Error& e) {
-    findings.push_back({"store-unsafe", "error", e.what(), ""});
+    unsafe = Finding{"store-unsafe", Severity::error, e.what(), ""};
   }
-  return findings;
+  if (unsafe) findings.push_back(std::move(*unsafe));
+  return {std::move(findings), std::move(required)};
 }
 
 std::string findings_text(const std::vector<Finding>& findings) {
   std::string text;
   for (const Finding& f : findings) {
-    text += f.severity + " " + f.rule + ": " + f.message;
+    text += std::string(to_string(f.severity)) + " " + f.rule + ": " + f.message;
     if (!f.file.empty()) text += " (" + f.file + ")";
     text += "\n";
   }
@@ -345,7 +311,7 @@ std::string findings_json(const std::vector<Finding>& findings) {
   for (const Finding& f : findings) {
     rapidjson::Value item(rapidjson::kObjectType);
     item.AddMember("rule", json_string(f.rule, alloc), alloc);
-    item.AddMember("severity", json_string(f.severity, alloc), alloc);
+    item.AddMember("severity", json_string(to_string(f.severity), alloc), alloc);
     item.AddMember("message", json_string(f.message, alloc), alloc);
     item.AddMember("file", json_string(f.file, alloc), alloc);
     doc.PushBack(item, alloc);
@@ -355,7 +321,7 @@ std::string findings_json(const std::vector<Finding>& findings) {
 
 bool has_errors(const std::vector<Finding>& findings) {
   for (const Finding& f : findings) {
-    if (f.severity == "error") return true;
+    if (f.severity == Severity::error) return true;
   }
   return false;
 }

@@ -31,9 +31,11 @@ struct CheckOptions {
 // plugin and a settings entry both guard a tool), writer-missing and the
 // writer's findings (warnings); store-unsafe (error). The settings are read as Claude Code
 // reads them (settings_file.h); hook commands are resolved with this machine's PATH.
-// `checked_tools`, when given, receives the dispatch tools that were required.
-std::vector<Finding> check_wiring(const CheckOptions& options,
-                                  std::vector<std::string>* checked_tools = nullptr);
+struct CheckResult {
+  std::vector<Finding> findings;
+  std::vector<std::string> checked_tools;  // the dispatch tools that were required
+};
+CheckResult check_wiring(const CheckOptions& options);
 
 // One line per finding: "<severity> <rule>: <message> (<file>)".
 std::string findings_text(const std::vector<Finding>& findings);

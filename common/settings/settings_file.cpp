@@ -18,23 +18,24 @@
 #include "base/files.h"
 #include "base/json.h"
 #include "base/paths.h"
+#include "base/result.h"
 
 namespace fleet {
 namespace {
 
 constexpr std::size_t kMaxSettingsBytes = 16 * 1024 * 1024;
 
-// The file a settings path stands for: the path itself, or the end of its symlinks. "" with
-// `problem` set for a symlink that leads nowhere.
-std::string follow(const std::string& path, std::string& problem) {
+// The file a settings path stands for: the path itself, or the end of its symlinks; a
+// failure saying so for a symlink that leads nowhere.
+Result<std::string> follow(const std::string& path) {
   struct stat st {};
   if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return path;
   char resolved[PATH_MAX];
   if (::realpath(path.c_str(), resolved) == nullptr) {
-    problem = path + " is a symbolic link that leads to no file (" + std::strerror(errno) + ")";
-    return "";
+    return Result<std::string>::failure(path + " is a symbolic link that leads to no file (" +
+                                        std::strerror(errno) + ")");
   }
-  return resolved;
+  return std::string(resolved);
 }
 
 // Claude Code keeps the last of duplicate keys: so does `doc` afterwards. Returns where the
@@ -94,16 +95,18 @@ bool parse_lenient(const std::string& text, rapidjson::Document& doc) {
   return !doc.HasParseError() && doc.IsObject();
 }
 
-// The backup to write for `file`: `.bak` when none exists yet, else the next `.bak.N`;
-// `newest` is set to the newest existing backup ("" when none).
-std::string next_backup(const std::string& file, std::string& newest) {
+// Where the previous content of `file` goes: `.bak` when none exists yet, else the next
+// `.bak.N`; and the newest existing backup (nullopt when none).
+struct Backup {
+  std::string path;
+  std::optional<std::string> newest;
+};
+
+Backup next_backup(const std::string& file) {
   const std::string bak = file + ".bak";
   struct stat st {};
-  if (::lstat(bak.c_str(), &st) != 0) {
-    newest.clear();
-    return bak;
-  }
-  newest = bak;
+  if (::lstat(bak.c_str(), &st) != 0) return {bak, std::nullopt};
+  std::string newest = bak;
   long highest = 0;
   const std::string dir = parent_directory(file);
   const std::string prefix = file.substr(file.rfind('/') + 1) + ".bak.";
@@ -122,7 +125,7 @@ std::string next_backup(const std::string& file, std::string& newest) {
     }
     ::closedir(d);
   }
-  return bak + "." + std::to_string(highest + 1);
+  return {bak + "." + std::to_string(highest + 1), newest};
 }
 
 }  // namespace
@@ -156,11 +159,13 @@ std::string settings_path(SettingsScope scope, const std::string& project_dir) {
 SettingsRead read_settings(const std::string& path, rapidjson::Document& doc) {
   SettingsRead read;
   doc.SetObject();
-  read.file = follow(path, read.problem);
-  if (read.file.empty()) {
+  Result<std::string> followed = follow(path);
+  if (!followed) {
     read.status = SettingsRead::Status::invalid;
+    read.problem = followed.problem();
     return read;
   }
+  read.file = std::move(*followed);
   ReadFile file = try_read_regular_file(read.file, kMaxSettingsBytes);
   if (file.status != FileStatus::ok) {
     read.status = file.status == FileStatus::missing ? SettingsRead::Status::missing
@@ -232,9 +237,9 @@ std::string settings_text(const rapidjson::Value& doc) {
 }
 
 void write_settings(const std::string& path, const std::string& text) {
-  std::string problem;
-  const std::string file = follow(path, problem);
-  if (file.empty()) throw Error(problem + "; nothing was changed");
+  const Result<std::string> followed = follow(path);
+  if (!followed) throw Error(followed.problem() + "; nothing was changed");
+  const std::string& file = *followed;
   struct stat st {};
   if (::lstat(file.c_str(), &st) == 0) {
     if (!S_ISREG(st.st_mode)) throw Error(file + " is not a regular file; nothing was changed");
@@ -248,14 +253,13 @@ void write_settings(const std::string& path, const std::string& text) {
     // file of a group they are not in (from a setgid directory) without being refused.
     const FileOwner* keep = st.st_uid != ::geteuid() || st.st_gid != ::getegid() ? &owner : nullptr;
     const std::string current = read_regular_file(file, kMaxSettingsBytes);
-    std::string newest;
-    const std::string backup = next_backup(file, newest);
-    const ReadFile newest_backup =
-        newest.empty() ? ReadFile{} : try_read_regular_file(newest, kMaxSettingsBytes);
-    if (newest.empty() || newest_backup.status != FileStatus::ok ||
-        newest_backup.content != current) {
-      replace_file_atomically(backup, current, Durability::survives_crash, mode, keep);
-    }
+    const Backup backup = next_backup(file);
+    const bool kept = backup.newest && [&] {
+      const ReadFile newest = try_read_regular_file(*backup.newest, kMaxSettingsBytes);
+      return newest.status == FileStatus::ok && newest.content == current;
+    }();
+    if (!kept)
+      replace_file_atomically(backup.path, current, Durability::survives_crash, mode, keep);
     replace_file_atomically(file, text, Durability::survives_crash, mode, keep);
     return;
   }

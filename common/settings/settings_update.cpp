@@ -21,8 +21,11 @@ std::string program_directory() {
 
 SettingsUpdate finish(const std::string& path, const SettingsRead& read,
                       const rapidjson::Document& settings, std::string summary) {
-  SettingsUpdate update{path, (read.bom ? std::string(kUtf8Bom) : "") + settings_text(settings),
-                        true, std::move(summary)};
+  SettingsUpdate update{path,
+                        (read.bom ? std::string(kUtf8Bom) : "") + settings_text(settings),
+                        true,
+                        std::move(summary),
+                        {}};
   const ReadFile current = try_read_regular_file(read.file, kMaxSettingsBytes);
   if (current.status == FileStatus::ok && current.content == update.text) {
     update.changed = false;
@@ -46,7 +49,7 @@ SettingsUpdate plan_install(const std::string& path, const WiringOptions& option
   if (!options.bin_dir.empty()) require_suite_binaries(options.bin_dir);
   rapidjson::Document settings;
   const SettingsRead read = load_settings(path, settings);
-  install_suite_hooks(settings, options);
+  std::vector<std::string> notes = install_suite_hooks(settings, options);
   // Say where the hooks will find the executables, and (for the portable form) whether they
   // do find them here.
   std::string from = "from " + options.bin_dir;
@@ -57,22 +60,26 @@ SettingsUpdate plan_install(const std::string& path, const WiringOptions& option
   }
   std::string tools = "dispatch_food_truck";
   for (const std::string& tool : options.tools) tools += ", " + tool;
-  return finish(path, read, settings,
-                "installed resume-guard (PreToolUse, " +
-                    std::string(options.fail_open_if_missing ? "fail-open" : "fail-closed") +
-                    " when missing) and provenance-writer hook (PostToolUse) for " + tools + ", " +
-                    from + ", into " + path);
+  SettingsUpdate update =
+      finish(path, read, settings,
+             "installed resume-guard (PreToolUse, " +
+                 std::string(options.fail_open_if_missing ? "fail-open" : "fail-closed") +
+                 " when missing) and provenance-writer hook (PostToolUse) for " + tools + ", " +
+                 from + ", into " + path);
+  update.notes = std::move(notes);
+  return update;
 }
 
 SettingsUpdate plan_uninstall(const std::string& path) {
   rapidjson::Document settings;
   const SettingsRead read = load_settings(path, settings);
   if (read.status == SettingsRead::Status::missing) {
-    return SettingsUpdate{path, "", false, "nothing to remove: " + path + " does not exist"};
+    return SettingsUpdate{path, "", false, "nothing to remove: " + path + " does not exist", {}};
   }
   const int removed = uninstall_suite_hooks(settings);
   if (removed == 0) {  // left exactly as it is, formatting included
-    SettingsUpdate update{path, "", false, "nothing to remove: no fleet-hooks entries in " + path};
+    SettingsUpdate update{
+        path, "", false, "nothing to remove: no fleet-hooks entries in " + path, {}};
     update.text = try_read_regular_file(read.file, kMaxSettingsBytes).content;
     return update;
   }

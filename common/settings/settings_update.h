@@ -19,6 +19,8 @@ struct SettingsUpdate {
   std::string text;      // the file as it would be afterwards
   bool changed = false;  // differs from what is on disk now
   std::string summary;   // one line for a person
+  // What install changed in the user's own entries (install_suite_hooks), a sentence each.
+  std::vector<std::string> notes;
 };
 
 // Throws Error unless `bin_dir` holds executable resume-guard and provenance-writer.

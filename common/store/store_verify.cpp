@@ -8,6 +8,7 @@
 
 #include "base/error.h"
 #include "base/files.h"
+#include "base/finding.h"
 #include "base/json.h"
 #include "base/line_scan.h"
 #include "store/provenance_record.h"
@@ -89,7 +90,7 @@ std::string verification_text(const StoreVerification& result, const std::string
     text += "  " + kind + ": " + std::to_string(count) + "\n";
   }
   for (const auto& problem : result.problems) {
-    text += std::string(problem.error ? "error" : "warning") + " line " +
+    text += std::string(to_string(problem.error ? Severity::error : Severity::warning)) + " line " +
             std::to_string(problem.line) + ": " + problem.kind + ": " + problem.detail + "\n";
   }
   text += result.has_errors() ? "damaged: run fleet-hooks compact to drop the lines readers skip "
@@ -118,7 +119,9 @@ std::string verification_json(const StoreVerification& result, const std::string
     rapidjson::Value item(rapidjson::kObjectType);
     item.AddMember("line", problem.line, alloc);
     item.AddMember("kind", json_string(problem.kind, alloc), alloc);
-    item.AddMember("severity", rapidjson::StringRef(problem.error ? "error" : "warning"), alloc);
+    item.AddMember(
+        "severity",
+        json_string(to_string(problem.error ? Severity::error : Severity::warning), alloc), alloc);
     item.AddMember("detail", json_string(problem.detail, alloc), alloc);
     problems.PushBack(item, alloc);
   }

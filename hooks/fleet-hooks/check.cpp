@@ -29,10 +29,10 @@ int run_check(const CheckArguments& a) {
   for (const std::string& dir : a.plugin_dirs)
     options.plugin_dirs.push_back(fleet::absolute_path(dir));
   options.user_settings = fleet::user_settings_path().value_or("");
-  std::vector<std::string> checked;
-  const auto findings = fleet::check_wiring(options, &checked);
-  print(a.json ? fleet::findings_json(findings) : fleet::check_report_text(findings, checked));
-  return fleet::has_errors(findings) ? fleet::exit_status::failure : fleet::exit_status::ok;
+  const fleet::CheckResult result = fleet::check_wiring(options);
+  print(a.json ? fleet::findings_json(result.findings)
+               : fleet::check_report_text(result.findings, result.checked_tools));
+  return fleet::has_errors(result.findings) ? fleet::exit_status::failure : fleet::exit_status::ok;
 }
 
 }  // namespace

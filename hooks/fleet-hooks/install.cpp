@@ -33,6 +33,8 @@ int run_settings(const std::string& name, const SettingsOptions& o, bool install
                                        o.tools, o.fail_open_if_missing};
   const fleet::SettingsUpdate update =
       install ? fleet::plan_install(request) : fleet::plan_uninstall(request);
+  for (const std::string& note : update.notes)
+    std::fprintf(stderr, "fleet-hooks: note: %s\n", note.c_str());
   if (o.dry_run) {
     print(update.text);
     return fleet::exit_status::ok;

@@ -67,7 +67,7 @@ TEST_CASE(
     "hooks": {
       "PreToolUse": [
         {"matcher": "^(mcp__.*__)?dispatch_food_truck$", "hooks": [
-          {"type": "command", "command": "/old/bin/resume-guard --strict", "timeout": 3, "note": "x"},
+          {"type": "command", "command": "/old/bin/resume-guard --strict", "timeout": 30, "note": "x"},
           {"type": "command", "command": "/usr/bin/audit-log"}]},
         {"matcher": "Bash", "hooks": [{"type": "command", "command": "lint"}]}
       ],
@@ -82,7 +82,7 @@ TEST_CASE(
   REQUIRE(guard);
   CHECK(guard->executable == "/new/bin/resume-guard");
   CHECK(guard->arguments == " --strict");  // the user's arguments and timeout stay
-  CHECK(first[0]["timeout"].GetInt() == 3);
+  CHECK(first[0]["timeout"].GetInt() == 30);
   CHECK(std::string(first[0]["note"].GetString()) == "x");  // its other keys stay
   CHECK(std::string(first[1]["command"].GetString()) == "/usr/bin/audit-log");
   CHECK(std::string(doc["hooks"]["PreToolUse"][1]["matcher"].GetString()) == "Bash");
@@ -94,8 +94,9 @@ TEST_CASE(
 TEST_CASE("hook_wiring: suite entries elsewhere are updated in place - not duplicated or dropped") {
   const std::string before = R"({"hooks": {"PreToolUse": [
       {"matcher": "dispatch_food_truck", "hooks": [{"type": "command", "command": "/x/resume-guard"}]},
-      {"matcher": "Bash", "hooks": [{"type": "command", "command": "/y/resume-guard --strict"},
-                                    {"type": "command", "command": "lint"}]}]}})";
+      {"matcher": "^(mcp__.*__)?dispatch_food_truck$", "hooks": [
+          {"type": "command", "command": "/y/resume-guard --strict"},
+          {"type": "command", "command": "lint"}]}]}})";
   rapidjson::Document doc = parse(installed(before));
   auto& pre = doc["hooks"]["PreToolUse"];
   REQUIRE(pre.Size() == 2);
@@ -105,7 +106,7 @@ TEST_CASE("hook_wiring: suite entries elsewhere are updated in place - not dupli
         "/opt/fh/bin/resume-guard");
   CHECK(pre[0]["hooks"][0]["timeout"].GetInt() == kHookTimeoutSeconds);  // added where none was
   // A group shared with the user's own hooks keeps its matcher.
-  CHECK(std::string(pre[1]["matcher"].GetString()) == "Bash");
+  CHECK(std::string(pre[1]["matcher"].GetString()) == std::string(kDispatchMatcher));
   CHECK(pre[1]["hooks"].Size() == 2);
   CHECK(parse_hook_command(command_of(pre[1]["hooks"][0]))->arguments == " --strict");
   CHECK(installed(installed(before)) == installed(before));

@@ -77,7 +77,9 @@ struct Wiring {
     options.state_dir = tmp / "state";
     options.tools = std::move(tools);
     options.plugin_dirs = std::move(plugin_dirs);
-    return check_wiring(options, checked);
+    CheckResult result = check_wiring(options);
+    if (checked != nullptr) *checked = result.checked_tools;
+    return std::move(result.findings);
   }
 };
 
@@ -117,12 +119,12 @@ TEST_CASE("policy_check: no guard at all - guard-missing and writer-missing") {
   Wiring w;
   auto findings = w.check();  // no settings file anywhere
   CHECK((rules(findings) == std::vector<std::string>{"guard-missing", "writer-missing"}));
-  CHECK(findings[0].severity == "error");
+  CHECK(findings[0].severity == Severity::error);
   CHECK(findings[0].message.find("dispatch_food_truck and mcp__<server>__dispatch_food_truck") !=
         std::string::npos);
   CHECK(findings[0].message.find("fleet-hooks install --project " + w.project) !=
         std::string::npos);
-  CHECK(findings[1].severity == "warning");
+  CHECK(findings[1].severity == Severity::warning);
   CHECK(has_errors(findings));
 
   // Asked for another tool: the hint names it.
@@ -137,7 +139,7 @@ TEST_CASE("policy_check: matcher-misses-mcp - matcher-misses-dispatch - matcher-
   auto findings = w.check();
   const Finding* f = find(findings, "matcher-misses-mcp");
   REQUIRE_MESSAGE(f != nullptr, listed(findings));
-  CHECK(f->severity == "error");
+  CHECK(f->severity == Severity::error);
   CHECK(f->file == w.settings());
   CHECK(f->message.find(std::string("use ") + kGood) != std::string::npos);
   CHECK(find(findings, "guard-missing") != nullptr);  // a broken guard guards nothing
@@ -151,7 +153,7 @@ TEST_CASE("policy_check: matcher-misses-mcp - matcher-misses-dispatch - matcher-
   findings = w.check();
   f = find(findings, "matcher-too-broad");
   REQUIRE_MESSAGE(f != nullptr, listed(findings));
-  CHECK(f->severity == "error");
+  CHECK(f->severity == Severity::error);
   CHECK(f->message.find("also matches") != std::string::npos);
 }
 
@@ -161,7 +163,7 @@ TEST_CASE("policy_check: timeout missing or under 5 s") {
   auto findings = w.check();
   const Finding* f = find(findings, "timeout");
   REQUIRE_MESSAGE(f != nullptr, listed(findings));
-  CHECK(f->severity == "error");
+  CHECK(f->severity == Severity::error);
   CHECK(f->message.find("has no timeout") != std::string::npos);
 
   write_file(w.settings(), w.wired(group(kGood, w.guard, ",\"timeout\":2")));
@@ -178,7 +180,7 @@ TEST_CASE("policy_check: binary-missing is an error for the guard - a warning fo
   auto findings = w.check();
   const Finding* f = find(findings, "binary-missing");
   REQUIRE_MESSAGE(f != nullptr, listed(findings));
-  CHECK(f->severity == "error");
+  CHECK(f->severity == Severity::error);
   CHECK(f->message.find(gone + " is missing or not executable") != std::string::npos);
   CHECK(f->message.find("UNGUARDED") != std::string::npos);  // a plain command: exit 127
 
@@ -195,7 +197,7 @@ TEST_CASE("policy_check: binary-missing is an error for the guard - a warning fo
   findings = w.check();
   f = find(findings, "binary-missing");
   REQUIRE_MESSAGE(f != nullptr, listed(findings));
-  CHECK(f->severity == "warning");
+  CHECK(f->severity == Severity::warning);
   CHECK(f->message.find("dispatches are not recorded") != std::string::npos);
   CHECK_FALSE(has_errors(findings));
 }
@@ -206,7 +208,7 @@ TEST_CASE("policy_check: a guard that lets a forged self-resume through - guard-
   const auto findings = w.check();
   const Finding* f = find(findings, "guard-does-not-deny");
   REQUIRE_MESSAGE(f != nullptr, listed(findings));
-  CHECK(f->severity == "error");
+  CHECK(f->severity == Severity::error);
   CHECK(f->file == w.settings());
   CHECK(f->message.find("exit 0") != std::string::npos);
   CHECK(find(findings, "guard-missing") != nullptr);
@@ -220,7 +222,7 @@ TEST_CASE("policy_check: the fail-open form is a warning - guard-fail-open") {
   write_file(w.settings(), w.wired(group(kGood, fail_open)));
   const auto findings = w.check();
   REQUIRE_MESSAGE(rules(findings) == std::vector<std::string>{"guard-fail-open"}, listed(findings));
-  CHECK(findings[0].severity == "warning");
+  CHECK(findings[0].severity == Severity::warning);
   CHECK_FALSE(has_errors(findings));
 }
 
@@ -246,14 +248,14 @@ TEST_CASE("policy_check: settings-invalid - settings-ignored - settings-duplicat
   auto findings = w.check();
   const Finding* f = find(findings, "settings-invalid");
   REQUIRE_MESSAGE(f != nullptr, listed(findings));
-  CHECK(f->severity == "error");
+  CHECK(f->severity == Severity::error);
   CHECK(f->file == w.settings());
 
   write_file(w.settings(), "// mine\n" + w.wired(group(kGood, w.guard)));
   findings = w.check();
   f = find(findings, "settings-ignored");
   REQUIRE_MESSAGE(f != nullptr, listed(findings));
-  CHECK(f->severity == "error");
+  CHECK(f->severity == Severity::error);
   CHECK(f->message.find("PreToolUse resume-guard") != std::string::npos);  // what is lost
   CHECK(find(findings, "guard-missing") != nullptr);
 
@@ -263,7 +265,7 @@ TEST_CASE("policy_check: settings-invalid - settings-ignored - settings-duplicat
   findings = w.check();
   REQUIRE_MESSAGE(rules(findings) == std::vector<std::string>{"settings-duplicate-key"},
                   listed(findings));
-  CHECK(findings[0].severity == "warning");
+  CHECK(findings[0].severity == Severity::warning);
   CHECK(findings[0].file == w.local());
   CHECK(findings[0].message.find("/model") != std::string::npos);
 }
@@ -277,7 +279,7 @@ TEST_CASE("policy_check: plugin-missing - guard-wired-twice with the plugin") {
   auto findings = w.check({}, {plugin});
   const Finding* f = find(findings, "plugin-missing");
   REQUIRE_MESSAGE(f != nullptr, listed(findings));
-  CHECK(f->severity == "error");
+  CHECK(f->severity == Severity::error);
   CHECK(f->message.find("no hooks/hooks.json") != std::string::npos);
 
   // The plugin enabled but not installed for this user.
@@ -300,7 +302,7 @@ TEST_CASE("policy_check: plugin-missing - guard-wired-twice with the plugin") {
   findings = w.check({}, {plugin});
   REQUIRE_MESSAGE(rules(findings) == std::vector<std::string>{"guard-wired-twice"},
                   listed(findings));
-  CHECK(findings[0].severity == "warning");
+  CHECK(findings[0].severity == Severity::warning);
   CHECK(findings[0].file == w.settings());
   CHECK(findings[0].message.find(plugin) != std::string::npos);
 
@@ -317,7 +319,7 @@ TEST_CASE("policy_check: the writer's own findings are warnings") {
   const auto findings = w.check();
   REQUIRE_MESSAGE((rules(findings) == std::vector<std::string>{"matcher-misses-mcp", "timeout"}),
                   listed(findings));
-  for (const Finding& f : findings) CHECK(f.severity == "warning");
+  for (const Finding& f : findings) CHECK(f.severity == Severity::warning);
   CHECK(findings[0].message.find("the provenance-writer hook matcher") != std::string::npos);
 }
 
@@ -330,22 +332,29 @@ TEST_CASE("policy_check: store-unsafe - a store others can write") {
   const auto findings = w.check();
   const Finding* f = find(findings, "store-unsafe");
   REQUIRE_MESSAGE(f != nullptr, listed(findings));
-  CHECK(f->severity == "error");
+  CHECK(f->severity == Severity::error);
   CHECK(f->file == store);
   CHECK(f->message.find("fix:") != std::string::npos);
 }
 
 TEST_CASE("policy_check: the report - text with the ok line - JSON") {
-  const std::vector<Finding> warning = {{"writer-missing", "warning", "no writer", ""}};
+  const std::vector<Finding> warning = {{"writer-missing", Severity::warning, "no writer", ""}};
   CHECK(check_report_text(warning, {"dispatch_food_truck", "open_kitchen"}) ==
         "warning writer-missing: no writer\n"
         "ok: resume-guard guards dispatch_food_truck and mcp__*__dispatch_food_truck, "
         "open_kitchen and mcp__*__open_kitchen, and denied a forged self-resume\n");
-  const std::vector<Finding> error = {{"timeout", "error", "too short", "/p/s.json"}};
+  const std::vector<Finding> error = {{"timeout", Severity::error, "too short", "/p/s.json"}};
   CHECK(check_report_text(error, {"dispatch_food_truck"}) ==
         "error timeout: too short (/p/s.json)\n");
   CHECK(findings_json(error) ==
         R"([{"rule":"timeout","severity":"error","message":"too short","file":"/p/s.json"}])"
         "\n");
   CHECK(findings_json({}) == "[]\n");
+}
+
+TEST_CASE("policy_check: the severities are named once - error and warning") {
+  CHECK(to_string(Severity::error) == "error");
+  CHECK(to_string(Severity::warning) == "warning");
+  CHECK(from_string<Severity>("warning") == Severity::warning);
+  CHECK_FALSE(from_string<Severity>("fatal"));
 }

@@ -1,0 +1,120 @@
+#include "settings/suite_matcher.h"
+
+#include <algorithm>
+
+#include "hook/hook_command.h"
+#include "hook/tool_names.h"
+#include "settings/matcher.h"
+
+namespace fleet {
+namespace {
+
+constexpr std::string_view kMcpPrefix = "^(mcp__.*__)?";
+// Tools a dispatch tool's matcher must not select (with each tool's "_status", MCP
+// "_status" and "re" neighbours), unless the entry acts on them.
+constexpr const char* kOtherTools[] = {"Bash", "Read", "Task", "mcp__kitchen__list_trucks"};
+
+bool contains(const std::vector<std::string>& list, std::string_view item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+}  // namespace
+
+std::string dispatch_matcher(const std::vector<std::string>& tools) {
+  std::vector<std::string> names = {std::string(kDispatchToolName)};
+  for (const std::string& tool : tools) {
+    if (!contains(names, tool)) names.push_back(tool);
+  }
+  if (names.size() == 1) return std::string(kMcpPrefix) + names[0] + "$";
+  std::string list;
+  for (const std::string& name : names) list += (list.empty() ? "" : "|") + name;
+  return std::string(kMcpPrefix) + "(" + list + ")$";
+}
+
+bool matcher_covers_tool(std::string_view matcher, std::string_view tool) {
+  const std::string name(tool);
+  return matcher_matches(matcher, name) && matcher_matches(matcher, "mcp__kitchen__" + name) &&
+         matcher_matches(matcher, "mcp__other_server__" + name);
+}
+
+std::optional<std::vector<std::string>> matcher_names(std::string_view matcher) {
+  std::string_view list = matcher;
+  if (matcher.starts_with(kMcpPrefix) && matcher.ends_with("$")) {
+    list = matcher.substr(kMcpPrefix.size(), matcher.size() - kMcpPrefix.size() - 1);
+    if (list.starts_with("(") && list.ends_with(")")) list = list.substr(1, list.size() - 2);
+  } else if (!matcher_is_plain(matcher)) {
+    return std::nullopt;
+  }
+  std::vector<std::string> names;
+  while (!list.empty()) {
+    const std::size_t cut = list.find_first_of("|,");
+    std::string name(list.substr(0, cut));
+    name.erase(0, name.find_first_not_of(' '));
+    name.erase(name.find_last_not_of(' ') + 1);
+    if (!is_valid_tool_name(name)) return std::nullopt;
+    names.push_back(name);
+    if (cut == std::string_view::npos) break;
+    list.remove_prefix(cut + 1);
+  }
+  if (names.empty()) return std::nullopt;
+  return names;
+}
+
+std::vector<std::string> tools_acted_on(std::string_view arguments) {
+  std::vector<std::string> tools = {std::string(kDispatchToolName)};
+  for (const std::string& tool : command_tools(arguments)) {
+    if (!contains(tools, tool)) tools.push_back(tool);
+  }
+  return tools;
+}
+
+std::vector<MatcherFault> matcher_faults(std::string_view matcher, std::string_view arguments) {
+  std::vector<MatcherFault> faults;
+  std::vector<std::string> tools = command_tools(arguments);
+  const std::string anchored = dispatch_matcher(tools);
+  if (tools.empty()) tools.emplace_back(kDispatchToolName);
+  const MatcherReading reading = read_matcher(matcher);
+  if (reading != MatcherReading::exact) {
+    faults.push_back(
+        {reading == MatcherReading::invalid ? "matcher-misses-dispatch" : "matcher-unjudged",
+         std::string(reading == MatcherReading::invalid
+                         ? " is not a valid JavaScript regular expression, so Claude Code runs "
+                           "this hook for no tool"
+                         : " uses a regular expression fleet-hooks cannot evaluate (a "
+                           "backreference, lookaround, inline modifier or a huge repetition "
+                           "count), so whether it selects the dispatch tool is unknown") +
+             "; use " + anchored});
+    tools.clear();  // nothing more can be said about what it selects
+  }
+  for (const std::string& tool : tools) {
+    if (matcher_covers_tool(matcher, tool)) continue;
+    const bool bare_only = matcher_matches(matcher, tool) && matcher_is_plain(matcher);
+    faults.push_back({bare_only ? "matcher-misses-mcp" : "matcher-misses-dispatch",
+                      (bare_only ? " is a plain tool name list, which misses mcp__<server>__"
+                                 : " does not select both " + tool + " and mcp__<server>__") +
+                          tool + "; use " + anchored});
+    break;
+  }
+  std::vector<std::string> probes(std::begin(kOtherTools), std::end(kOtherTools));
+  for (const std::string& tool : tools) {
+    probes.push_back(tool + "_status");
+    probes.push_back("mcp__kitchen__" + tool + "_status");
+    probes.push_back("re" + tool);
+  }
+  // A tool the entry acts on is no other tool, whatever it is called (--tool Bash).
+  const std::vector<std::string> acted_on = tools_acted_on(arguments);
+  for (const std::string& probe : probes) {
+    const bool own = std::any_of(acted_on.begin(), acted_on.end(), [&](const std::string& tool) {
+      return probe == tool || probe == "mcp__kitchen__" + tool;
+    });
+    if (own || !matcher_matches(matcher, probe)) continue;
+    faults.push_back({"matcher-too-broad", " also matches " + probe +
+                                               " (matchers are unanchored regular expressions); "
+                                               "anchor it: " +
+                                               anchored});
+    break;
+  }
+  return faults;
+}
+
+}  // namespace fleet

@@ -1,0 +1,138 @@
+// What `fleet-hooks install` accepts and writes, `fleet-hooks check` passes: settings that
+// install used to accept (and say "installed") while check then refused them with exit 1.
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+
+#include <string>
+#include <vector>
+
+#include "base/json.h"
+#include "suite.h"
+#include "temp_dir.h"
+
+using fleet::test::read_file;
+using fleet::test::RunResult;
+using fleet::test::SuiteMachine;
+using fleet::test::write_file;
+using Args = std::vector<std::string>;
+
+namespace {
+
+// A machine with the suite on PATH and a project whose settings are `settings`.
+struct Project : SuiteMachine {
+  explicit Project(const std::string& settings) {
+    ::mkdir((dir + "/.claude").c_str(), 0755);
+    write_file(file(), settings);
+  }
+  std::string file() const { return dir + "/.claude/settings.json"; }
+  RunResult install(Args extra = {}) const {
+    Args args = {"install", "--project", dir};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run(args);
+  }
+  RunResult check(Args extra = {}) const {
+    Args args = {"check", "--project", dir};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run(args);
+  }
+  std::string guard_matcher() const {
+    rapidjson::Document doc;
+    REQUIRE(fleet::parse_json(read_file(file()), doc));
+    return doc["hooks"]["PreToolUse"][0]["matcher"].GetString();
+  }
+};
+
+// A PreToolUse group holding only resume-guard, under `matcher`, with `timeout`.
+std::string guard_only(const std::string& matcher, const std::string& timeout = "10",
+                       const std::string& command = "resume-guard") {
+  return R"({"hooks":{"PreToolUse":[{"matcher":")" + matcher +
+         R"(","hooks":[{"type":"command","command":")" + command + R"(","timeout":)" + timeout +
+         "}]}]}}";
+}
+
+}  // namespace
+
+TEST_CASE("install-check: a suite-only guard group naming another tool - install drops the name") {
+  // Before: install widened "Bash" to ^(mcp__.*__)?(dispatch_food_truck|Bash)$, said ok, and
+  // check then refused it (matcher-too-broad, so guard-missing): resume-guard does nothing
+  // for Bash, and fail-closed it blocked every Bash call on a machine without the suite.
+  for (const std::string& matcher : {std::string("Bash"), std::string("dispatch_food_truck|Bash"),
+                                     std::string("Bash, dispatch_food_truck"),
+                                     std::string("^(mcp__.*__)?(dispatch_food_truck|Bash)$")}) {
+    CAPTURE(matcher);
+    Project p(guard_only(matcher));
+    const RunResult installed = p.install();
+    REQUIRE_MESSAGE(installed.exit_code == 0, installed.err);
+    CHECK(p.guard_matcher() == "^(mcp__.*__)?dispatch_food_truck$");
+    CHECK(installed.err.find("Bash") != std::string::npos);  // says which name it dropped
+    const RunResult checked = p.check();
+    CHECK_MESSAGE(checked.exit_code == 0, checked.out);
+    CHECK(p.install().out.find("unchanged") == 0);
+  }
+}
+
+TEST_CASE("install-check: a name the guard acts on (--tool) stays in the rewritten matcher") {
+  Project p(guard_only("dispatch_food_truck|spawn_worker|Read", "10",
+                       "resume-guard --tool spawn_worker"));
+  const RunResult installed = p.install();
+  REQUIRE_MESSAGE(installed.exit_code == 0, installed.err);
+  CHECK(p.guard_matcher() == "^(mcp__.*__)?(dispatch_food_truck|spawn_worker)$");
+  CHECK(installed.err.find("Read") != std::string::npos);
+  const RunResult checked = p.check();
+  CHECK_MESSAGE(checked.exit_code == 0, checked.out);
+  CHECK(checked.out.find("spawn_worker and mcp__*__spawn_worker") != std::string::npos);
+}
+
+TEST_CASE("install-check: --tool naming a tool check probes as 'another tool' passes check") {
+  // Before: install --tool Bash wrote the guard for Bash, and check called its matcher too
+  // broad because it matches Bash.
+  for (const char* tool : {"Bash", "Read", "list_trucks", "redispatch_food_truck"}) {
+    CAPTURE(tool);
+    Project p("{}");
+    const RunResult installed = p.install({"--tool", tool});
+    REQUIRE_MESSAGE(installed.exit_code == 0, installed.err);
+    RunResult checked = p.check();
+    CHECK_MESSAGE(checked.exit_code == 0, checked.out);
+    checked = p.check({"--tool", tool});
+    CHECK_MESSAGE(checked.exit_code == 0, checked.out);
+  }
+}
+
+TEST_CASE("install-check: a guard timeout check refuses is set to 10 s, with a note") {
+  for (const char* timeout : {"2", "\"10\"", "null"}) {
+    CAPTURE(timeout);
+    Project p(guard_only("^(mcp__.*__)?dispatch_food_truck$", timeout));
+    const RunResult installed = p.install();
+    REQUIRE_MESSAGE(installed.exit_code == 0, installed.err);
+    CHECK(installed.err.find("timeout") != std::string::npos);
+    rapidjson::Document doc;
+    REQUIRE(fleet::parse_json(read_file(p.file()), doc));
+    CHECK(doc["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"].GetInt() == 10);
+    const RunResult checked = p.check();
+    CHECK_MESSAGE(checked.exit_code == 0, checked.out);
+  }
+  // A timeout of 5 s or more is the user's and stays.
+  Project p(guard_only("^(mcp__.*__)?dispatch_food_truck$", "30"));
+  REQUIRE(p.install().exit_code == 0);
+  CHECK(read_file(p.file()).find("\"timeout\": 30") != std::string::npos);
+}
+
+TEST_CASE("install-check: a guard matcher of the user's own that check refuses is refused") {
+  // Shared with the user's own hook, or not a list of names: install may not rewrite it, so
+  // it refuses (exit 1, nothing changed) instead of writing what check refuses.
+  const std::string shared =
+      R"({"hooks":{"PreToolUse":[{"matcher":"Bash|dispatch_food_truck","hooks":[)"
+      R"({"type":"command","command":"audit-log"},)"
+      R"({"type":"command","command":"resume-guard","timeout":10}]}]}})";
+  for (const std::string& settings :
+       {shared, guard_only(""), guard_only("*"), guard_only(".*dispatch_food_truck$"),
+        guard_only("^(mcp__.*__)?dispatch_food_truck")}) {
+    CAPTURE(settings);
+    Project p(settings);
+    REQUIRE(p.check().exit_code == 1);
+    const RunResult r = p.install();
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.find("(nothing was changed)") != std::string::npos);
+    CHECK(read_file(p.file()) == settings);
+  }
+}
