@@ -243,8 +243,7 @@ TEST_CASE("fleet-hooks check: each rule fails when broken") {
 
   // A "resume-guard" that lets everything through.
   ::mkdir((p.tmp / "fake").c_str(), 0755);
-  write_file(p.tmp / "fake/resume-guard", "#!/bin/sh\ncat >/dev/null\nexit 0\n");
-  ::chmod((p.tmp / "fake/resume-guard").c_str(), 0755);
+  fleet::test::write_script(p.tmp / "fake/resume-guard", "cat >/dev/null\nexit 0\n");
   r = settings_with(good, p.tmp / "fake/resume-guard", ",\"timeout\":10");
   CHECK(r.exit_code == 1);
   CHECK(has_finding(r, "guard-does-not-deny"));

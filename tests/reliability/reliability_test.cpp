@@ -32,6 +32,7 @@ using fleet::test::split_lines;
 using fleet::test::TempDir;
 using fleet::test::wait_exit;
 using fleet::test::write_file;
+using fleet::test::write_script;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -154,26 +155,23 @@ TEST_CASE("reliability: 100 launches of one member with wrappers killed at rando
   const std::string agent = tmp / "storm-agent";
   // A pid in alive/ counts only while it is still one of this test's agents (pid_max is small
   // and a long test run reuses pids) and is not the checking agent itself.
-  write_file(agent,
-             "#!/bin/sh\n"
-             "for f in " +
-                 alive +
-                 "/*; do\n"
-                 "  p=${f##*/}; [ \"$p\" = '*' ] && continue; [ \"$p\" = \"$$\" ] && continue\n"
-                 "  if [ -r /proc/$p/stat ] && ! grep -q '^[0-9]* (.*) Z' /proc/$p/stat && "
-                 "grep -q " +
-                 agent +
-                 " /proc/$p/cmdline 2>/dev/null; then\n"
-                 "    echo \"$$ started while $p was alive\" >> " +
-                 tmp / "violations" +
-                 "\n"
-                 "  fi\n"
-                 "done\n"
-                 "touch " +
-                 alive +
-                 "/$$\n"
-                 "sleep 300 &\nwait\n");
-  ::chmod(agent.c_str(), 0755);
+  write_script(agent,
+               "for f in " + alive +
+                   "/*; do\n"
+                   "  p=${f##*/}; [ \"$p\" = '*' ] && continue; [ \"$p\" = \"$$\" ] && continue\n"
+                   "  if [ -r /proc/$p/stat ] && ! grep -q '^[0-9]* (.*) Z' /proc/$p/stat && "
+                   "grep -q " +
+                   agent +
+                   " /proc/$p/cmdline 2>/dev/null; then\n"
+                   "    echo \"$$ started while $p was alive\" >> " +
+                   tmp / "violations" +
+                   "\n"
+                   "  fi\n"
+                   "done\n"
+                   "touch " +
+                   alive +
+                   "/$$\n"
+                   "sleep 300 &\nwait\n");
   std::mt19937 random(1122);
   std::vector<std::unique_ptr<BackgroundProcess>> wrappers;
   for (int i = 0; i < 100; ++i) {
