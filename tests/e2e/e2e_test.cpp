@@ -30,7 +30,6 @@ using fleet::test::run_process;
 using fleet::test::RunResult;
 using fleet::test::split_lines;
 using fleet::test::TempDir;
-using fleet::test::write_file;
 
 namespace {
 
@@ -57,14 +56,12 @@ class Fleet {
         run_process({bin_ + "/fleet-hooks", "check", "--project", project_}, {"", env, ""});
     REQUIRE_MESSAGE(check.exit_code == 0, (check.out + check.err));
 
-    write_file(tmp_ / "mcp.json",
-               R"({"mcpServers":{"kitchen":{"type":"stdio","command":"node","args":[")" +
-                   std::string(FLEET_E2E_FIXTURES) +
-                   R"(/mcp_dispatcher.mjs"],"env":{"FLEET_E2E_WRAPPER":")" + bin_ +
-                   R"(/launch-wrapper","FLEET_E2E_CLAUDE":")" + claude_ +
-                   R"(","FLEET_E2E_STATE_DIR":")" + state_ +
-                   R"(","FLEET_E2E_KITCHEN":"kitchen-1","FLEET_E2E_CALLS":")" + calls_ +
-                   R"("}}}})");
+    fleet::test::write_dispatcher_config(tmp_ / "mcp.json", FLEET_E2E_FIXTURES,
+                                         {{"FLEET_E2E_WRAPPER", bin_ + "/launch-wrapper"},
+                                          {"FLEET_E2E_CLAUDE", claude_},
+                                          {"FLEET_E2E_STATE_DIR", state_},
+                                          {"FLEET_E2E_KITCHEN", "kitchen-1"},
+                                          {"FLEET_E2E_CALLS", calls_}});
     api_ = std::make_unique<MockMessagesApi>(FLEET_E2E_FIXTURES, tmp_.path());
   }
 

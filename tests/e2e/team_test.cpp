@@ -26,7 +26,6 @@ using fleet::test::run_process;
 using fleet::test::RunResult;
 using fleet::test::split_lines;
 using fleet::test::TempDir;
-using fleet::test::write_file;
 
 namespace {
 
@@ -46,15 +45,14 @@ class Team {
     const RunResult installed =
         run_process({FLEET_CMAKE, "--install", FLEET_BUILD_DIR, "--prefix", prefix_});
     REQUIRE_MESSAGE(installed.exit_code == 0, installed.err);
-    write_file(tmp_ / "mcp.json",
-               R"({"mcpServers":{"kitchen":{"type":"stdio","command":"node","args":[")" +
-                   std::string(FLEET_E2E_FIXTURES) +
-                   R"(/mcp_dispatcher.mjs"],"env":{"FLEET_E2E_WRAPPER":")" + prefix_ +
-                   R"(/bin/launch-wrapper","FLEET_E2E_CLAUDE":")" + claude_ +
-                   R"(","FLEET_E2E_STATE_DIR":")" + state_ +
-                   R"(","FLEET_E2E_KITCHEN":"kitchen-1","FLEET_E2E_NO_RECORD":")" +
-                   (dispatcher_records ? "0" : "1") + R"(","FLEET_E2E_TOOL":")" + tool +
-                   R"(","FLEET_E2E_CALLS":")" + calls_ + R"("}}}})");
+    fleet::test::write_dispatcher_config(tmp_ / "mcp.json", FLEET_E2E_FIXTURES,
+                                         {{"FLEET_E2E_WRAPPER", prefix_ + "/bin/launch-wrapper"},
+                                          {"FLEET_E2E_CLAUDE", claude_},
+                                          {"FLEET_E2E_STATE_DIR", state_},
+                                          {"FLEET_E2E_KITCHEN", "kitchen-1"},
+                                          {"FLEET_E2E_NO_RECORD", dispatcher_records ? "0" : "1"},
+                                          {"FLEET_E2E_TOOL", tool},
+                                          {"FLEET_E2E_CALLS", calls_}});
     api_ = std::make_unique<MockMessagesApi>(FLEET_E2E_FIXTURES, tmp_.path());
   }
 

@@ -22,6 +22,28 @@ std::string claude_or_skip(const std::string& cache_dir) {
   std::_Exit(kSkipped);
 }
 
+std::string write_dispatcher_config(const std::string& path, const std::string& fixtures_dir,
+                                    const std::vector<std::pair<std::string, std::string>>& env) {
+  rapidjson::Document doc(rapidjson::kObjectType);
+  auto& alloc = doc.GetAllocator();
+  rapidjson::Value variables(rapidjson::kObjectType);
+  for (const auto& [name, value] : env) {
+    variables.AddMember(json_string(name, alloc), json_string(value, alloc), alloc);
+  }
+  rapidjson::Value args(rapidjson::kArrayType);
+  args.PushBack(json_string(fixtures_dir + "/mcp_dispatcher.mjs", alloc), alloc);
+  rapidjson::Value server(rapidjson::kObjectType);
+  server.AddMember("type", "stdio", alloc);
+  server.AddMember("command", "node", alloc);
+  server.AddMember("args", args, alloc);
+  server.AddMember("env", variables, alloc);
+  rapidjson::Value servers(rapidjson::kObjectType);
+  servers.AddMember("kitchen", server, alloc);
+  doc.AddMember("mcpServers", servers, alloc);
+  write_file(path, to_json(doc));
+  return path;
+}
+
 std::size_t ClaudeRun::denials() const {
   const auto* list = member(output, "permission_denials");
   return list && list->IsArray() ? list->Size() : 0;

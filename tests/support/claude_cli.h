@@ -19,6 +19,12 @@ namespace fleet::test {
 // none, prints why and exits with kSkipped, which CTest reports as a skipped test.
 std::string claude_or_skip(const std::string& cache_dir);
 
+// Writes the --mcp-config file at `path` that runs the MCP dispatcher
+// (`fixtures_dir`/mcp_dispatcher.mjs, with node) as the stdio server "kitchen" with `env`;
+// returns `path`.
+std::string write_dispatcher_config(const std::string& path, const std::string& fixtures_dir,
+                                    const std::vector<std::pair<std::string, std::string>>& env);
+
 // One run of `claude -p ... --output-format stream-json --verbose`.
 struct ClaudeRun {
   RunResult process;
