@@ -9,12 +9,14 @@
 #include <set>
 
 #include "base/json.h"
+#include "fixtures.h"
 #include "process.h"
 #include "settings/settings_file.h"
 #include "store/provenance_record.h"
 #include "suite.h"
 #include "temp_dir.h"
 
+using fleet::test::pre_tool_use;
 using fleet::test::read_file;
 using fleet::test::run_process;
 using fleet::test::RunResult;
@@ -407,20 +409,16 @@ TEST_CASE("fleet-hooks replay: passing and failing policy files") {
                        "--caller-session-id", "l3-a", "--kitchen-id", "k1", "--recipe-name",
                        "implement", "--state-dir", state})
               .exit_code == 0);
-  const auto input = [](const std::string& caller, const std::string& resume) {
-    return R"({"session_id":")" + caller +
-           R"(","hook_event_name":"PreToolUse","tool_name":"mcp__kitchen__dispatch_food_truck","tool_input":{"resume_session_id":")" +
-           resume + R"("}})";
-  };
-  write_file(p.tmp / "pass.jsonl", R"({"name":"owner","input":)" + input("l3-a", "w-1") +
+  write_file(p.tmp / "pass.jsonl", R"({"name":"owner","input":)" + pre_tool_use("l3-a", "w-1") +
                                        R"(,"expect":"silent"})" + "\n" +
-                                       R"({"name":"self","input":)" + input("l3-a", "l3-a") +
+                                       R"({"name":"self","input":)" + pre_tool_use("l3-a", "l3-a") +
                                        R"(,"expect":"deny","reason_contains":"own id"})" + "\n");
   RunResult r = p.run({"replay", p.tmp / "pass.jsonl", "--state-dir", state});
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("replay: 2 of 2 cases passed, 0 failed") != std::string::npos);
   write_file(p.tmp / "fail.jsonl", R"({"name":"stranger allowed?","input":)" +
-                                       input("l3-x", "w-1") + R"(,"expect":"silent"})" + "\n");
+                                       pre_tool_use("l3-x", "w-1") + R"(,"expect":"silent"})" +
+                                       "\n");
   r = p.run({"replay", p.tmp / "fail.jsonl", "--state-dir", state});
   CHECK(r.exit_code == 1);
   CHECK(r.out.find("FAIL") != std::string::npos);

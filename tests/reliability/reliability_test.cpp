@@ -2,7 +2,6 @@
 // the guard under concurrent load on a large store, a full disk and a read-only state dir.
 // Bounded in time; every check is about what a user would find afterwards.
 
-#include <dirent.h>
 #include <doctest/doctest.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -19,6 +18,7 @@
 
 #include "base/json.h"
 #include "fixtures.h"
+#include "proc_table.h"
 #include "process.h"
 #include "store/provenance_record.h"
 #include "temp_dir.h"
@@ -46,19 +46,14 @@ std::vector<std::string> writer(const std::string& state, const std::string& ses
 // Pids of live processes whose command line contains `needle`.
 std::vector<pid_t> processes_with(const std::string& needle) {
   std::vector<pid_t> found;
-  DIR* proc = ::opendir("/proc");
-  while (const dirent* entry = proc ? ::readdir(proc) : nullptr) {
-    const pid_t pid = std::atoi(entry->d_name);
-    if (pid <= 0 || pid == ::getpid()) continue;
+  for (const pid_t pid : fleet::test::all_pids()) {
+    if (pid == ::getpid()) continue;
     std::string cmdline = read_file("/proc/" + std::to_string(pid) + "/cmdline");
     std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
-    const std::string stat = read_file("/proc/" + std::to_string(pid) + "/stat");
-    const std::size_t close = stat.rfind(')');
-    const bool zombie =
-        close != std::string::npos && close + 2 < stat.size() && stat[close + 2] == 'Z';
+    const auto stat = fleet::test::proc_stat(pid);
+    const bool zombie = stat && stat->state == 'Z';
     if (!zombie && cmdline.find(needle) != std::string::npos) found.push_back(pid);
   }
-  if (proc) ::closedir(proc);
   return found;
 }
 
