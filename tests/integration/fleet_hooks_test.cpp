@@ -370,9 +370,7 @@ TEST_CASE("fleet-hooks compact: racing 16 writers loses nothing") {
             fleet::test::spawn_detached({FLEET_PROVENANCE_WRITER, "record", "--session-id",
                                          "c-" + std::to_string(w) + "-" + std::to_string(i),
                                          "--caller-session-id", "l3", "--state-dir", state});
-        int status = 0;
-        ::waitpid(pid, &status, 0);
-        failures += (WIFEXITED(status) && WEXITSTATUS(status) == 0) ? 0 : 1;
+        failures += fleet::test::wait_exit(pid) == 0 ? 0 : 1;
       }
       ::_exit(failures == 0 ? 0 : 1);
     }
