@@ -359,23 +359,14 @@ TEST_CASE("fleet-hooks compact: racing 16 writers loses nothing") {
 
   constexpr int kWriters = 16;
   constexpr int kRecordsEach = 60;
-  std::vector<pid_t> writers;
-  for (int w = 0; w < kWriters; ++w) {
-    const pid_t child = ::fork();
-    REQUIRE(child >= 0);
-    if (child == 0) {
-      int failures = 0;
-      for (int i = 0; i < kRecordsEach; ++i) {
-        const pid_t pid =
-            fleet::test::spawn_detached({FLEET_PROVENANCE_WRITER, "record", "--session-id",
-                                         "c-" + std::to_string(w) + "-" + std::to_string(i),
-                                         "--caller-session-id", "l3", "--state-dir", state});
-        failures += fleet::test::wait_exit(pid) == 0 ? 0 : 1;
-      }
-      ::_exit(failures == 0 ? 0 : 1);
-    }
-    writers.push_back(child);
-  }
+  const std::vector<pid_t> writers =
+      fleet::test::fork_runners(kWriters, kRecordsEach, [&state](int w, int i) {
+        return std::vector<std::string>{
+            FLEET_PROVENANCE_WRITER, "record",
+            "--session-id",          "c-" + std::to_string(w) + "-" + std::to_string(i),
+            "--caller-session-id",   "l3",
+            "--state-dir",           state};
+      });
   int compactions = 0;
   for (bool running = true; running;) {
     CHECK(p.run({"compact", "--state-dir", state}).exit_code == 0);
