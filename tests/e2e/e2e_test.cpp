@@ -19,15 +19,17 @@
 #include "temp_dir.h"
 
 using fleet::test::claude_or_skip;
+using fleet::test::ClaudeRun;
+using fleet::test::dispatch_turn;
 using fleet::test::kDispatchTool;
 using fleet::test::kL3;
 using fleet::test::MockMessagesApi;
 using fleet::test::read_file;
+using fleet::test::run_claude;
 using fleet::test::run_process;
 using fleet::test::RunResult;
 using fleet::test::split_lines;
 using fleet::test::TempDir;
-using fleet::test::write_file;
 
 namespace {
 
@@ -35,22 +37,6 @@ constexpr const char* kOtherL3 = "beef0000-0000-4000-8000-000000000002";
 constexpr const char* kSuccessor = "5acc0000-0000-4000-8000-000000000003";
 constexpr const char* kSelfL3 = "d00d0000-0000-4000-8000-000000000004";
 constexpr const char* kLateL3 = "abcd0000-0000-4000-8000-000000000005";
-
-struct L3Run {
-  RunResult process;
-  rapidjson::Document output;  // the final "result" event
-  // The "system" events Claude Code streamed, e.g. a hook's systemMessage shown to the user.
-  std::string system_events;
-  std::size_t denials() const {
-    const auto* list = fleet::member(output, "permission_denials");
-    return list && list->IsArray() ? list->Size() : 0;
-  }
-  std::string denied_tool(std::size_t i) const {
-    return std::string(
-        fleet::string_member(output["permission_denials"][static_cast<unsigned>(i)], "tool_name")
-            .value_or(""));
-  }
-};
 
 class Fleet {
  public:
@@ -70,44 +56,29 @@ class Fleet {
         run_process({bin_ + "/fleet-hooks", "check", "--project", project_}, {"", env, ""});
     REQUIRE_MESSAGE(check.exit_code == 0, (check.out + check.err));
 
-    write_file(tmp_ / "mcp.json",
-               R"({"mcpServers":{"kitchen":{"type":"stdio","command":"node","args":[")" +
-                   std::string(FLEET_E2E_FIXTURES) +
-                   R"(/mcp_dispatcher.mjs"],"env":{"FLEET_E2E_WRAPPER":")" + bin_ +
-                   R"(/launch-wrapper","FLEET_E2E_CLAUDE":")" + claude_ +
-                   R"(","FLEET_E2E_STATE_DIR":")" + state_ +
-                   R"(","FLEET_E2E_KITCHEN":"kitchen-1","FLEET_E2E_CALLS":")" + calls_ +
-                   R"("}}}})");
+    fleet::test::write_dispatcher_config(tmp_ / "mcp.json", FLEET_E2E_FIXTURES,
+                                         {{"FLEET_E2E_WRAPPER", bin_ + "/launch-wrapper"},
+                                          {"FLEET_E2E_CLAUDE", claude_},
+                                          {"FLEET_E2E_STATE_DIR", state_},
+                                          {"FLEET_E2E_KITCHEN", "kitchen-1"},
+                                          {"FLEET_E2E_CALLS", calls_}});
     api_ = std::make_unique<MockMessagesApi>(FLEET_E2E_FIXTURES, tmp_.path());
-    port_ = api_->port();
   }
 
   void script(const std::string& json) const { api_->script(json); }
 
   // One L3 run: `claude -p PROMPT` with a pre-assigned session id, in `kitchen`.
-  L3Run l3(const std::string& session_id, const std::string& prompt,
-           const std::string& kitchen) const {
-    L3Run run;
-    run.process = run_process(
+  ClaudeRun l3(const std::string& session_id, const std::string& prompt,
+               const std::string& kitchen) const {
+    auto env = api_->client_env();
+    env.insert(env.end(), {{"HOME", home_},
+                           {"PATH", path_},
+                           {"FLEET_HOOKS_STATE_DIR", state_},
+                           {"FLEET_HOOKS_KITCHEN_ID", kitchen}});
+    return run_claude(
         {claude_, "-p", prompt, "--session-id", session_id, "--output-format", "stream-json",
          "--verbose", "--mcp-config", tmp_ / "mcp.json", "--allowedTools", kDispatchTool},
-        {"",
-         {{"HOME", home_},
-          {"PATH", path_},
-          {"ANTHROPIC_BASE_URL", "http://127.0.0.1:" + port_},
-          {"ANTHROPIC_API_KEY", "test"},
-          {"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"},
-          {"FLEET_HOOKS_STATE_DIR", state_},
-          {"FLEET_HOOKS_KITCHEN_ID", kitchen}},
-         project_});
-    std::string result_line;
-    for (const auto& line : split_lines(run.process.out)) {
-      if (line.find("\"type\":\"result\"") != std::string::npos) result_line = line;
-      if (line.find("\"type\":\"system\"") != std::string::npos) run.system_events += line + "\n";
-    }
-    REQUIRE_MESSAGE(fleet::parse_json(result_line, run.output),
-                    (run.process.out + run.process.err));
-    return run;
+        {"", env, project_});
   }
 
   // The tool calls the dispatcher ran, as {"input", "result"} objects.
@@ -116,13 +87,7 @@ class Fleet {
   std::string store() const { return state_ + "/session_provenance.jsonl"; }
 
   // The text of every tool_result Claude Code sent back to the model so far.
-  std::string tool_results() const {
-    std::string all;
-    for (const auto& line : split_lines(read_file(tmp_ / "api.jsonl"))) {
-      if (line.find("tool_result") != std::string::npos) all += line + "\n";
-    }
-    return all;
-  }
+  std::string tool_results() const { return api_->tool_results(); }
 
  private:
   TempDir tmp_;
@@ -133,13 +98,8 @@ class Fleet {
   std::string state_ = tmp_ / "state";
   std::string calls_ = tmp_ / "calls.jsonl";
   std::string path_ = bin_ + ":" + fleet::env_value("PATH");
-  std::string port_;
   std::unique_ptr<MockMessagesApi> api_;
 };
-
-std::string dispatch_turn(const std::string& input_json) {
-  return R"({"tool_use":{"name":"mcp__kitchen__dispatch_food_truck","input":)" + input_json + "}}";
-}
 
 std::string field(const std::string& call_line, const char* object, const char* key) {
   rapidjson::Document doc;
@@ -160,7 +120,7 @@ TEST_CASE("e2e: dispatch - resume - foreign kitchen - successor - self - unknown
       dispatch_turn(R"({"prompt":"L2-WORK continue","resume_session_id":"{{last_session_id}}"})") +
       R"(,{"text":"L3 done"}]},
     {"match":"L2-WORK","turns":[{"text":"worker finished"}]}],"default":{"text":"ok"}})");
-  L3Run first = fleet.l3(kL3, "L3-DISPATCH the build", "kitchen-1");
+  ClaudeRun first = fleet.l3(kL3, "L3-DISPATCH the build", "kitchen-1");
   CHECK(first.denials() == 0);
   auto calls = fleet.calls();
   REQUIRE(calls.size() == 2);
@@ -180,7 +140,7 @@ TEST_CASE("e2e: dispatch - resume - foreign kitchen - successor - self - unknown
       R"({"rules":[{"match":"L3-FOREIGN","turns":[)" +
       dispatch_turn(R"({"prompt":"L2-WORK steal","resume_session_id":")" + worker + R"("})") +
       R"(,{"text":"gave up"}]},{"match":"L2-WORK","turns":[{"text":"x"}]}]})");
-  L3Run foreign = fleet.l3(kOtherL3, "L3-FOREIGN resume", "kitchen-2");
+  ClaudeRun foreign = fleet.l3(kOtherL3, "L3-FOREIGN resume", "kitchen-2");
   REQUIRE(foreign.denials() == 1);
   CHECK(foreign.denied_tool(0) == kDispatchTool);
   CHECK(fleet.calls().size() == 2);
@@ -191,7 +151,7 @@ TEST_CASE("e2e: dispatch - resume - foreign kitchen - successor - self - unknown
       R"({"rules":[{"match":"L3-SUCCESSOR","turns":[)" +
       dispatch_turn(R"({"prompt":"L2-WORK carry on","resume_session_id":")" + worker + R"("})") +
       R"(,{"text":"carried on"}]},{"match":"L2-WORK","turns":[{"text":"x"}]}]})");
-  L3Run successor = fleet.l3(kSuccessor, "L3-SUCCESSOR resume", "kitchen-1");
+  ClaudeRun successor = fleet.l3(kSuccessor, "L3-SUCCESSOR resume", "kitchen-1");
   CHECK(successor.denials() == 0);
   CHECK(fleet.calls().size() == 3);
 
@@ -203,7 +163,7 @@ TEST_CASE("e2e: dispatch - resume - foreign kitchen - successor - self - unknown
                dispatch_turn(R"({"prompt":"L2-WORK me","resume_session_id":")" + self.substr(0, 8) +
                              R"("})") +
                R"(,{"text":"stopped"}]}]})");
-  L3Run selfish = fleet.l3(kSelfL3, "L3-SELF resume", "kitchen-1");
+  ClaudeRun selfish = fleet.l3(kSelfL3, "L3-SELF resume", "kitchen-1");
   CHECK(selfish.denials() == 2);
   CHECK(fleet.calls().size() == 3);
   CHECK(fleet.tool_results().find("own id") != std::string::npos);
@@ -215,7 +175,7 @@ TEST_CASE("e2e: dispatch - resume - foreign kitchen - successor - self - unknown
       dispatch_turn(
           R"({"prompt":"L2-WORK unknown","resume_session_id":"0badf00d-0000-4000-8000-00000000dead"})") +
       R"(,{"text":"fine"}]},{"match":"L2-WORK","turns":[{"text":"fresh worker"}]}]})");
-  L3Run unknown = fleet.l3(kLateL3, "L3-UNKNOWN resume", "kitchen-1");
+  ClaudeRun unknown = fleet.l3(kLateL3, "L3-UNKNOWN resume", "kitchen-1");
   CHECK(unknown.denials() == 0);
   // The guard's advisory reached the user as a system message.
   CHECK(unknown.system_events.find(
@@ -243,7 +203,7 @@ TEST_CASE("e2e: a resumed L2 survives its old completion marker and ends after i
       R"(,{"text":"all done"}]},
     {"match":"L2-MARKED","turns":[{"text":"first part\n%%L2_DONE%%"},{"text":"second part\n%%L2_DONE%%","delay_ms":2500,
       "tool_use":{"name":"Bash","input":{"command":"sleep 60","description":"keep busy"}}}]}]})");
-  L3Run run = fleet.l3(kL3, "L3-MARKER go", "kitchen-1");
+  ClaudeRun run = fleet.l3(kL3, "L3-MARKER go", "kitchen-1");
   CHECK(run.denials() == 0);
   const auto calls = fleet.calls();
   REQUIRE(calls.size() == 2);

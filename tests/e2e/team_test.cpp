@@ -17,29 +17,21 @@
 #include "temp_dir.h"
 
 using fleet::test::claude_or_skip;
+using fleet::test::ClaudeRun;
 using fleet::test::kSystemPath;
 using fleet::test::MockMessagesApi;
 using fleet::test::read_file;
+using fleet::test::run_claude;
 using fleet::test::run_process;
 using fleet::test::RunResult;
 using fleet::test::split_lines;
 using fleet::test::TempDir;
-using fleet::test::write_file;
 
 namespace {
 
 constexpr const char* kOwner = "c0ffee00-0000-4000-8000-0000000000a1";
 constexpr const char* kStranger = "beef0000-0000-4000-8000-0000000000b2";
 using Env = std::vector<std::pair<std::string, std::string>>;
-
-struct Run {
-  RunResult process;
-  rapidjson::Document output;
-  std::size_t denials() const {
-    const auto* list = fleet::member(output, "permission_denials");
-    return list && list->IsArray() ? list->Size() : 0;
-  }
-};
 
 // The suite installed into one prefix (cmake --install, as ./install.sh does), a project,
 // homes for the people who run Claude Code, a mock Messages API and the MCP dispatcher.
@@ -53,17 +45,15 @@ class Team {
     const RunResult installed =
         run_process({FLEET_CMAKE, "--install", FLEET_BUILD_DIR, "--prefix", prefix_});
     REQUIRE_MESSAGE(installed.exit_code == 0, installed.err);
-    write_file(tmp_ / "mcp.json",
-               R"({"mcpServers":{"kitchen":{"type":"stdio","command":"node","args":[")" +
-                   std::string(FLEET_E2E_FIXTURES) +
-                   R"(/mcp_dispatcher.mjs"],"env":{"FLEET_E2E_WRAPPER":")" + prefix_ +
-                   R"(/bin/launch-wrapper","FLEET_E2E_CLAUDE":")" + claude_ +
-                   R"(","FLEET_E2E_STATE_DIR":")" + state_ +
-                   R"(","FLEET_E2E_KITCHEN":"kitchen-1","FLEET_E2E_NO_RECORD":")" +
-                   (dispatcher_records ? "0" : "1") + R"(","FLEET_E2E_TOOL":")" + tool +
-                   R"(","FLEET_E2E_CALLS":")" + calls_ + R"("}}}})");
+    fleet::test::write_dispatcher_config(tmp_ / "mcp.json", FLEET_E2E_FIXTURES,
+                                         {{"FLEET_E2E_WRAPPER", prefix_ + "/bin/launch-wrapper"},
+                                          {"FLEET_E2E_CLAUDE", claude_},
+                                          {"FLEET_E2E_STATE_DIR", state_},
+                                          {"FLEET_E2E_KITCHEN", "kitchen-1"},
+                                          {"FLEET_E2E_NO_RECORD", dispatcher_records ? "0" : "1"},
+                                          {"FLEET_E2E_TOOL", tool},
+                                          {"FLEET_E2E_CALLS", calls_}});
     api_ = std::make_unique<MockMessagesApi>(FLEET_E2E_FIXTURES, tmp_.path());
-    port_ = api_->port();
   }
 
   std::string home(const std::string& who) const {
@@ -88,18 +78,15 @@ class Team {
   }
 
   Env claude_env(const std::string& home, const std::string& path) const {
-    return {{"HOME", home},
-            {"PATH", path},
-            {"ANTHROPIC_BASE_URL", "http://127.0.0.1:" + port_},
-            {"ANTHROPIC_API_KEY", "test"},
-            {"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"},
-            {"FLEET_HOOKS_STATE_DIR", state_}};
+    Env env = api_->client_env();
+    env.insert(env.end(), {{"HOME", home}, {"PATH", path}, {"FLEET_HOOKS_STATE_DIR", state_}});
+    return env;
   }
 
   // One L3 run of `claude -p` in the project, by a person with `home` and `path`.
-  Run l3(const std::string& session_id, const std::string& prompt, const std::string& kitchen,
-         const std::string& home, const std::string& path,
-         const std::vector<std::string>& extra = {}) const {
+  ClaudeRun l3(const std::string& session_id, const std::string& prompt, const std::string& kitchen,
+               const std::string& home, const std::string& path,
+               const std::vector<std::string>& extra = {}) const {
     std::vector<std::string> argv = {
         claude_,           "-p",          prompt,      "--session-id", session_id,
         "--output-format", "stream-json", "--verbose", "--mcp-config", tmp_ / "mcp.json",
@@ -107,29 +94,15 @@ class Team {
     argv.insert(argv.end(), extra.begin(), extra.end());
     Env env = claude_env(home, path);
     env.emplace_back("FLEET_HOOKS_KITCHEN_ID", kitchen);
-    Run run;
-    run.process = run_process(argv, {"", env, project_});
-    std::string result_line;
-    for (const auto& line : split_lines(run.process.out)) {
-      if (line.find("\"type\":\"result\"") != std::string::npos) result_line = line;
-    }
-    REQUIRE_MESSAGE(fleet::parse_json(result_line, run.output),
-                    (run.process.out + run.process.err));
-    return run;
+    return run_claude(argv, {"", env, project_});
   }
 
   std::string dispatch_turn(const std::string& input_json) const {
-    return R"({"tool_use":{"name":")" + tool_ + R"(","input":)" + input_json + "}}";
+    return fleet::test::dispatch_turn(input_json, tool_);
   }
 
   // What Claude Code sent back to the model as tool results so far.
-  std::string tool_results() const {
-    std::string all;
-    for (const auto& line : split_lines(read_file(tmp_ / "api.jsonl"))) {
-      if (line.find("tool_result") != std::string::npos) all += line + "\n";
-    }
-    return all;
-  }
+  std::string tool_results() const { return api_->tool_results(); }
 
   // The owner dispatches a worker and resumes it; returns the worker's session id.
   std::string owner_dispatches_and_resumes(const std::string& home, const std::string& path,
@@ -143,7 +116,7 @@ class Team {
         dispatch_turn(
             R"({"prompt":"L2-WORK continue","recipe_name":"implement","resume_session_id":"{{last_session_id}}"})") +
         R"(,{"text":"done"}]},{"match":"L2-WORK","turns":[{"text":"worker done"}]}]})");
-    const Run run = l3(kOwner, "L3-DISPATCH build", "kitchen-1", home, path, extra);
+    const ClaudeRun run = l3(kOwner, "L3-DISPATCH build", "kitchen-1", home, path, extra);
     CHECK(run.denials() == 0);
     const auto all = calls();
     REQUIRE(all.size() == before + 2);
@@ -156,8 +129,8 @@ class Team {
   }
 
   // A stranger (another L3, another kitchen) tries to resume `worker`.
-  Run stranger_resumes(const std::string& worker, const std::string& home, const std::string& path,
-                       const std::vector<std::string>& extra = {}) {
+  ClaudeRun stranger_resumes(const std::string& worker, const std::string& home,
+                             const std::string& path, const std::vector<std::string>& extra = {}) {
     script(R"({"rules":[{"match":"L3-STRANGER","turns":[)" +
            dispatch_turn(
                R"({"prompt":"L2-WORK steal","recipe_name":"implement","resume_session_id":")" +
@@ -176,7 +149,6 @@ class Team {
   std::string project_ = tmp_ / "project";
   std::string state_ = tmp_ / "state";
   std::string calls_ = tmp_ / "calls.jsonl";
-  std::string port_;
   std::unique_ptr<MockMessagesApi> api_;
   std::string tool_;  // the dispatch tool as Claude Code names it
   int strangers_ = 0;
@@ -198,7 +170,7 @@ TEST_CASE(
   // A teammate's machine: another HOME, a PATH without the suite. The resume is blocked,
   // not run, and the model is told why.
   const std::string teammate = team.home("teammate");
-  Run blocked =
+  ClaudeRun blocked =
       team.stranger_resumes("0d07e5d0-0000-4000-8000-00000000abcd", teammate, kSystemPath);
   CHECK(blocked.denials() == 1);
   CHECK(team.calls().empty());
@@ -207,7 +179,7 @@ TEST_CASE(
 
   // With the suite on PATH: the owner's resume runs, a stranger's is denied by the guard.
   const std::string worker = team.owner_dispatches_and_resumes(teammate, team.suite_path());
-  Run denied = team.stranger_resumes(worker, teammate, team.suite_path());
+  ClaudeRun denied = team.stranger_resumes(worker, teammate, team.suite_path());
   CHECK(denied.denials() == 1);
   CHECK(team.calls().size() == 2);
   CHECK(team.tool_results().find("Refused to resume session '" + worker) != std::string::npos);
@@ -223,12 +195,12 @@ TEST_CASE("e2e: the plugin through --plugin-dir - recorded by its PostToolUse ho
   REQUIRE(owner.status == fleet::StoreLookup::Status::found);
   CHECK(owner.record.caller_session_id == kOwner);  // written by the plugin's writer hook
   CHECK(owner.record.recipe_name == "implement");
-  Run denied = team.stranger_resumes(worker, team.home("stranger"), kSystemPath, plugin);
+  ClaudeRun denied = team.stranger_resumes(worker, team.home("stranger"), kSystemPath, plugin);
   CHECK(denied.denials() == 1);
   CHECK(team.calls().size() == 2);
   CHECK(team.tool_results().find("Refused to resume session '" + worker) != std::string::npos);
   // Without the plugin nothing guards: the same resume runs (the plugin did the denying).
-  Run unguarded = team.stranger_resumes(worker, team.home("stranger"), kSystemPath);
+  ClaudeRun unguarded = team.stranger_resumes(worker, team.home("stranger"), kSystemPath);
   CHECK(unguarded.denials() == 0);
 }
 
@@ -250,7 +222,7 @@ TEST_CASE("e2e: the plugin through a local marketplace, installed offline for a 
 
   const std::string worker = team.owner_dispatches_and_resumes(home, kSystemPath);
   CHECK(fleet::lookup_session(team.store(), worker).record.caller_session_id == kOwner);
-  Run denied = team.stranger_resumes(worker, home, kSystemPath);
+  ClaudeRun denied = team.stranger_resumes(worker, home, kSystemPath);
   CHECK(denied.denials() == 1);
   CHECK(team.calls().size() == 2);
 }
@@ -276,7 +248,7 @@ TEST_CASE("e2e: another dispatch tool name - install --tool spawn_worker guards 
   check = team.fleet_hooks({"check", "--project", team.project(), "--tool", "spawn_worker"}, home,
                            team.suite_path());
   CHECK_MESSAGE(check.exit_code == 0, check.out);
-  Run denied = team.stranger_resumes(worker, home, team.suite_path());
+  ClaudeRun denied = team.stranger_resumes(worker, home, team.suite_path());
   CHECK(denied.denials() == 1);
   CHECK(team.calls().size() == 3);
   CHECK(team.tool_results().find("Refused to resume session '" + worker) != std::string::npos);

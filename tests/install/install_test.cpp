@@ -2,48 +2,31 @@
 // projects, then --uninstall, which must leave the prefix and the projects as they were.
 
 #include <doctest/doctest.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <filesystem>
 
+#include "install_sh.h"
 #include "process.h"
 #include "temp_dir.h"
+#include "text.h"
 #include "tree.h"
 
+using fleet::test::contains;
+using fleet::test::install_sh;
 using fleet::test::read_file;
 using fleet::test::run_process;
-using fleet::test::RunOptions;
 using fleet::test::RunResult;
 using fleet::test::snapshot_tree;
 using fleet::test::TempDir;
+using fleet::test::user_path;
 using fleet::test::write_file;
 
 namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kInstallSh = std::string(FLEET_SOURCE_DIR) + "/install.sh";
 const char* const kBinaries[] = {"resume-guard", "provenance-writer", "launch-wrapper",
                                  "fleet-hooks"};
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-// install.sh run from `cwd` with its own HOME (fleet-hooks check reads the user's settings).
-RunResult install_sh(const std::vector<std::string>& args, const std::string& cwd,
-                     const std::string& home, const std::string& path_front = "") {
-  std::vector<std::string> argv{kInstallSh};
-  argv.insert(argv.end(), args.begin(), args.end());
-  RunOptions options;
-  options.cwd = cwd;
-  options.env = {{"HOME", home}};
-  if (!path_front.empty()) {
-    const char* path = std::getenv("PATH");
-    options.env.emplace_back("PATH", path_front + ":" + (path ? path : "/usr/bin:/bin"));
-  }
-  return run_process(argv, options);
-}
 
 }  // namespace
 
@@ -57,7 +40,7 @@ TEST_CASE("install.sh: a missing --project is refused before anything is built")
   fs::permissions(t / "fakebin/cmake", fs::perms::owner_all);
 
   const RunResult r = install_sh({"--prefix", "../prefix", "--project", "../no-such-project"},
-                                 t / "work", t / "home", t / "fakebin");
+                                 t / "work", t / "home", t / "fakebin" + ":" + user_path());
   CHECK(r.exit_code == 2);
   CHECK(contains(r.err, "../no-such-project does not exist"));
   CHECK(contains(r.err, t / "work/../no-such-project"));  // where it looked
@@ -66,8 +49,8 @@ TEST_CASE("install.sh: a missing --project is refused before anything is built")
   CHECK_FALSE(fs::exists(t / "prefix"));
 
   write_file(t / "file", "not a directory\n");
-  const RunResult not_dir =
-      install_sh({"--project", "../file"}, t / "work", t / "home", t / "fakebin");
+  const RunResult not_dir = install_sh({"--project", "../file"}, t / "work", t / "home",
+                                       t / "fakebin" + ":" + user_path());
   CHECK(not_dir.exit_code == 2);
   CHECK_FALSE(fs::exists(t / "cmake-ran"));
 
@@ -93,7 +76,7 @@ TEST_CASE("install.sh: a failed build prints its messages without the progress l
   fs::permissions(t / "fakebin/cmake", fs::perms::owner_all);
 
   const RunResult r = install_sh({"--prefix", "../prefix", "--project", "../orch"}, t / "work",
-                                 t / "home", t / "fakebin");
+                                 t / "home", t / "fakebin" + ":" + user_path());
   CHECK(r.exit_code == 1);
   CHECK(contains(r.err, "common/ids.cpp:7:3: error: expected unqualified-id before return"));
   CHECK(contains(r.err, "gmake: *** [Makefile:146: all] Error 2"));
@@ -125,8 +108,7 @@ TEST_CASE(
   // A prefix that already holds someone else's tool, a project without .claude/ and one
   // whose settings.json has content of its own.
   fs::create_directories(t / "prefix/bin");
-  write_file(t / "prefix/bin/other-tool", "#!/bin/sh\necho other\n");
-  ::chmod((t / "prefix/bin/other-tool").c_str(), 0755);
+  fleet::test::write_script(t / "prefix/bin/other-tool", "echo other\n");
   fs::create_directories(t / "orch-a");
   write_file(t / "orch-a/README.md", "orchestrator A\n");
   fs::create_directories(t / "orch-b/.claude");

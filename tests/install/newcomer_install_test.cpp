@@ -5,44 +5,28 @@
 #include <unistd.h>
 #include <filesystem>
 
+#include "install_sh.h"
 #include "process.h"
 #include "temp_dir.h"
+#include "text.h"
 #include "tree.h"
 
+using fleet::test::contains;
+using fleet::test::install_sh;
+using fleet::test::kInstallSh;
 using fleet::test::run_process;
-using fleet::test::RunOptions;
 using fleet::test::RunResult;
 using fleet::test::TempDir;
+using fleet::test::user_path;
 
 namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kInstallSh = std::string(FLEET_SOURCE_DIR) + "/install.sh";
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 std::size_t count(const std::string& text, const std::string& part) {
   std::size_t n = 0;
   for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
   return n;
-}
-
-std::string user_path() {
-  const char* path = std::getenv("PATH");
-  return path ? path : "/usr/bin:/bin";
-}
-
-RunResult install_sh(const std::vector<std::string>& args, const std::string& cwd,
-                     const std::string& home, const std::string& path) {
-  std::vector<std::string> argv{kInstallSh};
-  argv.insert(argv.end(), args.begin(), args.end());
-  RunOptions options;
-  options.cwd = cwd;
-  options.env = {{"HOME", home}, {"PATH", path}};
-  return run_process(argv, options);
 }
 
 }  // namespace

@@ -7,8 +7,10 @@
 
 #include "process.h"
 #include "temp_dir.h"
+#include "text.h"
 #include "tree.h"
 
+using fleet::test::contains;
 using fleet::test::on_path;
 using fleet::test::run_process;
 using fleet::test::RunOptions;
@@ -22,10 +24,6 @@ namespace fs = std::filesystem;
 const std::string kVersion = FLEET_VERSION_NUMBER;
 const char* const kBinaries[] = {"resume-guard", "provenance-writer", "launch-wrapper",
                                  "fleet-hooks"};
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 // Runs argv under `env -i`: no PATH, no HOME, nothing inherited.
 RunResult run_clean(std::vector<std::string> argv, const std::string& cwd,

@@ -12,8 +12,10 @@
 #include "process.h"
 #include "suite.h"
 #include "temp_dir.h"
+#include "text.h"
 
 using fleet::test::BackgroundProcess;
+using fleet::test::contains;
 using fleet::test::pre_tool_use;
 using fleet::test::read_file;
 using fleet::test::run_process;
@@ -32,10 +34,6 @@ const std::string kGuard = FLEET_RESUME_GUARD;
 const std::string kWriter = FLEET_PROVENANCE_WRITER;
 const std::string kWrapper = FLEET_LAUNCH_WRAPPER;
 const std::string kFleetHooks = FLEET_HOOKS_CLI;
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 bool exists(const std::string& path) {
   struct stat st {};

@@ -9,12 +9,14 @@
 #include <set>
 
 #include "base/json.h"
+#include "fixtures.h"
 #include "process.h"
 #include "settings/settings_file.h"
 #include "store/provenance_record.h"
 #include "suite.h"
 #include "temp_dir.h"
 
+using fleet::test::pre_tool_use;
 using fleet::test::read_file;
 using fleet::test::run_process;
 using fleet::test::RunResult;
@@ -243,8 +245,7 @@ TEST_CASE("fleet-hooks check: each rule fails when broken") {
 
   // A "resume-guard" that lets everything through.
   ::mkdir((p.tmp / "fake").c_str(), 0755);
-  write_file(p.tmp / "fake/resume-guard", "#!/bin/sh\ncat >/dev/null\nexit 0\n");
-  ::chmod((p.tmp / "fake/resume-guard").c_str(), 0755);
+  fleet::test::write_script(p.tmp / "fake/resume-guard", "cat >/dev/null\nexit 0\n");
   r = settings_with(good, p.tmp / "fake/resume-guard", ",\"timeout\":10");
   CHECK(r.exit_code == 1);
   CHECK(has_finding(r, "guard-does-not-deny"));
@@ -358,25 +359,14 @@ TEST_CASE("fleet-hooks compact: racing 16 writers loses nothing") {
 
   constexpr int kWriters = 16;
   constexpr int kRecordsEach = 60;
-  std::vector<pid_t> writers;
-  for (int w = 0; w < kWriters; ++w) {
-    const pid_t child = ::fork();
-    REQUIRE(child >= 0);
-    if (child == 0) {
-      int failures = 0;
-      for (int i = 0; i < kRecordsEach; ++i) {
-        const pid_t pid =
-            fleet::test::spawn_detached({FLEET_PROVENANCE_WRITER, "record", "--session-id",
-                                         "c-" + std::to_string(w) + "-" + std::to_string(i),
-                                         "--caller-session-id", "l3", "--state-dir", state});
-        int status = 0;
-        ::waitpid(pid, &status, 0);
-        failures += (WIFEXITED(status) && WEXITSTATUS(status) == 0) ? 0 : 1;
-      }
-      ::_exit(failures == 0 ? 0 : 1);
-    }
-    writers.push_back(child);
-  }
+  const std::vector<pid_t> writers =
+      fleet::test::fork_runners(kWriters, kRecordsEach, [&state](int w, int i) {
+        return std::vector<std::string>{
+            FLEET_PROVENANCE_WRITER, "record",
+            "--session-id",          "c-" + std::to_string(w) + "-" + std::to_string(i),
+            "--caller-session-id",   "l3",
+            "--state-dir",           state};
+      });
   int compactions = 0;
   for (bool running = true; running;) {
     CHECK(p.run({"compact", "--state-dir", state}).exit_code == 0);
@@ -408,20 +398,16 @@ TEST_CASE("fleet-hooks replay: passing and failing policy files") {
                        "--caller-session-id", "l3-a", "--kitchen-id", "k1", "--recipe-name",
                        "implement", "--state-dir", state})
               .exit_code == 0);
-  const auto input = [](const std::string& caller, const std::string& resume) {
-    return R"({"session_id":")" + caller +
-           R"(","hook_event_name":"PreToolUse","tool_name":"mcp__kitchen__dispatch_food_truck","tool_input":{"resume_session_id":")" +
-           resume + R"("}})";
-  };
-  write_file(p.tmp / "pass.jsonl", R"({"name":"owner","input":)" + input("l3-a", "w-1") +
+  write_file(p.tmp / "pass.jsonl", R"({"name":"owner","input":)" + pre_tool_use("l3-a", "w-1") +
                                        R"(,"expect":"silent"})" + "\n" +
-                                       R"({"name":"self","input":)" + input("l3-a", "l3-a") +
+                                       R"({"name":"self","input":)" + pre_tool_use("l3-a", "l3-a") +
                                        R"(,"expect":"deny","reason_contains":"own id"})" + "\n");
   RunResult r = p.run({"replay", p.tmp / "pass.jsonl", "--state-dir", state});
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("replay: 2 of 2 cases passed, 0 failed") != std::string::npos);
   write_file(p.tmp / "fail.jsonl", R"({"name":"stranger allowed?","input":)" +
-                                       input("l3-x", "w-1") + R"(,"expect":"silent"})" + "\n");
+                                       pre_tool_use("l3-x", "w-1") + R"(,"expect":"silent"})" +
+                                       "\n");
   r = p.run({"replay", p.tmp / "fail.jsonl", "--state-dir", state});
   CHECK(r.exit_code == 1);
   CHECK(r.out.find("FAIL") != std::string::npos);

@@ -9,13 +9,9 @@
 #include "suite.h"
 #include "temp_dir.h"
 
-using fleet::test::guard_decision;
 using fleet::test::kL3;
 using fleet::test::post_tool_use;
-using fleet::test::pre_tool_use;
-using fleet::test::read_file;
 using fleet::test::run_process;
-using fleet::test::TempDir;
 
 namespace {
 
@@ -31,13 +27,10 @@ std::string launched_response(const std::string& launched) {
   return R"([{"type":"text","text":"{\"session_id\":\")" + launched + R"(\"}"}])";
 }
 
-struct Project {
-  TempDir tmp;
-  std::string store() const { return tmp / "session_provenance.jsonl"; }
-
-  // The guard's decision: "deny", "advisory" or "silent".
+struct Project : fleet::test::StoreDir {
+  // The guard's decision in kitchen "k-current": "deny", "advisory" or "silent".
   std::string guard(const std::string& caller, const std::string& resume) const {
-    return guard_decision(tmp.path(), "k-current", pre_tool_use(caller, resume, kTool));
+    return StoreDir::guard(caller, "k-current", resume, kTool);
   }
   void post(const std::string& caller, const std::string& tool_input,
             const std::string& launched) const {

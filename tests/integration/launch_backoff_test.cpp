@@ -3,7 +3,6 @@
 // supersedes the waiting wrapper instead of being stopped by its retry.
 
 #include <doctest/doctest.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <csignal>
 
@@ -16,17 +15,12 @@ using fleet::test::BackgroundProcess;
 using fleet::test::run_process;
 using fleet::test::split_lines;
 using fleet::test::TempDir;
+using fleet::test::write_script;
 using Args = std::vector<std::string>;
 
 namespace {
 
 const std::string kWrapper = FLEET_LAUNCH_WRAPPER;
-
-std::string write_script(const std::string& path, const std::string& body) {
-  fleet::test::write_file(path, "#!/bin/sh\n" + body);
-  ::chmod(path.c_str(), 0755);
-  return path;
-}
 
 // Starts a wrapper for `member` that fails retryably and waits until it is in its backoff.
 void start_in_backoff(BackgroundProcess& w) {

@@ -3,7 +3,6 @@
 // process group (setsid, double fork), a stop from outside that a retry must not undo, and a
 // launcher that keeps only the first announce line.
 
-#include <dirent.h>
 #include <doctest/doctest.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -19,14 +18,18 @@
 #include "base/timestamp.h"
 #include "launch/launch_registry.h"
 #include "launch_output.h"
+#include "proc_table.h"
 #include "process.h"
 #include "temp_dir.h"
 
+using fleet::test::all_pids;
 using fleet::test::announced_pids;
 using fleet::test::BackgroundProcess;
+using fleet::test::proc_stat;
 using fleet::test::read_file;
 using fleet::test::read_pid_file;
 using fleet::test::run_process;
+using fleet::test::running;
 using fleet::test::RunOptions;
 using fleet::test::RunResult;
 using fleet::test::split_lines;
@@ -39,46 +42,12 @@ namespace {
 
 const std::string kWrapper = FLEET_LAUNCH_WRAPPER;
 
-struct Stat {
-  char state = '?';
-  pid_t ppid = 0;
-};
-
-std::optional<Stat> proc_stat(pid_t pid) {
-  const std::string text = read_file("/proc/" + std::to_string(pid) + "/stat");
-  const std::size_t close = text.rfind(')');
-  if (close == std::string::npos || close + 4 > text.size()) return std::nullopt;
-  Stat stat;
-  stat.state = text[close + 2];
-  stat.ppid = static_cast<pid_t>(std::strtol(text.c_str() + close + 4, nullptr, 10));
-  return stat;
-}
-
-// Alive and not a zombie.
-bool running(pid_t pid) {
-  const auto stat = proc_stat(pid);
-  return stat && stat->state != 'Z' && stat->state != 'X';
-}
-
 bool wait_not_running(pid_t pid, int timeout_ms = 15000) {
   for (int waited = 0; waited < timeout_ms; waited += 10) {
     if (!running(pid)) return true;
     ::usleep(10000);
   }
   return !running(pid);
-}
-
-std::vector<pid_t> all_pids() {
-  std::vector<pid_t> pids;
-  DIR* dir = ::opendir("/proc");
-  REQUIRE(dir != nullptr);
-  while (const dirent* entry = ::readdir(dir)) {
-    char* end = nullptr;
-    const long pid = std::strtol(entry->d_name, &end, 10);
-    if (end != entry->d_name && *end == '\0') pids.push_back(static_cast<pid_t>(pid));
-  }
-  ::closedir(dir);
-  return pids;
 }
 
 // Running processes whose environment holds `entry` ("NAME=value"): everything a test's

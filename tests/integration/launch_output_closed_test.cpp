@@ -4,7 +4,6 @@
 
 #include <doctest/doctest.h>
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <chrono>
@@ -20,6 +19,7 @@ using fleet::test::RunResult;
 using fleet::test::split_lines;
 using fleet::test::TempDir;
 using fleet::test::write_file;
+using fleet::test::write_script;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -124,8 +124,7 @@ TEST_CASE("output closed: the agent runs on and its output is spooled") {
                                          " ]; do echo tick; sleep 0.01; done\necho result-line\n"
                                    : "echo started\nwhile [ ! -e " + tmp / "finish" +
                                          " ]; do sleep 0.01; done\n" + "echo result-line\n";
-      write_file(agent, "#!/bin/sh\n" + body);
-      ::chmod(agent.c_str(), 0755);
+      write_script(agent, body);
       Launch launch({kWrapper, "--member", "m", "--state-dir", tmp.path(), "--summary-file",
                      tmp / "summary", "--", agent},
                     tmp / "err");
@@ -151,8 +150,7 @@ TEST_CASE("output closed: the agent runs on and its output is spooled") {
 TEST_CASE("output closed: the next launch of the member still stops the spooling agent") {
   TempDir tmp;
   const std::string agent = tmp / "agent";
-  write_file(agent, "#!/bin/sh\necho started\nexec sleep 1000\n");
-  ::chmod(agent.c_str(), 0755);
+  write_script(agent, "echo started\nexec sleep 1000\n");
   Launch launch({kWrapper, "--member", "m", "--state-dir", tmp.path(), "--", agent}, tmp / "err");
   REQUIRE(launch.read_until("started"));
   launch.drop_stdout();
@@ -168,11 +166,10 @@ TEST_CASE("output closed: --on-output-closed stop stops the agent at once") {
   for (const std::string kind : {"writes often", "writes only at the end"}) {
     TempDir tmp;
     const std::string agent = tmp / "agent";
-    write_file(agent,
-               "#!/bin/sh\necho started\n" +
-                   std::string(kind == "writes often" ? "while :; do echo tick; sleep 0.01; done\n"
-                                                      : "sleep 1000\necho result\n"));
-    ::chmod(agent.c_str(), 0755);
+    write_script(agent,
+                 "echo started\n" + std::string(kind == "writes often"
+                                                    ? "while :; do echo tick; sleep 0.01; done\n"
+                                                    : "sleep 1000\necho result\n"));
     Launch launch({kWrapper, "--on-output-closed", "stop", "--grace", "2", "--summary-file",
                    tmp / "summary", "--", agent},
                   tmp / "err");

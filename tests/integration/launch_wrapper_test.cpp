@@ -14,6 +14,7 @@
 #include "base/ids.h"
 #include "base/json.h"
 #include "base/timestamp.h"
+#include "child.h"
 #include "launch/launch_registry.h"
 #include "launch_output.h"
 #include "process.h"
@@ -26,6 +27,7 @@ using fleet::test::read_file;
 using fleet::test::read_pid_file;
 using fleet::test::run_process;
 using fleet::test::RunResult;
+using fleet::test::spawn_group_leader;
 using fleet::test::split_lines;
 using fleet::test::TempDir;
 using fleet::test::wrapper_summary;
@@ -45,7 +47,7 @@ Args wrapper(std::initializer_list<std::string> options,
   return argv;
 }
 
-// The pids of every FLEET_PID:<pid> line of `out`.
+// Is there a process `pid` (a zombie counts)?
 bool alive(pid_t pid) {
   return pid > 0 && ::kill(pid, 0) == 0;
 }
@@ -56,20 +58,6 @@ bool wait_dead(pid_t pid, int timeout_ms = 10000) {
     ::usleep(10000);
   }
   return !alive(pid);
-}
-
-// The JSON summary line the wrapper prints last on stderr.
-// A process in its own group that has nothing to do with any launch.
-pid_t spawn_unrelated_sleeper() {
-  const pid_t pid = ::fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    ::setpgid(0, 0);
-    ::execl("/bin/sleep", "sleep", "300", static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  ::setpgid(pid, pid);
-  return pid;
 }
 
 }  // namespace
@@ -158,7 +146,7 @@ TEST_CASE(
 
 TEST_CASE("launch-wrapper: a record naming a reused pid is cleared and nothing is signalled") {
   TempDir tmp;
-  const pid_t unrelated = spawn_unrelated_sleeper();
+  const pid_t unrelated = spawn_group_leader();  // nothing to do with any launch
   ::usleep(20000);
   const fleet::LaunchRegistry registry(tmp.path(), "m");
   SUBCASE("another start time") {
@@ -183,7 +171,7 @@ TEST_CASE("launch-wrapper: a record naming a reused pid is cleared and nothing i
 
 TEST_CASE("launch-wrapper: a corrupt registry record is reported - replaced - never used") {
   TempDir tmp;
-  const pid_t unrelated = spawn_unrelated_sleeper();
+  const pid_t unrelated = spawn_group_leader();  // nothing to do with any launch
   ::mkdir((tmp / "launch").c_str(), 0700);
   fleet::test::write_file(tmp / "launch/m.json",
                           "{\"pid\": " + std::to_string(unrelated) + ", \"pgid\": oops");

@@ -11,7 +11,9 @@
 #include "process.h"
 #include "suite.h"
 #include "temp_dir.h"
+#include "text.h"
 
+using fleet::test::contains;
 using fleet::test::read_file;
 using fleet::test::run_process;
 using fleet::test::RunResult;
@@ -19,10 +21,6 @@ using fleet::test::write_file;
 using Args = std::vector<std::string>;
 
 namespace {
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 // A project and a HOME; `bin` holds the suite, on PATH only when asked.
 using Newcomer = fleet::test::SuiteMachine;

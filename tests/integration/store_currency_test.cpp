@@ -15,8 +15,6 @@
 
 using fleet::test::read_file;
 using fleet::test::run_process;
-using fleet::test::RunResult;
-using fleet::test::TempDir;
 using fleet::test::write_file;
 
 namespace {
@@ -28,38 +26,17 @@ constexpr const char* kY = "1e07e5d0-0000-4000-8000-000000000002";
 constexpr const char* kO1 = "c0ffee00-0000-4000-8000-00000000000a";
 constexpr const char* kO2 = "c0ffee00-0000-4000-8000-00000000000b";
 
-struct Store {
-  TempDir tmp;
-  std::string path() const { return tmp / "session_provenance.jsonl"; }
-
-  void record(const std::string& session, const std::string& caller,
-              const std::string& kitchen) const {
-    fleet::test::write_record(tmp.path(), session, caller, kitchen);
-  }
-
-  // resume-guard's decision for `caller` in `kitchen` resuming `session`: "deny", "advisory"
-  // or "silent".
-  std::string guard(const std::string& caller, const std::string& kitchen,
-                    const std::string& session) const {
-    return fleet::test::guard_decision(tmp.path(), kitchen,
-                                       fleet::test::pre_tool_use(caller, session));
-  }
-
-  // The verdict `fleet-hooks query` prints: "deny", "advisory" or "silent".
-  std::string query(const std::string& caller, const std::string& kitchen,
-                    const std::string& session) const {
-    return fleet::test::query_verdict(tmp.path(), caller, kitchen, session);
-  }
-
+// The store, and what other programs do to its file.
+struct Store : fleet::test::StoreDir {
   ino_t inode() const {
     struct stat st {};
-    REQUIRE(::stat(path().c_str(), &st) == 0);
+    REQUIRE(::stat(store().c_str(), &st) == 0);
     return st.st_ino;
   }
 
   // What another program does with open(r+), ftruncate, write: the same inode, new content.
   void rewrite_in_place(const std::string& content) const {
-    const int fd = ::open(path().c_str(), O_RDWR);
+    const int fd = ::open(store().c_str(), O_RDWR);
     REQUIRE(fd >= 0);
     REQUIRE(::ftruncate(fd, 0) == 0);
     REQUIRE(::write(fd, content.data(), content.size()) == static_cast<ssize_t>(content.size()));
@@ -85,7 +62,7 @@ TEST_CASE("store currency: the issue's reproduction, a store rewritten in place"
   const ino_t before = s.inode();
   // Another tool rewrites the store in place: now the FIRST record of X says O1/k1, and the
   // later one O2/k2. Every line keeps its length and offset.
-  const std::string text = read_file(s.path());
+  const std::string text = read_file(s.store());
   const std::string first_line = text.substr(0, text.find('\n') + 1);
   std::string forged = first_line;
   const auto replace = [&forged](const std::string& from, const std::string& to) {
@@ -115,7 +92,7 @@ TEST_CASE("store currency: truncated, then appended by another program") {
   CHECK(s.guard(kO2, "k2", kX) == "advisory");
   // Another program appends X for O2, then Y again: same inode, the index still names X and
   // Y at their old offsets.
-  write_file(s.path(), read_file(s.path()) + line(kY, kO2, "k2") + line(kX, kO2, "k2"));
+  write_file(s.store(), read_file(s.store()) + line(kY, kO2, "k2") + line(kX, kO2, "k2"));
   CHECK(s.guard(kO2, "k2", kX) == "silent");
   CHECK(s.query(kO2, "k2", kX) == "silent");
   CHECK(s.guard(kO1, "k1", kX) == "deny");
@@ -127,12 +104,12 @@ TEST_CASE("store currency: a file copied over the store, and one renamed over it
   s.record(kX, kO2, "k2");
   write_file(s.tmp / "other", line(kX, kO1, "k1") + line(kX, kO2, "k2"));
   // cp keeps the inode of the destination.
-  REQUIRE(run_process({"/bin/cp", s.tmp / "other", s.path()}).exit_code == 0);
+  REQUIRE(run_process({"/bin/cp", s.tmp / "other", s.store()}).exit_code == 0);
   CHECK(s.guard(kO2, "k2", kX) == "deny");
   CHECK(s.query(kO2, "k2", kX) == "deny");
   s.record(kY, kO2, "k2");
   write_file(s.tmp / "other2", line(kX, kO2, "k2") + line(kX, kO1, "k1"));
-  REQUIRE(::rename((s.tmp / "other2").c_str(), s.path().c_str()) == 0);
+  REQUIRE(::rename((s.tmp / "other2").c_str(), s.store().c_str()) == 0);
   CHECK(s.guard(kO1, "k1", kX) == "deny");
   CHECK(s.guard(kO2, "k2", kX) == "silent");
 }
@@ -142,12 +119,12 @@ TEST_CASE("store currency: deleted and recreated (the inode may be reused)") {
   s.record(kY, kO1, "k1");
   s.record(kX, kO2, "k2");
   REQUIRE(s.guard(kO2, "k2", kX) == "silent");
-  const std::string old_text = read_file(s.path());
+  const std::string old_text = read_file(s.store());
   std::string text = old_text;
   text.replace(0, text.find('\n') + 1, line(kX, kO1, "k1"));
   for (int attempt = 0; attempt < 3; ++attempt) {
-    REQUIRE(::unlink(s.path().c_str()) == 0);
-    write_file(s.path(), text);
+    REQUIRE(::unlink(s.store().c_str()) == 0);
+    write_file(s.store(), text);
     CHECK(s.guard(kO2, "k2", kX) == "deny");
     CHECK(s.query(kO2, "k2", kX) == "deny");
   }
@@ -159,14 +136,14 @@ TEST_CASE("store currency: torn lines and foreign appends") {
   // A torn tail that would be X's first record if it were complete is not a record.
   std::string torn = line(kX, kO1, "k1");
   torn.resize(torn.size() / 2);
-  write_file(s.path(), read_file(s.path()) + torn);
+  write_file(s.store(), read_file(s.store()) + torn);
   CHECK(s.guard(kO2, "k2", kX) == "advisory");
   // The next writer terminates the torn line; X's first complete record is then its own.
   s.record(kX, kO2, "k2");
   CHECK(s.guard(kO2, "k2", kX) == "silent");
   CHECK(s.guard(kO1, "k1", kX) == "deny");
   // A foreign append of a later X record changes nothing.
-  write_file(s.path(), read_file(s.path()) + line(kX, kO1, "k1"));
+  write_file(s.store(), read_file(s.store()) + line(kX, kO1, "k1"));
   CHECK(s.guard(kO2, "k2", kX) == "silent");
   CHECK(s.guard(kO1, "k1", kX) == "deny");
 }

@@ -19,6 +19,7 @@ using fleet::test::kModelSessions;
 using fleet::test::pre_tool_use;
 using fleet::test::run_process;
 using fleet::test::RunResult;
+using fleet::test::store_text;
 using fleet::test::TempDir;
 
 namespace {
@@ -38,11 +39,6 @@ std::string query_verdict(const std::string& state, const std::string& caller,
   const std::string rest = r.out.substr(at + label.size());
   if (rest.starts_with("silent")) return "silent";
   return rest.substr(0, rest.find(':'));
-}
-
-std::string text_of(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 ? fleet::test::read_file(path) : "";
 }
 
 }  // namespace
@@ -74,7 +70,7 @@ TEST_CASE("store model through the binaries: guard, query and replay decide as a
       } else {
         operation = fleet::test::foreign_operation(store, random);
       }
-      const std::string text = text_of(store);
+      const std::string text = store_text(store);
       std::string cases;
       for (int triple = 0; triple < 3; ++triple) {
         const std::string& session = kModelSessions[random() % kModelSessions.size()];

@@ -2,7 +2,6 @@
 // the guard under concurrent load on a large store, a full disk and a read-only state dir.
 // Bounded in time; every check is about what a user would find afterwards.
 
-#include <dirent.h>
 #include <doctest/doctest.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -19,6 +18,7 @@
 
 #include "base/json.h"
 #include "fixtures.h"
+#include "proc_table.h"
 #include "process.h"
 #include "store/provenance_record.h"
 #include "temp_dir.h"
@@ -32,6 +32,7 @@ using fleet::test::split_lines;
 using fleet::test::TempDir;
 using fleet::test::wait_exit;
 using fleet::test::write_file;
+using fleet::test::write_script;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -45,19 +46,14 @@ std::vector<std::string> writer(const std::string& state, const std::string& ses
 // Pids of live processes whose command line contains `needle`.
 std::vector<pid_t> processes_with(const std::string& needle) {
   std::vector<pid_t> found;
-  DIR* proc = ::opendir("/proc");
-  while (const dirent* entry = proc ? ::readdir(proc) : nullptr) {
-    const pid_t pid = std::atoi(entry->d_name);
-    if (pid <= 0 || pid == ::getpid()) continue;
+  for (const pid_t pid : fleet::test::all_pids()) {
+    if (pid == ::getpid()) continue;
     std::string cmdline = read_file("/proc/" + std::to_string(pid) + "/cmdline");
     std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
-    const std::string stat = read_file("/proc/" + std::to_string(pid) + "/stat");
-    const std::size_t close = stat.rfind(')');
-    const bool zombie =
-        close != std::string::npos && close + 2 < stat.size() && stat[close + 2] == 'Z';
+    const auto stat = fleet::test::proc_stat(pid);
+    const bool zombie = stat && stat->state == 'Z';
     if (!zombie && cmdline.find(needle) != std::string::npos) found.push_back(pid);
   }
-  if (proc) ::closedir(proc);
   return found;
 }
 
@@ -154,26 +150,23 @@ TEST_CASE("reliability: 100 launches of one member with wrappers killed at rando
   const std::string agent = tmp / "storm-agent";
   // A pid in alive/ counts only while it is still one of this test's agents (pid_max is small
   // and a long test run reuses pids) and is not the checking agent itself.
-  write_file(agent,
-             "#!/bin/sh\n"
-             "for f in " +
-                 alive +
-                 "/*; do\n"
-                 "  p=${f##*/}; [ \"$p\" = '*' ] && continue; [ \"$p\" = \"$$\" ] && continue\n"
-                 "  if [ -r /proc/$p/stat ] && ! grep -q '^[0-9]* (.*) Z' /proc/$p/stat && "
-                 "grep -q " +
-                 agent +
-                 " /proc/$p/cmdline 2>/dev/null; then\n"
-                 "    echo \"$$ started while $p was alive\" >> " +
-                 tmp / "violations" +
-                 "\n"
-                 "  fi\n"
-                 "done\n"
-                 "touch " +
-                 alive +
-                 "/$$\n"
-                 "sleep 300 &\nwait\n");
-  ::chmod(agent.c_str(), 0755);
+  write_script(agent,
+               "for f in " + alive +
+                   "/*; do\n"
+                   "  p=${f##*/}; [ \"$p\" = '*' ] && continue; [ \"$p\" = \"$$\" ] && continue\n"
+                   "  if [ -r /proc/$p/stat ] && ! grep -q '^[0-9]* (.*) Z' /proc/$p/stat && "
+                   "grep -q " +
+                   agent +
+                   " /proc/$p/cmdline 2>/dev/null; then\n"
+                   "    echo \"$$ started while $p was alive\" >> " +
+                   tmp / "violations" +
+                   "\n"
+                   "  fi\n"
+                   "done\n"
+                   "touch " +
+                   alive +
+                   "/$$\n"
+                   "sleep 300 &\nwait\n");
   std::mt19937 random(1122);
   std::vector<std::unique_ptr<BackgroundProcess>> wrappers;
   for (int i = 0; i < 100; ++i) {

@@ -32,22 +32,10 @@ TEST_CASE("store reliability: 32 processes appending 200 records each lose nothi
   TempDir tmp;
   constexpr int kProcesses = 32;
   constexpr int kRecordsEach = 200;
-  std::vector<pid_t> children;
-  for (int p = 0; p < kProcesses; ++p) {
-    const pid_t child = ::fork();
-    REQUIRE(child >= 0);
-    if (child == 0) {
-      int failures = 0;
-      for (int i = 0; i < kRecordsEach; ++i) {
-        const std::string session = "w-" + std::to_string(p) + "-" + std::to_string(i);
-        if (wait_exit(fleet::test::spawn_detached(writer_args(tmp.path(), session))) != 0) {
-          ++failures;
-        }
-      }
-      ::_exit(failures == 0 ? 0 : 1);
-    }
-    children.push_back(child);
-  }
+  const std::vector<pid_t> children =
+      fleet::test::fork_runners(kProcesses, kRecordsEach, [&tmp](int p, int i) {
+        return writer_args(tmp.path(), "w-" + std::to_string(p) + "-" + std::to_string(i));
+      });
   for (pid_t child : children) CHECK(wait_exit(child) == 0);
 
   const auto lines = split_lines(read_file(tmp / "session_provenance.jsonl"));

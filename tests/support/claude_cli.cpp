@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "base/json.h"
 #include "fixtures.h"
 #include "temp_dir.h"
 
@@ -21,6 +22,55 @@ std::string claude_or_skip(const std::string& cache_dir) {
   std::_Exit(kSkipped);
 }
 
+std::string write_dispatcher_config(const std::string& path, const std::string& fixtures_dir,
+                                    const std::vector<std::pair<std::string, std::string>>& env) {
+  rapidjson::Document doc(rapidjson::kObjectType);
+  auto& alloc = doc.GetAllocator();
+  rapidjson::Value variables(rapidjson::kObjectType);
+  for (const auto& [name, value] : env) {
+    variables.AddMember(json_string(name, alloc), json_string(value, alloc), alloc);
+  }
+  rapidjson::Value args(rapidjson::kArrayType);
+  args.PushBack(json_string(fixtures_dir + "/mcp_dispatcher.mjs", alloc), alloc);
+  rapidjson::Value server(rapidjson::kObjectType);
+  server.AddMember("type", "stdio", alloc);
+  server.AddMember("command", "node", alloc);
+  server.AddMember("args", args, alloc);
+  server.AddMember("env", variables, alloc);
+  rapidjson::Value servers(rapidjson::kObjectType);
+  servers.AddMember("kitchen", server, alloc);
+  doc.AddMember("mcpServers", servers, alloc);
+  write_file(path, to_json(doc));
+  return path;
+}
+
+std::size_t ClaudeRun::denials() const {
+  const auto* list = member(output, "permission_denials");
+  return list && list->IsArray() ? list->Size() : 0;
+}
+
+std::string ClaudeRun::denied_tool(std::size_t i) const {
+  return std::string(
+      string_member(output["permission_denials"][static_cast<unsigned>(i)], "tool_name")
+          .value_or(""));
+}
+
+ClaudeRun run_claude(const std::vector<std::string>& argv, const RunOptions& options) {
+  ClaudeRun run;
+  run.process = run_process(argv, options);
+  std::string result_line;
+  for (const auto& line : split_lines(run.process.out)) {
+    if (line.find("\"type\":\"result\"") != std::string::npos) result_line = line;
+    if (line.find("\"type\":\"system\"") != std::string::npos) run.system_events += line + "\n";
+  }
+  REQUIRE_MESSAGE(parse_json(result_line, run.output), (run.process.out + run.process.err));
+  return run;
+}
+
+std::string dispatch_turn(const std::string& input_json, const std::string& tool) {
+  return R"({"tool_use":{"name":")" + tool + R"(","input":)" + input_json + "}}";
+}
+
 MockMessagesApi::MockMessagesApi(const std::string& fixtures_dir, const std::string& dir)
     : dir_(dir) {
   script(R"({"rules":[],"default":{"text":"ok"}})");
@@ -34,6 +84,20 @@ MockMessagesApi::MockMessagesApi(const std::string& fixtures_dir, const std::str
 
 void MockMessagesApi::script(const std::string& json) const {
   write_file(dir_ + "/script.json", json);
+}
+
+std::vector<std::pair<std::string, std::string>> MockMessagesApi::client_env() const {
+  return {{"ANTHROPIC_BASE_URL", "http://127.0.0.1:" + port_},
+          {"ANTHROPIC_API_KEY", "test"},
+          {"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"}};
+}
+
+std::string MockMessagesApi::tool_results() const {
+  std::string all;
+  for (const auto& line : split_lines(read_file(dir_ + "/api.jsonl"))) {
+    if (line.find("tool_result") != std::string::npos) all += line + "\n";
+  }
+  return all;
 }
 
 }  // namespace fleet::test

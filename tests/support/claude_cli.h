@@ -3,9 +3,14 @@
 // installed, and the scripted Messages API it talks to on loopback
 // (tests/e2e/fixtures/mock_api.mjs).
 
+#include <rapidjson/document.h>
+
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "fixtures.h"
 #include "process.h"
 
 namespace fleet::test {
@@ -14,6 +19,29 @@ namespace fleet::test {
 // none, prints why and exits with kSkipped, which CTest reports as a skipped test.
 std::string claude_or_skip(const std::string& cache_dir);
 
+// Writes the --mcp-config file at `path` that runs the MCP dispatcher
+// (`fixtures_dir`/mcp_dispatcher.mjs, with node) as the stdio server "kitchen" with `env`;
+// returns `path`.
+std::string write_dispatcher_config(const std::string& path, const std::string& fixtures_dir,
+                                    const std::vector<std::pair<std::string, std::string>>& env);
+
+// One run of `claude -p ... --output-format stream-json --verbose`.
+struct ClaudeRun {
+  RunResult process;
+  rapidjson::Document output;  // the final "result" event
+  // The "system" events Claude Code streamed, e.g. a hook's systemMessage shown to the user.
+  std::string system_events;
+  // How many tool calls Claude Code denied (its permission_denials), and the tool of the i-th.
+  std::size_t denials() const;
+  std::string denied_tool(std::size_t i) const;
+};
+
+// Runs the Claude Code command line `argv` with `options`; REQUIREs its "result" event.
+ClaudeRun run_claude(const std::vector<std::string>& argv, const RunOptions& options);
+
+// A turn of the mock API's script: the model calls `tool` with `input_json`.
+std::string dispatch_turn(const std::string& input_json, const std::string& tool = kDispatchTool);
+
 // The mock Messages API, run with node from `fixtures_dir`; its script, port file and request
 // log (api.jsonl) live in `dir`. It answers "ok" until script() gives it rules.
 class MockMessagesApi {
@@ -21,6 +49,10 @@ class MockMessagesApi {
   MockMessagesApi(const std::string& fixtures_dir, const std::string& dir);  // REQUIREs it listens
   void script(const std::string& json) const;
   const std::string& port() const { return port_; }
+  // The environment that points Claude Code at this API (with a test key, no other traffic).
+  std::vector<std::pair<std::string, std::string>> client_env() const;
+  // The text of every tool_result Claude Code sent back to the model so far, a line each.
+  std::string tool_results() const;
 
  private:
   std::string dir_;

@@ -1,5 +1,6 @@
 #include "process.h"
 
+#include <doctest/doctest.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/wait.h>
@@ -238,6 +239,25 @@ int spawn_detached(const std::vector<std::string>& argv,
   const pid_t pid = fork_exec(argv, env, "", {null_fd, null_fd, null_fd});
   ::close(null_fd);
   return pid;
+}
+
+std::vector<int> fork_runners(
+    int children, int runs_each,
+    const std::function<std::vector<std::string>(int child, int run)>& argv_of) {
+  std::vector<int> pids;
+  for (int c = 0; c < children; ++c) {
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+      int failures = 0;
+      for (int i = 0; i < runs_each; ++i) {
+        if (wait_exit(spawn_detached(argv_of(c, i))) != 0) ++failures;
+      }
+      ::_exit(failures == 0 ? 0 : 1);
+    }
+    pids.push_back(child);
+  }
+  return pids;
 }
 
 int wait_exit(int pid) {

@@ -2,6 +2,7 @@
 // Test support: run a real executable the way a user or Claude Code does (stdin, environment,
 // working directory) and capture what it prints and how it exits.
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -59,6 +60,13 @@ class BackgroundProcess {
 // Starts argv in the background with stdin/stdout/stderr on /dev/null; returns its pid.
 int spawn_detached(const std::vector<std::string>& argv,
                    const std::vector<std::pair<std::string, std::string>>& env = {});
+
+// Forks `children` processes that run at the same time; child c runs argv_of(c, i) for i = 0
+// .. runs_each - 1, one after another, and exits 0 when every run exited 0 (1 otherwise).
+// Returns the children's pids (wait for them with wait_exit).
+std::vector<int> fork_runners(
+    int children, int runs_each,
+    const std::function<std::vector<std::string>(int child, int run)>& argv_of);
 
 // Waits for the child `pid` (through EINTR): its exit code, 128+N when signal N killed it, -1
 // when it cannot be waited for.

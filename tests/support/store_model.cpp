@@ -26,11 +26,6 @@ const T& pick(const std::vector<T>& pool, std::mt19937& random) {
   return pool[random() % pool.size()];
 }
 
-std::string read_or_empty(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 ? read_file(path) : "";
-}
-
 // Writes `content` over the file at `path` through the same inode (open, truncate, write),
 // as `cp` and an editor saving in place do.
 void overwrite_in_place(const std::string& path, const std::string& content) {
@@ -86,6 +81,11 @@ std::string rewritten_same_size(std::string text, std::mt19937& random) {
 
 }  // namespace
 
+std::string store_text(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 ? read_file(path) : "";
+}
+
 std::string model_line(std::mt19937& random) {
   // Drawn in the order the fields are written (the seeds' sequences depend on it).
   const std::string caller = pick(kModelCallers, random);
@@ -96,7 +96,7 @@ std::string model_line(std::mt19937& random) {
 }
 
 std::string foreign_operation(const std::string& path, std::mt19937& random) {
-  const std::string text = read_or_empty(path);
+  const std::string text = store_text(path);
   switch (random() % 10) {
     case 0:
     case 1:

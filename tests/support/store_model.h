@@ -17,6 +17,9 @@ extern const std::vector<std::string> kModelSessions;
 extern const std::vector<std::string> kModelCallers;
 extern const std::vector<std::string> kModelKitchens;
 
+// The text of the store at `path`; "" when there is no file.
+std::string store_text(const std::string& path);
+
 // A store line as AutoSkillit's writer formats it (json.dumps, sort_keys); the recipe is
 // empty (an L3) one time in eight.
 std::string model_line(std::mt19937& random);

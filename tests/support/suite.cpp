@@ -46,6 +46,21 @@ std::string query_verdict(const std::string& state_dir, const std::string& calle
   return "";
 }
 
+void StoreDir::record(const std::string& session, const std::string& caller,
+                      const std::string& kitchen) const {
+  write_record(tmp.path(), session, caller, kitchen);
+}
+
+std::string StoreDir::guard(const std::string& caller, const std::string& kitchen,
+                            const std::string& session, const std::string& tool) const {
+  return guard_decision(tmp.path(), kitchen, pre_tool_use(caller, session, tool));
+}
+
+std::string StoreDir::query(const std::string& caller, const std::string& kitchen,
+                            const std::string& session) const {
+  return query_verdict(tmp.path(), caller, kitchen, session);
+}
+
 void link_suite(const std::string& bin_dir, std::initializer_list<std::string> names) {
   static const std::map<std::string, std::string> kBuilt = {
       {"resume-guard", FLEET_RESUME_GUARD},

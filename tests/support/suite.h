@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "fixtures.h"
 #include "process.h"
 #include "temp_dir.h"
 
@@ -26,6 +27,22 @@ std::string guard_decision(const std::string& state_dir, const std::string& kitc
 // "deny", "advisory" or "silent"; REQUIREs that it prints one.
 std::string query_verdict(const std::string& state_dir, const std::string& caller,
                           const std::string& kitchen, const std::string& session);
+
+// A state directory holding the provenance store, driven through the suite's executables.
+struct StoreDir {
+  TempDir tmp;
+  std::string store() const { return tmp / "session_provenance.jsonl"; }
+  // Writes the record of `session` launched by `caller` in `kitchen` (write_record).
+  void record(const std::string& session, const std::string& caller,
+              const std::string& kitchen) const;
+  // resume-guard's decision for `caller` in `kitchen` resuming `session` through `tool`:
+  // "deny", "advisory" or "silent" (guard_decision).
+  std::string guard(const std::string& caller, const std::string& kitchen,
+                    const std::string& session, const std::string& tool = kDispatchTool) const;
+  // The verdict `fleet-hooks query` prints: "deny", "advisory" or "silent" (query_verdict).
+  std::string query(const std::string& caller, const std::string& kitchen,
+                    const std::string& session) const;
+};
 
 // Links the named executables of the suite ("resume-guard", "provenance-writer",
 // "launch-wrapper", "fleet-hooks") into `bin_dir`, as ./install.sh puts them on PATH.

@@ -7,23 +7,14 @@
 
 #include "base/json.h"
 #include "base/timestamp.h"
+#include "child.h"
 #include "temp_dir.h"
 
 using namespace fleet;
+using fleet::test::spawn_group_leader;
 using fleet::test::TempDir;
 
 namespace {
-
-pid_t spawn_group_leader() {
-  const pid_t pid = ::fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    ::setpgid(0, 0);
-    for (;;) ::pause();
-  }
-  ::setpgid(pid, pid);
-  return pid;
-}
 
 LaunchRecord record_for(pid_t pid) {
   return {"m", identify_process(pid).value(), pid, "", utc_timestamp_now(), {"agent"}};

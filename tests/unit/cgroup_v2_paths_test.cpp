@@ -6,26 +6,21 @@
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 
-#include <fstream>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "process/cgroup_v2.h"
+#include "temp_dir.h"
 
 namespace {
-
-std::string get(const std::string& path) {
-  std::ifstream in(path);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 // This process's cgroup v2 directories according to the mount table: one per cgroup2 mount
 // that shows the process's cgroup (mount points and roots without escapes, as on test hosts).
 std::vector<std::string> directories_from_mount_table(const std::string& path) {
   std::vector<std::string> found;
-  std::istringstream lines(get("/proc/self/mountinfo"));
+  std::istringstream lines(fleet::test::read_file("/proc/self/mountinfo"));
   for (std::string line; std::getline(lines, line);) {
     const std::size_t dash = line.find(" - cgroup2 ");
     if (dash == std::string::npos) continue;
@@ -43,7 +38,7 @@ std::vector<std::string> directories_from_mount_table(const std::string& path) {
 
 TEST_CASE("cgroup_v2: this process's cgroup directory is the one the mount table names") {
   std::string path;
-  std::istringstream lines(get("/proc/self/cgroup"));
+  std::istringstream lines(fleet::test::read_file("/proc/self/cgroup"));
   for (std::string line; std::getline(lines, line);) {
     if (line.starts_with("0::")) path = line.substr(3);
   }

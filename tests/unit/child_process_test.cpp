@@ -5,31 +5,19 @@
 #include <unistd.h>
 #include <algorithm>
 
+#include "child.h"
 #include "temp_dir.h"
 
 using namespace fleet;
+using fleet::test::read_all;
+using fleet::test::reap;
 
 namespace {
-
-std::string read_all(int fd) {
-  std::string out;
-  char buffer[4096];
-  ssize_t n;
-  while ((n = ::read(fd, buffer, sizeof buffer)) > 0)
-    out.append(buffer, static_cast<std::size_t>(n));
-  return out;
-}
 
 sigset_t empty_mask() {
   sigset_t mask;
   sigemptyset(&mask);
   return mask;
-}
-
-int wait_status(pid_t pid) {
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  return status;
 }
 
 }  // namespace
@@ -41,7 +29,7 @@ TEST_CASE("child_process: the held child keeps its pid across exec and leads its
   CHECK(release_child(child) == 0);
   CHECK(read_all(child.out.get()) == std::to_string(child.pid) + "\n");
   CHECK(read_all(child.err.get()) == "oops\n");
-  CHECK(WEXITSTATUS(wait_status(child.pid)) == 7);
+  CHECK(WEXITSTATUS(reap(child.pid)) == 7);
 }
 
 TEST_CASE("child_process: the child does not run before it is released") {
@@ -52,21 +40,21 @@ TEST_CASE("child_process: the child does not run before it is released") {
   ::usleep(100000);
   CHECK(::access(marker.c_str(), F_OK) != 0);
   abort_child(child);  // it exits without running the command
-  CHECK(WEXITSTATUS(wait_status(child.pid)) == 125);
+  CHECK(WEXITSTATUS(reap(child.pid)) == 125);
   CHECK(::access(marker.c_str(), F_OK) != 0);
 }
 
 TEST_CASE("child_process: exec failures come back as errno") {
   HeldChild missing = spawn_held({"no-such-command-xyz"}, environment_with({}), empty_mask());
   CHECK(release_child(missing) == ENOENT);
-  CHECK(WEXITSTATUS(wait_status(missing.pid)) == 127);
+  CHECK(WEXITSTATUS(reap(missing.pid)) == 127);
   fleet::test::TempDir tmp;
   fleet::test::write_file(tmp / "plain.txt", "not a program\n");  // mode 0644: no x bit
   HeldChild not_exec = spawn_held({tmp / "plain.txt"}, environment_with({}), empty_mask());
   const int error = release_child(not_exec);
   CHECK(error != 0);
   CHECK(exec_failure_exit_code(error) == 126);
-  CHECK(WEXITSTATUS(wait_status(not_exec.pid)) == 126);
+  CHECK(WEXITSTATUS(reap(not_exec.pid)) == 126);
   CHECK(exec_failure_exit_code(ENOENT) == 127);
 }
 
@@ -75,7 +63,7 @@ TEST_CASE("child_process: environment and PATH search") {
                                environment_with({"FLEET_TEST_VAR=hello there"}), empty_mask());
   CHECK(release_child(child) == 0);
   CHECK(read_all(child.out.get()) == "hello there\n");
-  wait_status(child.pid);
+  reap(child.pid);
   const auto env = environment_with({"PATH=/x", "NEW_ONE=1"});
   CHECK(std::count(env.begin(), env.end(), "PATH=/x") == 1);
   CHECK(std::count_if(env.begin(), env.end(),

@@ -1,44 +1,15 @@
 #include "process/process_identity.h"
 
 #include <doctest/doctest.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <csignal>
 
+#include "child.h"
+
 using namespace fleet;
-
-namespace {
-
-// A child that leads its own process group and waits for signals, named `name`. Returns once
-// the child is set up (it reports through a pipe), so no signal can arrive too early.
-pid_t spawn_group_leader(const char* name, bool ignore_term = false) {
-  int ready[2];
-  REQUIRE(::pipe(ready) == 0);
-  const pid_t pid = ::fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    ::setpgid(0, 0);
-    ::prctl(PR_SET_NAME, name);
-    if (ignore_term) ::signal(SIGTERM, SIG_IGN);
-    (void)!::write(ready[1], "r", 1);
-    for (;;) ::pause();
-  }
-  ::setpgid(pid, pid);
-  char byte = 0;
-  REQUIRE(::read(ready[0], &byte, 1) == 1);
-  ::close(ready[0]);
-  ::close(ready[1]);
-  return pid;
-}
-
-int reap(pid_t pid) {
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  return status;
-}
-
-}  // namespace
+using fleet::test::reap;
+using fleet::test::spawn_group_leader;
 
 TEST_CASE("process_identity: this process") {
   const auto self = identify_process(::getpid());

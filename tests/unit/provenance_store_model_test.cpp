@@ -4,7 +4,6 @@
 // must be the one a plain scan of the file gives. A failure names its seed and step.
 
 #include <doctest/doctest.h>
-#include <sys/stat.h>
 
 #include "guard/resume_guard.h"
 #include "store/provenance_store.h"
@@ -16,16 +15,8 @@ using namespace fleet;
 using fleet::test::kModelCallers;
 using fleet::test::kModelKitchens;
 using fleet::test::kModelSessions;
+using fleet::test::store_text;
 using fleet::test::TempDir;
-
-namespace {
-
-std::string text_of(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 ? fleet::test::read_file(path) : "";
-}
-
-}  // namespace
 
 TEST_CASE("provenance store model: every reader decides as a scan of the file, whatever happens") {
   constexpr int kSequences = 150;
@@ -54,7 +45,7 @@ TEST_CASE("provenance store model: every reader decides as a scan of the file, w
       } else {
         operation = fleet::test::foreign_operation(store, random);
       }
-      const std::string text = text_of(store);
+      const std::string text = store_text(store);
       for (const auto& session : kModelSessions) {
         const auto found = lookup_session(store, session);
         if (found.used_index) ++indexed_answers;

@@ -15,22 +15,15 @@
 #include <sstream>
 
 #include "base/files.h"
+#include "child.h"
 #include "process/cgroup_v2.h"
 #include "process/child_process.h"
 #include "temp_dir.h"
 
 using namespace fleet;
+using fleet::test::read_all;
 
 namespace {
-
-std::string read_all(int fd) {
-  std::string out;
-  char buffer[4096];
-  ssize_t n;
-  while ((n = ::read(fd, buffer, sizeof buffer)) > 0)
-    out.append(buffer, static_cast<std::size_t>(n));
-  return out;
-}
 
 // Runs `argv` (not held) with its stdout on a pipe; returns what it printed.
 std::string output_of(const std::vector<std::string>& argv, SpawnOptions options = {}) {
