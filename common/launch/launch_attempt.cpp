@@ -297,11 +297,11 @@ std::optional<AttemptResult> run_attempt(LaunchContext& context, const LaunchPla
     attempt.kill_reason = KillReason::signal;
     return attempt;
   }
-  if (const int error = release_child(child); error != 0) {
-    context.notice("cannot run '" + plan.command.front() + "': " + std::strerror(error));
+  if (const std::optional<ExecFailure> failed = release_child(child)) {
+    context.notice("cannot run '" + plan.command.front() + "': " + failed->reason());
     wait_child(child.pid);
     remove_containment(containment);
-    attempt.exit_code = exec_failure_exit_code(error);
+    attempt.exit_code = failed->exit_status();
     attempt.kill_reason = KillReason::exec_failed;
     return attempt;
   }

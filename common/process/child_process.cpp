@@ -29,7 +29,7 @@ HeldChild spawn_held(const std::vector<std::string>& argv, const std::vector<std
   return child;
 }
 
-int release_child(HeldChild& child) {
+std::optional<ExecFailure> release_child(HeldChild& child) {
   return child.process.release();
 }
 

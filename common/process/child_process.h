@@ -1,7 +1,8 @@
 #pragma once
 // Starting the agent as a held child: created in its own process group with its stdout and
 // stderr on pipes, waiting until the parent has announced and recorded its pid, then exec'd
-// (the pid stays the same across exec). Exec failures come back to the parent as an errno.
+// (the pid stays the same across exec). An exec failure comes back to the parent as an
+// ExecFailure (spawn.h); anything else that fails throws Error.
 // A layer over spawn.h.
 
 #include <sys/types.h>
@@ -36,8 +37,8 @@ HeldChild spawn_held(const std::vector<std::string>& argv, const std::vector<std
                      const sigset_t& child_mask, bool keep_sigpipe_ignored = false,
                      bool die_with_parent = false, int cgroup_fd = -1);
 
-// Lets the child exec. Returns 0 once the exec succeeded, or the errno of the failed exec.
-int release_child(HeldChild& child);
+// Lets the child exec: nullopt once the exec succeeded, else the failure.
+std::optional<ExecFailure> release_child(HeldChild& child);
 
 // The child exits 125 without running the command (the caller still reaps it).
 void abort_child(HeldChild& child);

@@ -151,7 +151,7 @@ FLEET_CHILD_CODE int exec_search(const ChildPlan& plan) {
   sys(SYS_rt_sigprocmask, SIG_SETMASK, arg(&plan.mask), 0, NSIG / 8);
   const int error = exec_search(plan);
   sys(SYS_write, plan.error_write, arg(&error), sizeof error);
-  child_exit(error == ENOENT ? exit_status::not_found : exit_status::not_executable);
+  child_exit(ExecFailure{error}.exit_status());
 }
 
 std::vector<char*> c_strings(std::vector<std::string>& strings) {
@@ -271,8 +271,8 @@ bool Spawned::in_cgroup() const {
   return state_ && state_->in_cgroup;
 }
 
-int Spawned::release() {
-  if (!state_ || state_->finished) return 0;
+std::optional<ExecFailure> Spawned::release() {
+  if (!state_ || state_->finished) return std::nullopt;
   if (state_->release) {
     const char go = 1;
     ssize_t n;
@@ -297,7 +297,8 @@ int Spawned::release() {
     if (got < sizeof error) got += static_cast<std::size_t>(r);
   }
   finish(true);
-  return got == sizeof error ? error : 0;
+  if (got != sizeof error || error == 0) return std::nullopt;
+  return ExecFailure{error};
 }
 
 void Spawned::abort() {
@@ -380,8 +381,12 @@ Spawned spawn(const std::vector<std::string>& argv, const std::vector<std::strin
   return Spawned(std::move(state));
 }
 
-int exec_failure_exit_code(int error) {
+int ExecFailure::exit_status() const {
   return error == ENOENT ? exit_status::not_found : exit_status::not_executable;
+}
+
+std::string ExecFailure::reason() const {
+  return std::strerror(error);
 }
 
 int wait_child(pid_t pid) {

@@ -55,6 +55,16 @@ struct SpawnOptions {
   bool hold = false;
 };
 
+// An exec that failed in the child.
+struct ExecFailure {
+  int error = 0;  // the exec's errno
+  // What the child exited with: 127 when the command does not exist, 126 when it exists but
+  // cannot be executed (as a shell reports it).
+  int exit_status() const;
+  // Why, for a person (strerror).
+  std::string reason() const;
+};
+
 // A started child until it has exec'd (or exited).
 class Spawned {
  public:
@@ -67,9 +77,9 @@ class Spawned {
   bool in_cgroup() const;
 
   // Lets a held child exec (a child that is not held execs at once), then waits until it
-  // has: returns 0 once the exec succeeded, or the errno of the failed exec (the child
-  // exits exec_failure_exit_code(errno) then). Call once.
-  int release();
+  // has: nullopt once the exec succeeded, else the failure (the child has exited with its
+  // exit_status() then). Call once.
+  std::optional<ExecFailure> release();
 
   // A held child that was not released exits 125 without exec. Waits until the child no
   // longer uses this process's memory; the caller still reaps it.
@@ -90,9 +100,6 @@ class Spawned {
 // can be created (exec failures are reported by release()).
 Spawned spawn(const std::vector<std::string>& argv, const std::vector<std::string>& env,
               const SpawnOptions& options);
-
-// The exit status a failed exec maps to: 127 when the command does not exist, 126 otherwise.
-int exec_failure_exit_code(int error);
 
 // Waits for `pid` to exit (retrying on EINTR); returns its wait status.
 int wait_child(pid_t pid);

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <algorithm>
+#include <optional>
 
 #include "child.h"
 #include "temp_dir.h"
@@ -26,7 +27,7 @@ TEST_CASE("child_process: the held child keeps its pid across exec and leads its
   HeldChild child = spawn_held({"/bin/sh", "-c", "echo $$; echo oops >&2; exit 7"},
                                environment_with({}), empty_mask());
   CHECK(::getpgid(child.pid) == child.pid);
-  CHECK(release_child(child) == 0);
+  CHECK_FALSE(release_child(child));
   CHECK(read_all(child.out.get()) == std::to_string(child.pid) + "\n");
   CHECK(read_all(child.err.get()) == "oops\n");
   CHECK(WEXITSTATUS(reap(child.pid)) == 7);
@@ -44,24 +45,26 @@ TEST_CASE("child_process: the child does not run before it is released") {
   CHECK(::access(marker.c_str(), F_OK) != 0);
 }
 
-TEST_CASE("child_process: exec failures come back as errno") {
+TEST_CASE("child_process: exec failures come back as an ExecFailure") {
   HeldChild missing = spawn_held({"no-such-command-xyz"}, environment_with({}), empty_mask());
-  CHECK(release_child(missing) == ENOENT);
+  const std::optional<ExecFailure> not_found = release_child(missing);
+  REQUIRE(not_found);
+  CHECK(not_found->error == ENOENT);
+  CHECK(not_found->exit_status() == 127);
   CHECK(WEXITSTATUS(reap(missing.pid)) == 127);
   fleet::test::TempDir tmp;
   fleet::test::write_file(tmp / "plain.txt", "not a program\n");  // mode 0644: no x bit
   HeldChild not_exec = spawn_held({tmp / "plain.txt"}, environment_with({}), empty_mask());
-  const int error = release_child(not_exec);
-  CHECK(error != 0);
-  CHECK(exec_failure_exit_code(error) == 126);
+  const std::optional<ExecFailure> failed = release_child(not_exec);
+  REQUIRE(failed);
+  CHECK(failed->exit_status() == 126);
   CHECK(WEXITSTATUS(reap(not_exec.pid)) == 126);
-  CHECK(exec_failure_exit_code(ENOENT) == 127);
 }
 
 TEST_CASE("child_process: environment and PATH search") {
   HeldChild child = spawn_held({"sh", "-c", "echo \"$FLEET_TEST_VAR\""},
                                environment_with({"FLEET_TEST_VAR=hello there"}), empty_mask());
-  CHECK(release_child(child) == 0);
+  CHECK_FALSE(release_child(child));
   CHECK(read_all(child.out.get()) == "hello there\n");
   reap(child.pid);
   const auto env = environment_with({"PATH=/x", "NEW_ONE=1"});

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <cerrno>
 #include <cstdlib>
+#include <optional>
 #include <sstream>
 
 #include "base/files.h"
@@ -30,7 +31,7 @@ std::string output_of(const std::vector<std::string>& argv, SpawnOptions options
   Pipe out = make_pipe();
   options.stdout_fd = out.write_end.get();
   Spawned child = spawn(argv, environment_with({}), options);
-  CHECK(child.release() == 0);
+  CHECK_FALSE(child.release());
   out.write_end.reset();
   const std::string text = read_all(out.read_end.get());
   wait_child(child.pid());
@@ -48,29 +49,35 @@ unsigned long long bit(int sig) {
   return 1ULL << (sig - 1);
 }
 
+// The errno of a failed exec, 0 when it succeeded.
+int exec_error(const std::optional<ExecFailure>& failed) {
+  return failed ? failed->error : 0;
+}
+
 }  // namespace
 
-TEST_CASE("spawn: exec failures come back as errno - and the child exits 127 or 126") {
+TEST_CASE("spawn: exec failures come back with their errno - and the child exits 127 or 126") {
   fleet::test::TempDir tmp;
   Spawned missing = spawn({"no-such-command-xyz"}, environment_with({}), {});
-  CHECK(missing.release() == ENOENT);
+  CHECK(exec_error(missing.release()) == ENOENT);
   CHECK(WEXITSTATUS(wait_child(missing.pid())) == 127);
 
   fleet::test::write_file(tmp / "plain.txt", "not a program\n");  // no x bit
   Spawned plain = spawn({tmp / "plain.txt"}, environment_with({}), {});
-  CHECK(plain.release() == EACCES);
+  CHECK(exec_error(plain.release()) == EACCES);
   CHECK(WEXITSTATUS(wait_child(plain.pid())) == 126);
 
   // Executable but neither ELF nor #!: an error, never handed to /bin/sh.
   fleet::test::write_file(tmp / "noshebang", "touch " + (tmp / "ran") + "\n");
   REQUIRE(::chmod((tmp / "noshebang").c_str(), 0755) == 0);
   Spawned bad = spawn({tmp / "noshebang"}, environment_with({}), {});
-  CHECK(bad.release() == ENOEXEC);
+  CHECK(exec_error(bad.release()) == ENOEXEC);
   CHECK(WEXITSTATUS(wait_child(bad.pid())) == 126);
   CHECK(::access((tmp / "ran").c_str(), F_OK) != 0);
 
-  CHECK(exec_failure_exit_code(ENOENT) == 127);
-  CHECK(exec_failure_exit_code(EACCES) == 126);
+  CHECK(ExecFailure{ENOENT}.exit_status() == 127);
+  CHECK(ExecFailure{EACCES}.exit_status() == 126);
+  CHECK(ExecFailure{ENOEXEC}.exit_status() == 126);
 }
 
 TEST_CASE("spawn: the child's failed execs leave the caller's errno alone") {
@@ -78,7 +85,7 @@ TEST_CASE("spawn: the child's failed execs leave the caller's errno alone") {
   fleet::test::ScopedEnv path("PATH", "/nonexistent/a:/nonexistent/b:/nonexistent/c:/x/d");
   Spawned child = spawn({"no-such-command-xyz"}, environment_with({}), {});
   errno = 4242;
-  CHECK(child.release() == ENOENT);
+  CHECK(exec_error(child.release()) == ENOENT);
   CHECK(errno == 4242);
   wait_child(child.pid());
 }
@@ -92,7 +99,7 @@ TEST_CASE("spawn: the child gets the given 0 - 1 - 2 and none of the caller's cl
   const std::string probe = "read line; echo \"out $line\"; echo err >&2; test -e /proc/$$/fd/" +
                             std::to_string(unrelated.write_end.get()) + " && echo leaked";
   Spawned child = spawn({"/bin/sh", "-c", probe}, environment_with({}), options);
-  CHECK(child.release() == 0);
+  CHECK_FALSE(child.release());
   in.read_end.reset();
   out.write_end.reset();
   err.write_end.reset();
@@ -168,7 +175,7 @@ TEST_CASE("spawn: a held child runs nothing until released - aborted - it exits 
     CHECK(::access(marker.c_str(), F_OK) != 0);
   }
   Spawned released = spawn({"/bin/sh", "-c", "touch " + marker}, environment_with({}), options);
-  CHECK(released.release() == 0);
+  CHECK_FALSE(released.release());
   CHECK(WEXITSTATUS(wait_child(released.pid())) == 0);
   CHECK(::access(marker.c_str(), F_OK) == 0);
   {
@@ -191,7 +198,7 @@ pid_t spawn_from_dying_caller(const std::vector<std::string>& argv, SpawnOptions
   REQUIRE(caller >= 0);
   if (caller == 0) {
     Spawned child = spawn(argv, environment_with({}), options);
-    if (release && child.release() != 0) ::_exit(1);
+    if (release && child.release()) ::_exit(1);
     const pid_t pid = child.pid();
     (void)!::write(report.write_end.get(), &pid, sizeof pid);
     ::_exit(0);  // no destructor: the child is left as it is
@@ -243,7 +250,7 @@ TEST_CASE("spawn: created inside a cgroup v2 when one is given") {
   const std::optional<std::string> placed = cgroup_of(child.pid());  // before it runs anything
   REQUIRE(placed);
   CHECK(placed == relative_cgroup_path(cgroup));
-  CHECK(child.release() == 0);
+  CHECK_FALSE(child.release());
   wait_child(child.pid());
   CHECK(::rmdir(cgroup.c_str()) == 0);
 }
