@@ -17,7 +17,7 @@ GuardDecision silent() {
 }
 
 GuardDecision deny(std::string reason) {
-  return {Verdict::deny, std::move(reason), ""};
+  return {Verdict::deny, std::move(reason), std::nullopt};
 }
 
 // Input the guard cannot read: silent with a stderr line, or a deny under --strict.
@@ -148,7 +148,7 @@ std::optional<Verdict> parse_verdict(std::string_view name) {
   return std::nullopt;
 }
 
-std::string GuardDecision::output() const {
+std::optional<std::string> GuardDecision::output() const {
   switch (verdict) {
     case Verdict::deny:
       return pre_tool_use_deny(message);
@@ -157,7 +157,7 @@ std::string GuardDecision::output() const {
     case Verdict::silent:
       break;
   }
-  return "";
+  return std::nullopt;
 }
 
 GuardDecision decide_resume(const ResumeRequest& request, const GuardOptions& options) {

@@ -47,8 +47,7 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     decision.log = std::string("resume-guard: internal error: ") + e.what() + "; no decision made";
   }
-  const std::string out = decision.output();
-  if (!out.empty()) std::fwrite(out.data(), 1, out.size(), stdout);
-  if (!decision.log.empty()) std::fprintf(stderr, "%s\n", decision.log.c_str());
+  if (const auto out = decision.output()) std::fwrite(out->data(), 1, out->size(), stdout);
+  if (decision.log) std::fprintf(stderr, "%s\n", decision.log->c_str());
   return fleet::exit_status::ok;
 }
