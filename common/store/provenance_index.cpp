@@ -194,12 +194,11 @@ void update_index(const std::string& store_path, int store_fd, const FileFingerp
                   std::uint64_t appended_bytes) {
   // The fingerprint first, the content after: whatever changes the store once this fstat
   // is done gives it another fingerprint.
-  FileFingerprint now;
-  bool settled = false;
-  bool changed = false;
-  if (!take_settled_fingerprint(store_fd, now, settled, changed)) {
-    throw_errno("cannot stat " + store_path);
-  }
+  const std::optional<TakenFingerprint> taken = take_settled_fingerprint(store_fd);
+  if (!taken) throw_errno("cannot stat " + store_path);
+  const FileFingerprint& now = taken->print;
+  const bool changed = taken->changed_while_waiting;
+  bool settled = taken->settled;
 
   const std::string path = index_path(store_path);
   std::optional<UniqueFd> opened = open_regular_file_if_exists(path, O_RDWR);
