@@ -156,8 +156,9 @@ void write_index(const std::string& store_path, const FileFingerprint& store, bo
                  std::vector<Entry>& entries) {
   std::sort(entries.begin(), entries.end());
   const Header header = header_for(store, settled, entries.size());
-  std::string temporary;
-  UniqueFd out = create_store_temporary(store_path, "idx", temporary);
+  const StoreTemporary created = create_store_temporary(store_path, "idx");
+  const std::string& temporary = created.path;
+  const UniqueFd& out = created.fd;
   try {
     put_all(out.get(), &header, sizeof header, 0, temporary);
     put_all(out.get(), entries.data(), entries.size() * sizeof(Entry), sizeof header, temporary);
