@@ -7,6 +7,7 @@
 // error(), and a field that is absent or of another type reads as "" / nullptr.
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -20,8 +21,8 @@ inline constexpr std::size_t kMaxHookInputBytes = 8 * 1024 * 1024;
 
 struct BoundedRead {
   std::string text;
-  bool truncated = false;  // more than `cap` bytes were available
-  std::string error;       // a read error, "" when none
+  bool truncated = false;            // more than `cap` bytes were available
+  std::optional<std::string> error;  // why the read failed (strerror), when it did
 };
 
 // Reads `fd` to end of file, keeping at most `cap` bytes.

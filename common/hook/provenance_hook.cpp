@@ -88,8 +88,7 @@ DispatchedRecord dispatched_record(const HookInput& hook, const std::string& def
 std::optional<std::string> run_provenance_hook(const BoundedRead& input,
                                                const ProvenanceHookOptions& options) {
   const std::string prefix = "provenance-writer hook: ";
-  if (!input.error.empty())
-    return prefix + "cannot read stdin: " + input.error + "; nothing recorded";
+  if (input.error) return prefix + "cannot read stdin: " + *input.error + "; nothing recorded";
   if (input.truncated) return prefix + "hook input is too large; nothing recorded";
   try {
     const HookInput hook(input.text);

@@ -36,7 +36,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   options.state_dir = state_dir();
   options.kitchen_id = "kitchen-1";
   options.strict = size % 2 == 0;
-  const fleet::BoundedRead input{std::string(reinterpret_cast<const char*>(data), size), false, ""};
+  const fleet::BoundedRead input{std::string(reinterpret_cast<const char*>(data), size), false,
+                                 std::nullopt};
   const fleet::GuardDecision decision = fleet::decide_resume(
       fleet::read_resume_request(fleet::HookInput(input), options.tools), options);
   const std::optional<std::string> out = decision.output();

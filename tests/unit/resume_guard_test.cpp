@@ -206,7 +206,8 @@ TEST_CASE("resume_guard: unreadable hook input is silent with a log line - --str
             .log.value_or("")
             .find("tool_input") != std::string::npos);
   auto truncated = decide_resume(
-      read_resume_request(HookInput(BoundedRead{"{", true, ""}), f.options.tools), f.options);
+      read_resume_request(HookInput(BoundedRead{"{", true, std::nullopt}), f.options.tools),
+      f.options);
   CHECK(truncated.log.value_or("").find("MiB") != std::string::npos);
   f.options.strict = true;
   CHECK(f.decide("not json").verdict == Verdict::deny);

@@ -71,7 +71,7 @@ TEST_CASE("resume_request: input that cannot be read, and a resume id that is no
   CHECK(request.problem.starts_with("hook input is not valid JSON"));
   CHECK(Read("").request.problem == "hook input is empty");
   CHECK(Read(input_with("[1]")).request.problem == "tool_input is a JSON array, not an object");
-  const HookInput truncated(BoundedRead{"{", true, ""});
+  const HookInput truncated(BoundedRead{"{", true, std::nullopt});
   CHECK(read_resume_request(truncated, {}).problem ==
         "hook input is larger than 8 MiB and was not read further");
   const HookInput failed(BoundedRead{"", false, "Input/output error"});
