@@ -19,10 +19,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include "base/exit_status.h"
+
 namespace fleet::cli {
 
 struct Settings {
-  int usage_exit = 2;  // exit status of a usage error
+  int usage_exit = exit_status::usage;  // exit status of a usage error
   // Subcommands whose usage errors exit differently (e.g. a hook subcommand: 1).
   std::vector<std::pair<std::string, int>> subcommand_usage_exit;
   std::string usage;   // usage lines of the top-level --help ("" generates one)

@@ -3,6 +3,7 @@
 // EnumNames lists them in declaration order, and to_string / from_string read that list.
 // The names are what files, JSON and stderr carry (a summary's kill_reason, a session's
 // state), so a value is spelled in exactly one place.
+// Failing: a name that names no value is nullopt (from_string); nothing here throws.
 //
 //   enum class Colour { red, green };
 //   template <> struct EnumNames<Colour> {

@@ -77,6 +77,16 @@ std::string parse_error_sentence(const rapidjson::Document& doc, std::string_vie
   return parse_error_sentence(doc.GetParseError(), doc.GetErrorOffset(), text);
 }
 
+Result<rapidjson::Document> parse_json_object(std::string_view text) {
+  rapidjson::Document doc;
+  if (!parse_json(text, doc)) {
+    return Result<rapidjson::Document>::failure("not valid JSON (" +
+                                                parse_error_sentence(doc, text) + ")");
+  }
+  if (!doc.IsObject()) return Result<rapidjson::Document>::failure("not a JSON object");
+  return doc;
+}
+
 std::optional<std::string> json_object_problem(std::string_view text, rapidjson::Document& doc) {
   if (!parse_json(text, doc)) return "not valid JSON (" + parse_error_sentence(doc, text) + ")";
   if (!doc.IsObject()) return std::string("not a JSON object");

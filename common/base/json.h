@@ -1,14 +1,17 @@
 #pragma once
 // Small typed accessors over RapidJSON, shared by every reader and writer of JSON.
 // Failing: text that is not JSON is an expected outcome, returned as false (the sentence for
-// a person is asked for separately, so the hot path never builds it); a member that is absent
-// or of another type is nullopt / nullptr. Nothing here throws.
+// a person is asked for separately, so the hot path never builds it), or, for a state file
+// that must be an object, as a Result carrying that sentence; a member that is absent or of
+// another type is nullopt / nullptr. Nothing here throws.
 
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include <rapidjson/document.h>
+
+#include "base/result.h"
 
 namespace fleet {
 
@@ -25,8 +28,12 @@ std::string parse_error_sentence(rapidjson::ParseErrorCode code, std::size_t off
 // The same for the error of `doc` after parse_json(text, doc) returned false.
 std::string parse_error_sentence(const rapidjson::Document& doc, std::string_view text);
 
-// Parses `text`, which must be one JSON object, into `doc`: nullopt when it is, else why not
-// ("not valid JSON (…)" or "not a JSON object"), for the suite's own state files.
+// `text` parsed, when it is one JSON object; else why not ("not valid JSON (…)" or "not a
+// JSON object"), for the suite's own state files.
+Result<rapidjson::Document> parse_json_object(std::string_view text);
+
+// The same, as an out-parameter beside the problem. Superseded by parse_json_object: kept only
+// until its last two callers (common/launch) move over.
 std::optional<std::string> json_object_problem(std::string_view text, rapidjson::Document& doc);
 
 // The member `key` of `object` when `object` is an object and the member is a string.

@@ -46,13 +46,13 @@ std::string state_dir_for_project(const std::string& flag, const std::string& pr
   return dir;
 }
 
-std::string resolve_kitchen_id(const std::string& flag) {
+std::optional<std::string> resolve_kitchen_id(const std::string& flag) {
   if (!flag.empty()) return flag;
   for (const char* name : {"FLEET_HOOKS_KITCHEN_ID", "AUTOSKILLIT_CAMPAIGN_ID"}) {
     std::string kitchen = env_value(name);
     if (!kitchen.empty()) return kitchen;
   }
-  return "";
+  return std::nullopt;
 }
 
 std::optional<std::string> executable_directory() {

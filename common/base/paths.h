@@ -25,8 +25,9 @@ std::string resolve_state_dir(const std::string& flag, std::string_view hook_cwd
 // The same for a known project root.
 std::string state_dir_for_project(const std::string& flag, const std::string& project_root);
 
-// First non-empty of: `flag`, FLEET_HOOKS_KITCHEN_ID, AUTOSKILLIT_CAMPAIGN_ID; else "".
-std::string resolve_kitchen_id(const std::string& flag);
+// The current kitchen: the first non-empty of `flag`, FLEET_HOOKS_KITCHEN_ID,
+// AUTOSKILLIT_CAMPAIGN_ID; nullopt when the process belongs to no kitchen.
+std::optional<std::string> resolve_kitchen_id(const std::string& flag);
 
 // The directory of the running executable (from /proc/self/exe); nullopt when it cannot be
 // read (no /proc).

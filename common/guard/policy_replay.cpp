@@ -97,7 +97,7 @@ std::vector<ReplayResult> replay_cases(const std::string& path, const GuardOptio
   std::string text;
   if (path == "-") {
     BoundedRead input = read_bounded(STDIN_FILENO, kMaxCasesBytes);
-    if (!input.error.empty()) throw Error("cannot read standard input: " + input.error);
+    if (input.error) throw Error("cannot read standard input: " + *input.error);
     if (input.truncated) {
       throw Error("the cases on standard input are larger than " +
                   std::to_string(kMaxCasesBytes / (1024 * 1024)) + " MiB");

@@ -7,6 +7,8 @@
 // "pass" accepts silent or advisory (the call proceeds). name, reason_contains, kitchen_id
 // and strict are optional; any other key makes the case invalid (a misspelled
 // "reason_contains" must not let a case pass unchecked).
+// Failing: a case that is wrong is a result marked invalid (the others still run); a cases
+// file that cannot be read throws Error.
 
 #include <string>
 #include <vector>

@@ -17,7 +17,7 @@ GuardDecision silent() {
 }
 
 GuardDecision deny(std::string reason) {
-  return {Verdict::deny, std::move(reason), ""};
+  return {Verdict::deny, std::move(reason), std::nullopt};
 }
 
 // Input the guard cannot read: silent with a stderr line, or a deny under --strict.
@@ -78,7 +78,7 @@ GuardDecision decide_for_id(const std::string& id, std::string_view caller,
   if (is_self(id, caller)) return self_resume(id, caller);
 
   std::string store;
-  std::string kitchen;
+  std::optional<std::string> kitchen;
   try {
     store = provenance_store_path(resolve_state_dir(options.state_dir, hook_cwd));
     kitchen = resolve_kitchen_id(options.kitchen_id);
@@ -122,7 +122,7 @@ GuardDecision decide_for_id(const std::string& id, std::string_view caller,
   return deny("Refused to resume session '" + owner.session_id + "': it was dispatched by " +
               or_none(owner.caller_session_id) + " in kitchen " + or_none(owner.kitchen_id) +
               ", not by this session (" + (caller.empty() ? "none" : std::string(caller)) +
-              ") or this kitchen (" + (kitchen.empty() ? "none" : kitchen) +
+              ") or this kitchen (" + kitchen.value_or("none") +
               "). Resume it from the orchestrator or kitchen that owns it, or dispatch a fresh "
               "session.");
 }
@@ -148,7 +148,7 @@ std::optional<Verdict> parse_verdict(std::string_view name) {
   return std::nullopt;
 }
 
-std::string GuardDecision::output() const {
+std::optional<std::string> GuardDecision::output() const {
   switch (verdict) {
     case Verdict::deny:
       return pre_tool_use_deny(message);
@@ -157,7 +157,7 @@ std::string GuardDecision::output() const {
     case Verdict::silent:
       break;
   }
-  return "";
+  return std::nullopt;
 }
 
 GuardDecision decide_resume(const ResumeRequest& request, const GuardOptions& options) {

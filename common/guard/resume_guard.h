@@ -2,6 +2,9 @@
 // The resume-ownership decision of resume-guard (README.md, "resume-guard": Decision table),
 // on a request read out of a hook input (resume_request.h), and the names of its verdicts.
 // The guard never allows: it denies, advises, or stays silent.
+// Failing: nothing here throws for an expected outcome (this is the guard's hot path): input
+// the guard cannot read, and a store it cannot use, are decisions (silent with a log line, an
+// advisory, or a deny under --strict).
 
 #include <optional>
 #include <string>
@@ -36,10 +39,10 @@ struct GuardOptions {
 struct GuardDecision {
   Verdict verdict = Verdict::silent;
   std::string message;  // deny: the permissionDecisionReason; advisory: the systemMessage
-  std::string log;      // one line for stderr, "" for none
+  std::optional<std::string> log;  // one line for stderr, when there is one
 
-  // What the hook prints on stdout ("" when silent).
-  std::string output() const;
+  // What the hook prints on stdout: the JSON of a deny or an advisory; nullopt when silent.
+  std::optional<std::string> output() const;
 };
 
 // Decides on one request (the decision table, rule by rule).

@@ -102,7 +102,7 @@ std::optional<HookCommand> parse_hook_command(std::string_view command) {
       hook.exit_if_missing =
           missing.find("exit 2") != std::string_view::npos   ? exit_status::hook_blocks
           : missing.find("exit 1") != std::string_view::npos ? exit_status::hook_warns
-          : missing.find("exit 0") != std::string_view::npos ? 0
+          : missing.find("exit 0") != std::string_view::npos ? exit_status::ok
                                                              : exit_status::not_found;
       while (!hook.arguments.empty() && (hook.arguments.back() == ' ')) hook.arguments.pop_back();
       return hook;

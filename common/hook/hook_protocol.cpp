@@ -38,8 +38,8 @@ HookInput::HookInput(std::string_view text) {
 
 HookInput::HookInput(const BoundedRead& input) {
   object_ = &doc_;
-  if (!input.error.empty()) {
-    error_ = "cannot read stdin: " + input.error;
+  if (input.error) {
+    error_ = "cannot read stdin: " + *input.error;
     doc_.SetObject();
   } else if (input.truncated) {
     error_ = "hook input is larger than " + std::to_string(kMaxHookInputBytes / (1024 * 1024)) +

@@ -2,8 +2,12 @@
 // The Claude Code hook protocol: a bounded read of the hook's stdin JSON, typed access to
 // the fields the suite uses, and the JSON a hook prints to decide (README.md,
 // "resume-guard").
+// Failing: nothing here throws (the guard's hot path): a read that fails or is cut short is
+// said in the BoundedRead, input that is not a JSON object is an invalid HookInput with its
+// error(), and a field that is absent or of another type reads as "" / nullptr.
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -17,8 +21,8 @@ inline constexpr std::size_t kMaxHookInputBytes = 8 * 1024 * 1024;
 
 struct BoundedRead {
   std::string text;
-  bool truncated = false;  // more than `cap` bytes were available
-  std::string error;       // a read error, "" when none
+  bool truncated = false;            // more than `cap` bytes were available
+  std::optional<std::string> error;  // why the read failed (strerror), when it did
 };
 
 // Reads `fd` to end of file, keeping at most `cap` bytes.

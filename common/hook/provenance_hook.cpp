@@ -21,15 +21,16 @@ class FieldSources {
     }
   }
 
-  // The first non-empty string under any of `keys`, searching source by source.
-  std::string find(std::initializer_list<const char*> keys) const {
+  // The first non-empty string under any of `keys`, searching source by source; nullopt
+  // when there is none.
+  std::optional<std::string> find(std::initializer_list<const char*> keys) const {
     for (const rapidjson::Value* object : objects_) {
       for (const char* key : keys) {
         auto value = string_member(*object, key);
         if (value && !value->empty()) return std::string(*value);
       }
     }
-    return "";
+    return std::nullopt;
   }
 
  private:
@@ -64,8 +65,9 @@ DispatchedRecord dispatched_record(const HookInput& hook, const std::string& def
   const FieldSources sources(hook);
   DispatchedRecord result;
   ProvenanceRecord& record = result.record;
-  record.session_id = sources.find({"dispatched_session_id", "session_id"});
-  if (record.session_id.empty()) return result;
+  std::optional<std::string> dispatched = sources.find({"dispatched_session_id", "session_id"});
+  if (!dispatched) return result;
+  record.session_id = std::move(*dispatched);
   if (const rapidjson::Value* input = hook.tool_input(); input && input->IsObject()) {
     const auto resumed = string_member(*input, "resume_session_id");
     // The resumed session itself, named in full or by a prefix.
@@ -76,31 +78,29 @@ DispatchedRecord dispatched_record(const HookInput& hook, const std::string& def
   }
   result.outcome = DispatchedRecord::Outcome::launched;
   record.caller_session_id = std::string(hook.session_id());
-  record.dispatch_id = sources.find({"dispatch_id"});
-  record.kitchen_id = sources.find({"kitchen_id"});
-  if (record.kitchen_id.empty()) record.kitchen_id = default_kitchen;
-  record.recipe_name = sources.find({"recipe_name"});
-  if (record.recipe_name.empty()) record.recipe_name = kUnnamedRecipe;
-  record.step_name = sources.find({"step_name"});
+  record.dispatch_id = sources.find({"dispatch_id"}).value_or("");
+  record.kitchen_id = sources.find({"kitchen_id"}).value_or(default_kitchen);
+  record.recipe_name = sources.find({"recipe_name"}).value_or(kUnnamedRecipe);
+  record.step_name = sources.find({"step_name"}).value_or("");
   return result;
 }
 
-std::string run_provenance_hook(const BoundedRead& input, const ProvenanceHookOptions& options) {
+std::optional<std::string> run_provenance_hook(const BoundedRead& input,
+                                               const ProvenanceHookOptions& options) {
   const std::string prefix = "provenance-writer hook: ";
-  if (!input.error.empty())
-    return prefix + "cannot read stdin: " + input.error + "; nothing recorded";
+  if (input.error) return prefix + "cannot read stdin: " + *input.error + "; nothing recorded";
   if (input.truncated) return prefix + "hook input is too large; nothing recorded";
   try {
     const HookInput hook(input.text);
     if (!hook.valid()) return prefix + hook.error() + "; nothing recorded";
     const std::string_view event = hook.hook_event_name();
-    if (!event.empty() && event != "PostToolUse") return "";
-    if (!is_dispatch_tool(hook.tool_name(), options.tools)) return "";
+    if (!event.empty() && event != "PostToolUse") return std::nullopt;
+    if (!is_dispatch_tool(hook.tool_name(), options.tools)) return std::nullopt;
 
     DispatchedRecord dispatched = dispatched_record(hook, options.kitchen_id);
     switch (dispatched.outcome) {
       case DispatchedRecord::Outcome::resumed:
-        return "";
+        return std::nullopt;
       case DispatchedRecord::Outcome::no_session_id:
         return prefix +
                "no dispatched session id (dispatched_session_id or session_id) in tool_response "
@@ -110,9 +110,10 @@ std::string run_provenance_hook(const BoundedRead& input, const ProvenanceHookOp
     }
     const std::string store =
         provenance_store_path(resolve_state_dir(options.state_dir, hook.cwd()));
-    const std::string warning =
+    const AppendedRecord appended =
         append_record(store, build_record(std::move(dispatched.record)), options.append);
-    return warning.empty() ? "" : prefix + "warning: " + warning;
+    if (appended.index_warning) return prefix + "warning: " + *appended.index_warning;
+    return std::nullopt;
   } catch (const std::exception& e) {
     return prefix + e.what() + "; nothing recorded";
   }

@@ -1,7 +1,10 @@
 #pragma once
 // provenance-writer's PostToolUse mode: turn a dispatch tool call's input and response into
 // the ownership record of the dispatched session.
+// Failing: nothing here throws; what a call implies is a DispatchedRecord outcome, and every
+// failure of the hook is the line it returns for stderr (a PostToolUse hook never blocks).
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,9 +43,11 @@ struct DispatchedRecord {
 DispatchedRecord dispatched_record(const HookInput& hook, const std::string& default_kitchen);
 
 // Runs the hook on stdin text: records the dispatched session (build_record, with
-// --kitchen-id as the default kitchen) when the input is a PostToolUse of the dispatch tool. Never
-// throws; returns the stderr line ("" for none). A PostToolUse hook must never block, so every
-// outcome exits 0.
-std::string run_provenance_hook(const BoundedRead& input, const ProvenanceHookOptions& options);
+// --kitchen-id as the default kitchen) when the input is a PostToolUse of the dispatch tool.
+// Never throws; returns the line for stderr when there is something to say (why nothing was
+// recorded, or the append's index warning), nullopt otherwise. A PostToolUse hook must never
+// block, so every outcome exits 0.
+std::optional<std::string> run_provenance_hook(const BoundedRead& input,
+                                               const ProvenanceHookOptions& options);
 
 }  // namespace fleet

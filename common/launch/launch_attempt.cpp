@@ -262,10 +262,10 @@ std::optional<AttemptResult> run_attempt(LaunchContext& context, const LaunchPla
   }
   if (options.provenance.record && plan.resume_id.empty() && !context.provenance_written &&
       !plan.session_id.empty()) {
-    const std::string warning = append_record(provenance_store_path(context.state_dir),
-                                              context.provenance_record(plan.session_id),
-                                              {.fsync = options.provenance.fsync});
-    if (!warning.empty()) context.notice("warning: " + warning);
+    const AppendedRecord appended = append_record(provenance_store_path(context.state_dir),
+                                                  context.provenance_record(plan.session_id),
+                                                  {.fsync = options.provenance.fsync});
+    if (appended.index_warning) context.notice("warning: " + *appended.index_warning);
     context.provenance_written = true;
   }
   // The resume boundary: what the transcript holds before the agent can write to it.

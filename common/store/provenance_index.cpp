@@ -71,9 +71,14 @@ bool read_exact(int fd, void* buffer, std::size_t size, std::uint64_t offset) {
   return true;
 }
 
-bool read_header(int fd, Header& header) {
-  return read_exact(fd, &header, sizeof header, 0) &&
-         std::memcmp(header.magic, kMagic, sizeof kMagic) == 0;
+// The header of the index open on `fd`; nullopt when it cannot be read or is not one.
+std::optional<Header> read_header(int fd) {
+  Header header{};
+  if (!read_exact(fd, &header, sizeof header, 0) ||
+      std::memcmp(header.magic, kMagic, sizeof kMagic) != 0) {
+    return std::nullopt;
+  }
+  return header;
 }
 
 bool same_boot(const Header& header) {
@@ -103,8 +108,9 @@ void put_all(int fd, const void* data, std::size_t size, std::uint64_t offset,
 // a line that is not a record may get one too (readers skip it). The common line — no
 // backslash, "session_id" once — is read without parsing: without escapes a string cannot
 // hold a quote, so that one "session_id" followed by ':' is the top-level key if the line is
-// a record at all, and its value ends at the next quote. Anything else is parsed.
-bool key_of_line(std::string_view line, std::uint64_t& key) {
+// a record at all, and its value ends at the next quote. Anything else is parsed. nullopt:
+// the line is not a record.
+std::optional<std::uint64_t> key_of_line(std::string_view line) {
   static constexpr std::string_view kName = "\"session_id\"";
   const std::size_t at = line.find(kName);
   if (at != std::string_view::npos && line.find('\\') == std::string_view::npos &&
@@ -122,18 +128,14 @@ bool key_of_line(std::string_view line, std::uint64_t& key) {
       skip_space();
       if (i < line.size() && line[i] == '"') {
         const std::size_t end = line.find('"', i + 1);
-        if (end != std::string_view::npos) {
-          key = index_key(line.substr(i + 1, end - i - 1));
-          return true;
-        }
+        if (end != std::string_view::npos) return index_key(line.substr(i + 1, end - i - 1));
       }
     }
-    return false;  // "session_id" not followed by a string: not a record
+    return std::nullopt;  // "session_id" not followed by a string: not a record
   }
   const auto record = parse_provenance_line(line);
-  if (!record) return false;
-  key = index_key(record->session_id);
-  return true;
+  if (!record) return std::nullopt;
+  return index_key(record->session_id);
 }
 
 // An entry for every complete record line that starts at or after `from` and ends (with its
@@ -143,8 +145,7 @@ std::vector<Entry> index_lines(int store_fd, std::uint64_t from, std::uint64_t t
   if (from >= to) return entries;
   scan_lines_containing(store_fd, from, "", [&](std::string_view line, std::uint64_t at) {
     if (at + line.size() + 1 > to) return false;
-    std::uint64_t key = 0;
-    if (key_of_line(line, key)) entries.push_back({key, at});
+    if (const auto key = key_of_line(line)) entries.push_back({*key, at});
     return true;
   });
   return entries;
@@ -156,8 +157,9 @@ void write_index(const std::string& store_path, const FileFingerprint& store, bo
                  std::vector<Entry>& entries) {
   std::sort(entries.begin(), entries.end());
   const Header header = header_for(store, settled, entries.size());
-  std::string temporary;
-  UniqueFd out = create_store_temporary(store_path, "idx", temporary);
+  const StoreTemporary created = create_store_temporary(store_path, "idx");
+  const std::string& temporary = created.path;
+  const UniqueFd& out = created.fd;
   try {
     put_all(out.get(), &header, sizeof header, 0, temporary);
     put_all(out.get(), entries.data(), entries.size() * sizeof(Entry), sizeof header, temporary);
@@ -194,21 +196,22 @@ void update_index(const std::string& store_path, int store_fd, const FileFingerp
                   std::uint64_t appended_bytes) {
   // The fingerprint first, the content after: whatever changes the store once this fstat
   // is done gives it another fingerprint.
-  FileFingerprint now;
-  bool settled = false;
-  bool changed = false;
-  if (!take_settled_fingerprint(store_fd, now, settled, changed)) {
-    throw_errno("cannot stat " + store_path);
-  }
+  const std::optional<TakenFingerprint> taken = take_settled_fingerprint(store_fd);
+  if (!taken) throw_errno("cannot stat " + store_path);
+  const FileFingerprint& now = taken->print;
+  const bool changed = taken->changed_while_waiting;
+  bool settled = taken->settled;
 
   const std::string path = index_path(store_path);
   std::optional<UniqueFd> opened = open_regular_file_if_exists(path, O_RDWR);
   UniqueFd index = opened ? std::move(*opened) : UniqueFd();
 
-  Header header{};
+  // The index can only be extended when it described the store as it was before the append.
+  const std::optional<Header> read =
+      !changed && index && before != nullptr ? read_header(index.get()) : std::nullopt;
+  const Header header = read.value_or(Header{});
   struct stat index_stat {};
-  const bool extend = !changed && index && before != nullptr && read_header(index.get(), header) &&
-                      header.store == *before && same_boot(header) &&
+  const bool extend = read && header.store == *before && same_boot(header) &&
                       ::fstat(index.get(), &index_stat) == 0 && now.dev == before->dev &&
                       now.ino == before->ino && now.size == before->size + appended_bytes &&
                       ends_a_line(store_fd, before->size);
@@ -249,13 +252,13 @@ IndexCandidates index_candidates(const std::string& store_path, const FileFinger
   OpenedFile opened = try_open_regular_file(index_path(store_path), O_RDONLY);
   if (opened.status != FileStatus::ok) return result;
   const UniqueFd index = std::move(opened.fd);
-  Header header{};
+  const std::optional<Header> read = read_header(index.get());
   struct stat index_stat {};
-  if (!read_header(index.get(), header) || !describes(header, store) ||
-      ::fstat(index.get(), &index_stat) != 0 ||
+  if (!read || !describes(*read, store) || ::fstat(index.get(), &index_stat) != 0 ||
       static_cast<std::uint64_t>(index_stat.st_size) < sizeof(Header)) {
     return result;
   }
+  const Header& header = *read;
   const std::uint64_t count =
       (static_cast<std::uint64_t>(index_stat.st_size) - sizeof(Header)) / sizeof(Entry);
   if (header.sorted > count) return result;

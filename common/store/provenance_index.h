@@ -13,6 +13,10 @@
 // that can take the store's lock without waiting) rebuilds the index. Deleting it is always
 // safe.
 //
+// Failing: reading never throws (an index that cannot be used is IndexCandidates::usable
+// false, and the reader scans); bringing it up to date throws Error, which the caller turns
+// into a warning (the record is stored either way).
+//
 // Format (native byte order; the index never leaves the machine that wrote it): a 128-byte
 // header ("FHPIDX3\n", the fingerprint, flags, the number of sorted entries, the boot id),
 // then 16-byte entries {key, offset}: first a section sorted by key (then offset), then the

@@ -192,7 +192,7 @@ ProvenanceRecord build_record(ProvenanceRecord given, CallerDefault caller) {
   if (caller == CallerDefault::environment && given.caller_session_id.empty()) {
     given.caller_session_id = env_value("CLAUDE_CODE_SESSION_ID");
   }
-  given.kitchen_id = resolve_kitchen_id(given.kitchen_id);
+  given.kitchen_id = resolve_kitchen_id(given.kitchen_id).value_or("");  // "": no kitchen
   given.timestamp = utc_timestamp_now();
   return given;
 }

@@ -4,6 +4,8 @@
 // how a line is written and read, the one validator of a record and of a stored line, and the
 // one builder of a record to append (used by provenance-writer, its hook and launch-wrapper).
 // Written with sorted keys like AutoSkillit; read from either writer.
+// Failing: nothing here throws; a line that is not a record is nullopt, and what breaks a
+// rule is returned (record_problem's sentence, check_provenance_line's LineProblem).
 
 #include <optional>
 #include <string>

@@ -61,21 +61,19 @@ class SessionMatcher {
   std::unordered_set<std::string> prefixed_ids_;
 };
 
-// Offers the lines the index points at, in store order. Returns false when an offset is not
-// the start of a complete line (an index that disagrees with the store): the caller must
-// scan instead. Lines that are not records of a matching id are skipped, as a scan would.
+// Offers the lines the index points at, in store order, until the matcher has its answer.
+// Returns false when an offset is not the start of a complete line (an index that disagrees
+// with the store): the caller must scan instead. Lines that are not records of a matching id
+// are skipped, as a scan would.
 bool offer_indexed_lines(int fd, const std::vector<std::uint64_t>& offsets, std::string_view id,
-                         SessionMatcher& matcher, bool& done) {
+                         SessionMatcher& matcher) {
   for (const std::uint64_t offset : offsets) {
     const auto line = read_line_at(fd, offset);
     if (!line) return false;
     if (line->find(id) == std::string::npos && line->find('\\') == std::string::npos) continue;
     auto record = parse_provenance_line(*line);
     if (!record) continue;
-    if (!matcher.offer(std::move(*record))) {
-      done = true;
-      return true;
-    }
+    if (!matcher.offer(std::move(*record))) return true;
   }
   return true;
 }
@@ -145,8 +143,7 @@ StoreLookup lookup_session(const std::string& store_path, std::string_view id,
     }
     if (candidates.usable) {
       SessionMatcher matcher(id);
-      bool done = false;
-      if (offer_indexed_lines(fd.get(), candidates.offsets, id, matcher, done)) {
+      if (offer_indexed_lines(fd.get(), candidates.offsets, id, matcher)) {
         matcher.finish(result);
         result.used_index = true;
         return result;
@@ -163,24 +160,25 @@ StoreLookup lookup_session(const std::string& store_path, std::string_view id,
   return result;
 }
 
-std::string append_record(const std::string& store_path, const ProvenanceRecord& record,
-                          const AppendOptions& options) {
+AppendedRecord append_record(const std::string& store_path, const ProvenanceRecord& record,
+                             const AppendOptions& options) {
   if (const auto problem = record_problem(record)) throw Error(*problem);
   if (const StoreSafety safety = store_safety(store_path); !safety.safe) {
     throw Error("refusing to append: " + safety.problem + "; to fix: " + safety.fix);
   }
-  std::string warning;
+  AppendedRecord appended;
   append_jsonl(store_path, to_json_line(record), options,
-               [&](int fd, const FileFingerprint& before, std::uint64_t appended) {
+               [&](int fd, const FileFingerprint& before, std::uint64_t appended_bytes) {
                  remove_stale_temporaries(store_path);
                  try {
-                   update_index(store_path, fd, &before, appended);
+                   update_index(store_path, fd, &before, appended_bytes);
                  } catch (const Error& e) {
-                   warning = std::string("the record is stored, but its index was not updated: ") +
-                             e.what();
+                   appended.index_warning =
+                       std::string("the record is stored, but its index was not updated: ") +
+                       e.what();
                  }
                });
-  return warning;
+  return appended;
 }
 
 }  // namespace fleet

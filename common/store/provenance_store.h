@@ -1,7 +1,10 @@
 #pragma once
 // The provenance store, session_provenance.jsonl: appending records and finding the
 // authoritative (first) record of a session.
+// Failing: a lookup never throws (a store that is missing or unreadable is a StoreLookup
+// status); an append that stores nothing throws Error, one that stores the record returns.
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,12 +43,20 @@ struct StoreLookup {
 StoreLookup lookup_session(const std::string& store_path, std::string_view id,
                            bool maintain_index = false);
 
+// What an append that stored its record has to tell.
+struct AppendedRecord {
+  // Why the index could not be brought up to date ("the record is stored, but its index was
+  // not updated: …"): the record is stored and readers still find it (they scan). Absent
+  // when the index is up to date.
+  std::optional<std::string> index_warning;
+};
+
 // Validates `record` (record_problem), refuses a store others could write (store_safety.h),
 // and appends it under the store's lock, then removes temporaries a dead compaction left and
 // brings the index up to date under the same lock. Throws Error when the record is invalid,
-// the store unsafe or the append fails. Returns a warning ("" when none) when only the index could
-// not be updated: the record is stored and readers still find it.
-std::string append_record(const std::string& store_path, const ProvenanceRecord& record,
-                          const AppendOptions& options);
+// the store unsafe or the append fails (nothing is stored); a stored record is an
+// AppendedRecord, with a warning when only its index could not be updated.
+AppendedRecord append_record(const std::string& store_path, const ProvenanceRecord& record,
+                             const AppendOptions& options);
 
 }  // namespace fleet

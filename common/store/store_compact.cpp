@@ -46,8 +46,9 @@ CompactionReport compact_store(const std::string& store_path) {
   remove_stale_temporaries(store_path);
   // Created under the store's lock and locked while written: a compaction that dies leaves
   // a temporary nobody holds, which the next compaction or append removes.
-  std::string temporary;
-  UniqueFd out = create_store_temporary(store_path, "compact", temporary);
+  const StoreTemporary created = create_store_temporary(store_path, "compact");
+  const std::string& temporary = created.path;
+  const UniqueFd& out = created.fd;
   try {
     if (::fchmod(out.get(), st.st_mode & 0600) != 0)
       throw_errno("cannot set the mode of " + temporary);

@@ -2,6 +2,8 @@
 // `fleet-hooks compact`: rewrite the provenance store without its damaged lines and later
 // duplicates, atomically and under the store's lock, so that no guard decision changes and
 // nothing a concurrent writer appends is lost.
+// Failing: a compaction that cannot be done throws Error (the store is then left as it was);
+// a store that does not exist is a report, not a failure.
 
 #include <cstdint>
 #include <string>

@@ -55,31 +55,31 @@ FileFingerprint fingerprint_of(int fd, const struct stat& st) {
   return print;
 }
 
-bool take_fingerprint(int fd, FileFingerprint& print, bool& settled) {
+std::optional<TakenFingerprint> take_fingerprint(int fd) {
   const std::int64_t before = coarse_now_ns();
   struct stat st {};
-  if (::fstat(fd, &st) != 0) return false;
-  print = fingerprint_of(fd, st);
-  settled = is_settled(print, before);
-  return true;
+  if (::fstat(fd, &st) != 0) return std::nullopt;
+  TakenFingerprint taken;
+  taken.print = fingerprint_of(fd, st);
+  taken.settled = is_settled(taken.print, before);
+  return taken;
 }
 
-bool take_settled_fingerprint(int fd, FileFingerprint& print, bool& settled,
-                              bool& changed_while_waiting) {
-  changed_while_waiting = false;
-  if (!take_fingerprint(fd, print, settled)) return false;
+std::optional<TakenFingerprint> take_settled_fingerprint(int fd) {
+  const std::optional<TakenFingerprint> first = take_fingerprint(fd);
+  if (!first) return std::nullopt;
+  const FileFingerprint& print = first->print;
   const std::int64_t step = granularity_ns(print.ctime_nsec);
-  if (settled || step > kMaxWaitNs) return true;
+  if (first->settled || step > kMaxWaitNs) return first;
   const std::int64_t until = print.ctime_sec * kNanosPerSecond + print.ctime_nsec + step;
   for (int i = 0; i < 2 * kMaxWaitNs / kSleepNs && coarse_now_ns() < until; ++i) {
     const struct timespec pause { 0, kSleepNs };
     ::nanosleep(&pause, nullptr);
   }
-  FileFingerprint again;
-  if (!take_fingerprint(fd, again, settled)) return false;
-  changed_while_waiting = !(again == print);
-  print = again;
-  return true;
+  std::optional<TakenFingerprint> again = take_fingerprint(fd);
+  if (!again) return std::nullopt;
+  again->changed_while_waiting = !(again->print == print);
+  return again;
 }
 
 }  // namespace fleet

@@ -10,9 +10,12 @@
 // recreate — within the same clock tick could be stamped with the same ctime; fine-grained
 // ("multigrain", Linux 6.13+) stamps only keep the stamps of one inode apart, not those of
 // a recreated file, so they do not shorten the wait (at most one tick).
+// Failing: nothing here throws (the guard's hot path); a fingerprint that cannot be taken
+// (fstat fails) is nullopt.
 
 #include <sys/stat.h>
 #include <cstdint>
+#include <optional>
 
 namespace fleet {
 
@@ -39,15 +42,21 @@ FileFingerprint fingerprint_of(int fd, const struct stat& st);
 // the stat that took it.
 bool is_settled(const FileFingerprint& print, std::int64_t coarse_before_ns);
 
-// fstat of `fd` as a fingerprint, and whether it is settled (see above). Returns false
-// when fstat fails.
-bool take_fingerprint(int fd, FileFingerprint& print, bool& settled);
+// A fingerprint just taken, and what was seen while taking it.
+struct TakenFingerprint {
+  FileFingerprint print;
+  bool settled = false;  // see above
+  // take_settled_fingerprint only: the file changed while it waited for the clock tick to
+  // pass (`print` is the second fingerprint, taken after the wait).
+  bool changed_while_waiting = false;
+};
+
+// fstat of `fd` as a fingerprint, and whether it is settled. nullopt when fstat fails.
+std::optional<TakenFingerprint> take_fingerprint(int fd);
 
 // take_fingerprint, and when the fingerprint is not settled because the file changed within
 // the current coarse clock tick (at most 10 ms), waits for that tick to pass and takes it
-// again. `changed_while_waiting` tells that the second fingerprint differs (the file was
-// changed meanwhile; `print` is then the second one). Returns false when fstat fails.
-bool take_settled_fingerprint(int fd, FileFingerprint& print, bool& settled,
-                              bool& changed_while_waiting);
+// again. nullopt when fstat fails.
+std::optional<TakenFingerprint> take_settled_fingerprint(int fd);
 
 }  // namespace fleet

@@ -1,6 +1,8 @@
 #pragma once
 // `fleet-hooks query`: the records of a session, a caller or a kitchen, and the guard's verdict
 // on resuming a session.
+// Failing: a store that cannot be read throws Error; a missing store has no records; the
+// verdict never throws (it is the guard's decision, advisory when the store cannot vouch).
 
 #include <string>
 #include <vector>

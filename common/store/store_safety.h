@@ -4,6 +4,8 @@
 // hold forged ownership records. resume-guard treats such a store like an unreadable one
 // (it advises; with --strict it denies), provenance-writer refuses to append to it, and
 // `fleet-hooks check` reports it (store-unsafe).
+// Failing: never throws; an unsafe store is a StoreSafety with `safe` false, what is wrong
+// and how to fix it.
 
 #include <string>
 

@@ -43,17 +43,17 @@ bool is_temporary_of(std::string_view name, std::string_view store) {
 
 }  // namespace
 
-UniqueFd create_store_temporary(const std::string& store_path, const char* kind,
-                                std::string& temp_path) {
-  temp_path = store_path + std::string(kInfix) + kind + ".XXXXXX";
-  UniqueFd fd(::mkostemp(temp_path.data(), O_CLOEXEC));
-  if (!fd) throw_errno("cannot create a temporary file beside " + store_path);
-  if (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
+StoreTemporary create_store_temporary(const std::string& store_path, const char* kind) {
+  StoreTemporary temporary;
+  temporary.path = store_path + std::string(kInfix) + kind + ".XXXXXX";
+  temporary.fd = UniqueFd(::mkostemp(temporary.path.data(), O_CLOEXEC));
+  if (!temporary.fd) throw_errno("cannot create a temporary file beside " + store_path);
+  if (::flock(temporary.fd.get(), LOCK_EX | LOCK_NB) != 0) {
     const int error = errno;
-    ::unlink(temp_path.c_str());
-    throw Error("cannot lock " + temp_path + ": " + std::strerror(error));
+    ::unlink(temporary.path.c_str());
+    throw Error("cannot lock " + temporary.path + ": " + std::strerror(error));
   }
-  return fd;
+  return temporary;
 }
 
 std::size_t remove_stale_temporaries(const std::string& store_path) {

@@ -4,6 +4,8 @@
 // writes them, so that a temporary nobody holds locked is one whose writer died — and the
 // next compaction or append removes it. Their names carry a fixed infix (.fleet-tmp-) so
 // that cleanup never mistakes a user's own file beside the store for one of them.
+// Failing: creating a temporary throws Error; removing stale ones never throws (it is
+// housekeeping: what cannot be removed is left for the next one).
 
 #include <cstddef>
 #include <string>
@@ -12,10 +14,15 @@
 
 namespace fleet {
 
-// Creates <store_path>.fleet-tmp-<kind>.XXXXXX (mode 0600) and takes flock(LOCK_EX) on it; the lock
-// lasts as long as the returned descriptor. Sets `temp_path`. Throws Error.
-UniqueFd create_store_temporary(const std::string& store_path, const char* kind,
-                                std::string& temp_path);
+// A temporary just created: its path, and the descriptor that holds it locked.
+struct StoreTemporary {
+  UniqueFd fd;
+  std::string path;
+};
+
+// Creates <store_path>.fleet-tmp-<kind>.XXXXXX (mode 0600) and takes flock(LOCK_EX) on it;
+// the lock lasts as long as the returned descriptor. Throws Error.
+StoreTemporary create_store_temporary(const std::string& store_path, const char* kind);
 
 // To be called with the store's lock held: removes the temporaries of `store_path` (of any
 // kind) that no process holds locked. Only names of the form above are candidates; files

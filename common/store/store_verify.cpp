@@ -18,23 +18,32 @@ namespace {
 
 constexpr const char* kSkipped = "; readers skip this line (fleet-hooks compact drops it)";
 
-// The problem of one complete line, or nullopt when it is a valid record; `session_id` is set
-// when readers accept the line as a record. A blank line is the store's own warning; every
-// other line is checked against the record's schema (provenance_record.h). A line readers skip
-// is an error that compact clears by dropping it; a record readers accept is at most a warning
-// (compact keeps it: it may be the session's first record).
-std::optional<StoreProblem> line_problem(std::string_view line, std::string& session_id) {
+// One complete line of the store, checked.
+struct VerifiedLine {
+  std::optional<StoreProblem> problem;    // nullopt when it is a valid record
+  std::optional<std::string> session_id;  // when readers accept the line as a record
+};
+
+// A blank line is the store's own warning; every other line is checked against the record's
+// schema (provenance_record.h). A line readers skip is an error that compact clears by
+// dropping it; a record readers accept is at most a warning (compact keeps it: it may be the
+// session's first record).
+VerifiedLine verify_line(std::string_view line) {
+  VerifiedLine verified;
   if (line.find_first_not_of(" \t\r") == std::string_view::npos) {
-    return StoreProblem{0, "blank", "blank line; readers skip it (fleet-hooks compact drops it)",
-                        false};
+    verified.problem = StoreProblem{
+        0, "blank", "blank line; readers skip it (fleet-hooks compact drops it)", false};
+    return verified;
   }
   CheckedLine checked = check_provenance_line(line);
-  if (checked.record) session_id = std::move(checked.record->session_id);
-  if (!checked.problem) return std::nullopt;
-  LineProblem& problem = *checked.problem;
-  return StoreProblem{0, problem.kind,
-                      problem.skipped ? problem.detail + kSkipped : std::move(problem.detail),
-                      problem.skipped};
+  if (checked.record) verified.session_id = std::move(checked.record->session_id);
+  if (checked.problem) {
+    LineProblem& problem = *checked.problem;
+    verified.problem = StoreProblem{
+        0, problem.kind, problem.skipped ? problem.detail + kSkipped : std::move(problem.detail),
+        problem.skipped};
+  }
+  return verified;
 }
 
 }  // namespace
@@ -58,14 +67,14 @@ StoreVerification verify_store(const std::string& store_path, std::size_t max_li
   const LineScanStats stats =
       scan_lines_containing(fd.get(), 0, "", [&](std::string_view line, std::uint64_t) {
         ++result.lines;
-        std::string session_id;
-        if (auto problem = line_problem(line, session_id)) {
-          problem->line = result.lines;
-          note(std::move(*problem));
+        VerifiedLine verified = verify_line(line);
+        if (verified.problem) {
+          verified.problem->line = result.lines;
+          note(std::move(*verified.problem));
         }
-        if (!session_id.empty()) {  // a record readers accept
+        if (verified.session_id) {  // a record readers accept
           ++result.records;
-          if (!sessions.insert(session_id).second) ++result.duplicates;
+          if (!sessions.insert(std::move(*verified.session_id)).second) ++result.duplicates;
         }
         return true;
       });

@@ -58,16 +58,17 @@ int main(int argc, char** argv) {
 
   fleet::cli::Settings cli;
   cli.usage_exit = fleet::exit_status::usage;
-  cli.subcommand_usage_exit = {{"hook", 1}};  // a hook's usage error must not exit 2
+  // A hook's usage error warns and never blocks (exit_status::usage would be hook_blocks).
+  cli.subcommand_usage_exit = {{"hook", fleet::exit_status::hook_warns}};
   if (const auto parsed = fleet::cli::parse(app, argc, argv, cli); parsed.exit_status) {
     return *parsed.exit_status;
   }
 
   if (cmd_hook->parsed()) {
     const auto input = fleet::read_bounded(STDIN_FILENO, fleet::kMaxHookInputBytes);
-    const std::string log = fleet::run_provenance_hook(input, hook_options);
-    if (!log.empty()) std::fprintf(stderr, "%s\n", log.c_str());
-    return 0;
+    if (const auto log = fleet::run_provenance_hook(input, hook_options))
+      std::fprintf(stderr, "%s\n", log->c_str());
+    return fleet::exit_status::ok;
   }
 
   record = fleet::build_record(std::move(record), fleet::CallerDefault::environment);
@@ -83,12 +84,13 @@ int main(int argc, char** argv) {
     return fleet::exit_status::usage;
   }
   try {
-    const std::string warning = fleet::append_record(
+    const fleet::AppendedRecord appended = fleet::append_record(
         fleet::provenance_store_path(fleet::resolve_state_dir(state_dir, "")), record, append);
-    if (!warning.empty()) std::fprintf(stderr, "provenance-writer: warning: %s\n", warning.c_str());
+    if (appended.index_warning)
+      std::fprintf(stderr, "provenance-writer: warning: %s\n", appended.index_warning->c_str());
   } catch (const fleet::Error& e) {
     std::fprintf(stderr, "provenance-writer: %s; nothing written\n", e.what());
     return fleet::exit_status::failure;
   }
-  return 0;
+  return fleet::exit_status::ok;
 }

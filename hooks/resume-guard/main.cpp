@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "base/cli.h"
+#include "base/exit_status.h"
 #include "guard/resume_guard.h"
 #include "hook/hook_protocol.h"
 #include "version.h"
@@ -34,7 +35,7 @@ int main(int argc, char** argv) {
                "input is malformed (default: advise and let the call through)");
   app.set_version_flag("--version", std::string("resume-guard ") + fleet::kVersion);
   fleet::cli::Settings cli;
-  cli.usage_exit = 1;  // not 2: Claude Code shows it without blocking the tool call
+  cli.usage_exit = fleet::exit_status::hook_warns;  // never hook_blocks: a hook must not block
   if (const auto parsed = fleet::cli::parse(app, argc, argv, cli); parsed.exit_status) {
     return *parsed.exit_status;
   }
@@ -46,8 +47,7 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     decision.log = std::string("resume-guard: internal error: ") + e.what() + "; no decision made";
   }
-  const std::string out = decision.output();
-  if (!out.empty()) std::fwrite(out.data(), 1, out.size(), stdout);
-  if (!decision.log.empty()) std::fprintf(stderr, "%s\n", decision.log.c_str());
-  return 0;
+  if (const auto out = decision.output()) std::fwrite(out->data(), 1, out->size(), stdout);
+  if (decision.log) std::fprintf(stderr, "%s\n", decision.log->c_str());
+  return fleet::exit_status::ok;
 }

@@ -42,7 +42,10 @@ TEST_CASE("hook_protocol: bounded read") {
   auto exact = read_through_pipe(std::string(1000, 'x'), 1000);
   CHECK(exact.text.size() == 1000);
   CHECK_FALSE(exact.truncated);
-  CHECK(read_bounded(-1, 10).error.size() > 0);
+  const BoundedRead failed = read_bounded(-1, 10);
+  REQUIRE(failed.error);
+  CHECK_FALSE(failed.error->empty());
+  CHECK_FALSE(read_through_pipe("{}", 10).error);
 }
 
 TEST_CASE("hook_protocol: typed fields of a PreToolUse input") {

@@ -74,3 +74,22 @@ TEST_CASE("json: a parse error is a sentence with byte offset, line and column")
   CHECK(error_of(R"({"a":1} x)").starts_with("more text follows the JSON value at byte offset 8"));
   CHECK(error_of("\"\xff\"").starts_with("a string is not valid UTF-8 at byte offset 1"));
 }
+
+TEST_CASE("json: parse_json_object gives the object or says why there is none") {
+  auto object = parse_json_object(R"({"member":"value"})");
+  REQUIRE(object);
+  CHECK(object.problem().empty());
+  CHECK(string_member(*object, "member") == "value");
+
+  const auto torn = parse_json_object(R"({"member":)");
+  REQUIRE_FALSE(torn);
+  CHECK(torn.problem().starts_with("not valid JSON ("));
+  CHECK(torn.problem().find("at byte offset 10") != std::string::npos);
+
+  for (const char* other : {"[1]", "\"text\"", "3", "null"}) {
+    const auto not_object = parse_json_object(other);
+    REQUIRE_FALSE(not_object);
+    CHECK(not_object.problem() == "not a JSON object");
+  }
+  CHECK(parse_json_object("").problem().starts_with("not valid JSON"));
+}

@@ -49,7 +49,7 @@ TEST_CASE("paths: project root is CLAUDE_PROJECT_DIR - else the hook cwd - else 
 }
 
 TEST_CASE("paths: current kitchen") {
-  CHECK(resolve_kitchen_id("") == "");
+  CHECK_FALSE(resolve_kitchen_id(""));
   ScopedEnv campaign("AUTOSKILLIT_CAMPAIGN_ID", "camp");
   CHECK(resolve_kitchen_id("") == "camp");
   ScopedEnv kitchen("FLEET_HOOKS_KITCHEN_ID", "kit");
@@ -57,6 +57,8 @@ TEST_CASE("paths: current kitchen") {
   CHECK(resolve_kitchen_id("flag") == "flag");
   ScopedEnv empty("FLEET_HOOKS_KITCHEN_ID", "");
   CHECK(resolve_kitchen_id("") == "camp");
+  ScopedEnv no_campaign("AUTOSKILLIT_CAMPAIGN_ID", "");
+  CHECK_FALSE(resolve_kitchen_id(""));  // set but empty: no kitchen
 }
 
 TEST_CASE("paths: store path") {

@@ -72,27 +72,31 @@ TEST_CASE("provenance_hook: run_provenance_hook writes the record and never thro
   options.state_dir = tmp.path();
   const std::string store = provenance_store_path(tmp.path());
 
-  CHECK(run_provenance_hook(
-            {post_tool_use("{}", R"({"session_id":"w-1","recipe_name":"r"})"), false, ""}, options)
-            .empty());
+  CHECK_FALSE(run_provenance_hook(
+      {post_tool_use("{}", R"({"session_id":"w-1","recipe_name":"r"})"), false, std::nullopt},
+      options));
   auto found = lookup_session(store, "w-1");
   REQUIRE(found.status == StoreLookup::Status::found);
   CHECK(found.record.recipe_name == "r");
   CHECK_FALSE(found.record.timestamp.empty());
 
   // Other tools and events: nothing, silently.
-  CHECK(run_provenance_hook({post_tool_use("{}", R"({"session_id":"w-2"})", "Bash"), false, ""},
-                            options)
-            .empty());
+  CHECK_FALSE(run_provenance_hook(
+      {post_tool_use("{}", R"({"session_id":"w-2"})", "Bash"), false, std::nullopt}, options));
   CHECK(lookup_session(store, "w-2").status == StoreLookup::Status::not_found);
 
   // Problems: one log line each, nothing written.
-  CHECK(run_provenance_hook({"nope", false, ""}, options).find("not valid JSON") !=
+  CHECK(run_provenance_hook({"nope", false, std::nullopt}, options)
+            .value_or("")
+            .find("not valid JSON") != std::string::npos);
+  CHECK(run_provenance_hook({"{}", true, std::nullopt}, options).value_or("").find("too large") !=
         std::string::npos);
-  CHECK(run_provenance_hook({"{}", true, ""}, options).find("too large") != std::string::npos);
-  CHECK(run_provenance_hook({post_tool_use("{}", "[]"), false, ""}, options)
+  CHECK(run_provenance_hook({post_tool_use("{}", "[]"), false, std::nullopt}, options)
+            .value_or("")
             .find("nothing recorded") != std::string::npos);
-  CHECK(run_provenance_hook({post_tool_use("{}", R"({"session_id":"../x"})"), false, ""}, options)
+  CHECK(run_provenance_hook({post_tool_use("{}", R"({"session_id":"../x"})"), false, std::nullopt},
+                            options)
+            .value_or("")
             .find("session id") != std::string::npos);
   CHECK(lookup_session(store, "../x").status == StoreLookup::Status::not_found);
 }

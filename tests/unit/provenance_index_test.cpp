@@ -169,8 +169,9 @@ TEST_CASE("provenance_index: an index that is a symlink is never used or written
   const std::string store = tmp / "s.jsonl";
   write_file(tmp / "victim", "precious");
   REQUIRE(::symlink((tmp / "victim").c_str(), index_path(store).c_str()) == 0);
-  const std::string warning = append_record(store, record("aaaaaaaa-1"), {});
-  CHECK(warning.find("symbolic link") != std::string::npos);
+  const AppendedRecord appended = append_record(store, record("aaaaaaaa-1"), {});
+  REQUIRE(appended.index_warning);
+  CHECK(appended.index_warning->find("symbolic link") != std::string::npos);
   CHECK(read_file(tmp / "victim") == "precious");
   CHECK_FALSE(candidates(store, "aaaaaaaa").usable);
   CHECK(lookup_session(store, "aaaaaaaa-1").status == StoreLookup::Status::found);

@@ -26,9 +26,11 @@ constexpr const char* kCaller = fleet::test::kL3;
 TEST_CASE("provenance_store: append then look up") {
   TempDir tmp;
   const std::string store = tmp / "state/session_provenance.jsonl";
-  append_record(store, record(kWorker, kCaller), {});
+  // Stored and indexed: nothing to warn about.
+  CHECK_FALSE(append_record(store, record(kWorker, kCaller), {}).index_warning);
   auto found = lookup_session(store, kWorker);
   CHECK(found.status == StoreLookup::Status::found);
+  CHECK(found.used_index);
   CHECK(found.record == record(kWorker, kCaller));
   CHECK(lookup_session(store, kWorker2).status == StoreLookup::Status::not_found);
 }

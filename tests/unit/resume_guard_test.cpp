@@ -74,7 +74,10 @@ TEST_CASE("resume_guard: silent for fresh dispatches - other tools and other eve
   std::string post = pre_tool_use(kL3, quoted(kL3));
   post.replace(post.find("PreToolUse"), 10, "PostToolUse");
   CHECK(f.decide(post).verdict == Verdict::silent);
-  CHECK(f.decide(pre_tool_use(kL3, quoted(kL3))).output().find("allow") == std::string::npos);
+  const auto self = f.decide(pre_tool_use(kL3, quoted(kL3))).output();
+  REQUIRE(self);
+  CHECK(self->find("allow") == std::string::npos);
+  CHECK_FALSE(f.decide(pre_tool_use(kL3, "")).output());  // silent: nothing on stdout
 }
 
 TEST_CASE("resume_guard: rule 1 - a resume id that is not a string is denied") {
@@ -122,8 +125,9 @@ TEST_CASE("resume_guard: rule 4 - fail open with an advisory - --strict denies")
   auto missing = f.decide(pre_tool_use(kL3, quoted(kWorker)));
   CHECK(missing.verdict == Verdict::advisory);
   CHECK(missing.message.find("does not exist") != std::string::npos);
-  CHECK_FALSE(missing.log.empty());
-  CHECK(missing.output().find("systemMessage") != std::string::npos);
+  CHECK(missing.log == missing.message);
+  REQUIRE(missing.output());
+  CHECK(missing.output()->find("systemMessage") != std::string::npos);
 
   f.add("someone-else", kL3, "kitchen-1");
   auto unknown = f.decide(pre_tool_use(kL3, quoted(kWorker)));
@@ -194,13 +198,17 @@ TEST_CASE("resume_guard: unreadable hook input is silent with a log line - --str
   for (const std::string bad : {"", "not json", "[1]", "{\"tool_name\":"}) {
     const auto d = f.decide(bad);
     CHECK(d.verdict == Verdict::silent);
-    CHECK_FALSE(d.log.empty());
+    CHECK_FALSE(d.output());
+    REQUIRE(d.log);
+    CHECK(d.log->find("no decision made") != std::string::npos);
   }
   CHECK(f.decide(R"({"tool_name":"dispatch_food_truck","tool_input":"resume"})")
-            .log.find("tool_input") != std::string::npos);
+            .log.value_or("")
+            .find("tool_input") != std::string::npos);
   auto truncated = decide_resume(
-      read_resume_request(HookInput(BoundedRead{"{", true, ""}), f.options.tools), f.options);
-  CHECK(truncated.log.find("MiB") != std::string::npos);
+      read_resume_request(HookInput(BoundedRead{"{", true, std::nullopt}), f.options.tools),
+      f.options);
+  CHECK(truncated.log.value_or("").find("MiB") != std::string::npos);
   f.options.strict = true;
   CHECK(f.decide("not json").verdict == Verdict::deny);
 }

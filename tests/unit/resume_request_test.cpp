@@ -71,7 +71,7 @@ TEST_CASE("resume_request: input that cannot be read, and a resume id that is no
   CHECK(request.problem.starts_with("hook input is not valid JSON"));
   CHECK(Read("").request.problem == "hook input is empty");
   CHECK(Read(input_with("[1]")).request.problem == "tool_input is a JSON array, not an object");
-  const HookInput truncated(BoundedRead{"{", true, ""});
+  const HookInput truncated(BoundedRead{"{", true, std::nullopt});
   CHECK(read_resume_request(truncated, {}).problem ==
         "hook input is larger than 8 MiB and was not read further");
   const HookInput failed(BoundedRead{"", false, "Input/output error"});
@@ -118,7 +118,7 @@ TEST_CASE("resume_request: deciding needs no hook input - the verdict of each re
   GuardDecision decision = decide_resume(unreadable, options);
   CHECK(decision.verdict == Verdict::silent);
   CHECK(decision.log == "resume-guard: hook input is empty; no decision made");
-  CHECK(decision.output().empty());
+  CHECK_FALSE(decision.output());
   options.strict = true;
   CHECK(decide_resume(unreadable, options).verdict == Verdict::deny);
   CHECK(decide_resume(resume_request("l3-x", "w-9"), options).verdict == Verdict::deny);
@@ -129,7 +129,9 @@ TEST_CASE("resume_request: deciding needs no hook input - the verdict of each re
   decision = decide_resume(number, options);
   CHECK(decision.verdict == Verdict::deny);
   CHECK(decision.message.find("but it is a JSON number") != std::string::npos);
-  CHECK(decision.output().find("\"permissionDecision\":\"deny\"") != std::string::npos);
+  REQUIRE(decision.output());
+  CHECK(decision.output()->find("\"permissionDecision\":\"deny\"") != std::string::npos);
+  CHECK_FALSE(decision.log);
 }
 
 TEST_CASE("resume_request: the verdicts have one name each") {

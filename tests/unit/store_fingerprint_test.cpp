@@ -59,18 +59,19 @@ TEST_CASE(
     UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
     REQUIRE(fd);
     const std::int64_t before = coarse_now();
-    FileFingerprint print;
-    bool settled = false;
-    REQUIRE(take_fingerprint(fd.get(), print, settled));
-    const std::int64_t ctime = print.ctime_sec * kSecond + print.ctime_nsec;
-    if (settled) CHECK(coarse_now() > ctime);
-    if (before <= ctime) CHECK_FALSE(settled);
+    const auto taken = take_fingerprint(fd.get());
+    REQUIRE(taken);
+    CHECK_FALSE(taken->changed_while_waiting);
+    const std::int64_t ctime = taken->print.ctime_sec * kSecond + taken->print.ctime_nsec;
+    if (taken->settled) CHECK(coarse_now() > ctime);
+    if (before <= ctime) CHECK_FALSE(taken->settled);
 
-    bool changed = false;
-    REQUIRE(take_settled_fingerprint(fd.get(), print, settled, changed));
-    CHECK(settled);
-    CHECK_FALSE(changed);
-    CHECK(coarse_now() > print.ctime_sec * kSecond + print.ctime_nsec);
+    const auto waited = take_settled_fingerprint(fd.get());
+    REQUIRE(waited);
+    CHECK(waited->settled);
+    CHECK_FALSE(waited->changed_while_waiting);
+    CHECK(waited->print == taken->print);
+    CHECK(coarse_now() > waited->print.ctime_sec * kSecond + waited->print.ctime_nsec);
   }
 }
 
@@ -100,4 +101,9 @@ TEST_CASE(
     CHECK_FALSE(after == before);
   }
   MESSAGE("inode numbers reused with a generation: " << reused << " of 10");
+}
+
+TEST_CASE("store_fingerprint: no fingerprint of a descriptor fstat refuses") {
+  CHECK_FALSE(take_fingerprint(-1));
+  CHECK_FALSE(take_settled_fingerprint(-1));
 }

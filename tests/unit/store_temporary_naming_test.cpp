@@ -38,8 +38,9 @@ TEST_CASE("store_temporary: temporaries carry the .fleet-tmp- infix") {
   TempDir tmp;
   const std::string store = tmp / "session_provenance.jsonl";
   write_file(store, "");
-  std::string path;
-  UniqueFd held = create_store_temporary(store, "compact", path);
+  StoreTemporary created = create_store_temporary(store, "compact");
+  const std::string path = created.path;
+  UniqueFd& held = created.fd;
   CHECK(path.starts_with(store + ".fleet-tmp-compact."));
   CHECK(path.size() == store.size() + std::string(".fleet-tmp-compact.").size() + 6);
   held.reset();

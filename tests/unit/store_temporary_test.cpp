@@ -15,8 +15,9 @@ TEST_CASE("store_temporary: a temporary its writer holds is kept, a dead writer'
   TempDir tmp;
   const std::string store = tmp / "session_provenance.jsonl";
   write_file(store, "");
-  std::string held_path;
-  UniqueFd held = create_store_temporary(store, "compact", held_path);
+  StoreTemporary created = create_store_temporary(store, "compact");
+  const std::string held_path = created.path;
+  UniqueFd held = std::move(created.fd);
   CHECK(held_path.starts_with(store + ".fleet-tmp-compact."));
   // Left by writers that died: nobody holds them.
   write_file(store + ".fleet-tmp-compact.Ab12Cd", "partial");
