@@ -87,12 +87,6 @@ Result<rapidjson::Document> parse_json_object(std::string_view text) {
   return doc;
 }
 
-std::optional<std::string> json_object_problem(std::string_view text, rapidjson::Document& doc) {
-  if (!parse_json(text, doc)) return "not valid JSON (" + parse_error_sentence(doc, text) + ")";
-  if (!doc.IsObject()) return std::string("not a JSON object");
-  return std::nullopt;
-}
-
 const rapidjson::Value* member(const rapidjson::Value& object, const char* key) {
   if (!object.IsObject()) return nullptr;
   const auto it = object.FindMember(key);

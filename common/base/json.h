@@ -32,10 +32,6 @@ std::string parse_error_sentence(const rapidjson::Document& doc, std::string_vie
 // JSON object"), for the suite's own state files.
 Result<rapidjson::Document> parse_json_object(std::string_view text);
 
-// The same, as an out-parameter beside the problem. Superseded by parse_json_object: kept only
-// until its last two callers (common/launch) move over.
-std::optional<std::string> json_object_problem(std::string_view text, rapidjson::Document& doc);
-
 // The member `key` of `object` when `object` is an object and the member is a string.
 std::optional<std::string_view> string_member(const rapidjson::Value& object, const char* key);
 

@@ -144,18 +144,20 @@ std::string format_hook_command(const HookCommand& hook, std::string_view name) 
          hook.executable + hook.arguments;
 }
 
-std::string command_executable(std::string_view command) {
+std::optional<std::string> command_executable(std::string_view command) {
   const auto hook = parse_hook_command(command);
-  if (!hook) return "";
+  if (!hook) return std::nullopt;
   std::string raw, plain;
   read_word(hook->executable, 0, raw, plain);
+  if (plain.empty()) return std::nullopt;
   return plain;
 }
 
-std::string command_executable_name(std::string_view command) {
-  const std::string executable = command_executable(command);
-  const std::size_t slash = executable.rfind('/');
-  return slash == std::string::npos ? executable : executable.substr(slash + 1);
+std::optional<std::string> command_executable_name(std::string_view command) {
+  std::optional<std::string> executable = command_executable(command);
+  if (!executable) return std::nullopt;
+  const std::size_t slash = executable->rfind('/');
+  return slash == std::string::npos ? *executable : executable->substr(slash + 1);
 }
 
 std::vector<std::string> command_tools(std::string_view arguments) {

@@ -36,11 +36,12 @@ std::optional<HookCommand> parse_hook_command(std::string_view command);
 // The command text for `hook`. `name` is the suite executable's name (for the message).
 std::string format_hook_command(const HookCommand& hook, std::string_view name);
 
-// The executable a hook command runs, with shell quotes removed ("" when there is none).
-std::string command_executable(std::string_view command);
+// The executable a hook command runs, with shell quotes removed; nullopt when the command
+// names none.
+std::optional<std::string> command_executable(std::string_view command);
 
-// The file name of the command's executable.
-std::string command_executable_name(std::string_view command);
+// The file name of the command's executable; nullopt when the command names none.
+std::optional<std::string> command_executable_name(std::string_view command);
 
 // The values of every `--tool NAME` / `--tool=NAME` in `arguments`.
 std::vector<std::string> command_tools(std::string_view arguments);

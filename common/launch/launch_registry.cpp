@@ -48,10 +48,9 @@ std::string launch_record_json(const LaunchRecord& record) {
 
 Result<LaunchRecord> parse_launch_record(std::string_view text) {
   using Parsed = Result<LaunchRecord>;
-  rapidjson::Document doc;
-  if (auto why = json_object_problem(text, doc)) {
-    return Parsed::failure(std::move(*why));
-  }
+  const Result<rapidjson::Document> parsed = parse_json_object(text);
+  if (!parsed) return Parsed::failure(parsed.problem());
+  const rapidjson::Document& doc = *parsed;
   LaunchRecord record;
   std::uint64_t pid = 0, pgid = 0;
   if (!read_uint(doc, "pid", pid) || !read_uint(doc, "pgid", pgid) ||

@@ -26,10 +26,9 @@ std::string session_state_json(const SessionState& state) {
 
 Result<SessionState> parse_session_state(std::string_view text) {
   using Parsed = Result<SessionState>;
-  rapidjson::Document doc;
-  if (auto why = json_object_problem(text, doc)) {
-    return Parsed::failure(std::move(*why));
-  }
+  const Result<rapidjson::Document> parsed = parse_json_object(text);
+  if (!parsed) return Parsed::failure(parsed.problem());
+  const rapidjson::Document& doc = *parsed;
   SessionState state;
   std::string status, reason;
   const struct {

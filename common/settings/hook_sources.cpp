@@ -72,7 +72,8 @@ std::string lost_hooks(const rapidjson::Value& doc, const std::string& file) {
   collect_from(doc, file, "", lost);
   std::string list;
   for (const ConfiguredHook& hook : lost) {
-    list += (list.empty() ? "" : ", ") + hook.event + " " + command_executable_name(hook.command);
+    list += (list.empty() ? "" : ", ") + hook.event + " " +
+            command_executable_name(hook.command).value_or("(no command)");
   }
   return list.empty() ? "no PreToolUse or PostToolUse hook" : list;
 }
@@ -155,7 +156,9 @@ HookSources collect_hooks(const HookSourceOptions& options) {
 
 std::optional<std::string> resolve_hook_executable(const ConfiguredHook& hook,
                                                    const std::string& project_dir) {
-  std::string path = command_executable(hook.command);
+  std::optional<std::string> executable = command_executable(hook.command);
+  if (!executable) return std::nullopt;
+  std::string& path = *executable;
   const std::pair<std::string, std::string> vars[] = {{"${CLAUDE_PROJECT_DIR}", project_dir},
                                                       {"$CLAUDE_PROJECT_DIR", project_dir},
                                                       {"${CLAUDE_PLUGIN_ROOT}", hook.plugin_root},

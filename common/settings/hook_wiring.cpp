@@ -308,7 +308,8 @@ class HookInstall {
 }  // namespace
 
 const SuiteHook* suite_hook_of_command(std::string_view command, std::string_view event) {
-  const std::string name = command_executable_name(command);
+  const std::optional<std::string> name = command_executable_name(command);
+  if (!name) return nullptr;
   for (const SuiteHook& hook : kSuiteHooks) {
     if (event == hook.event && name == hook.executable) return &hook;
   }

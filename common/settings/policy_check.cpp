@@ -83,10 +83,12 @@ std::optional<Finding> binary_missing(const ConfiguredHook& hook, const char* na
       ::access(binary->c_str(), X_OK) == 0) {
     return std::nullopt;
   }
-  const std::string executable = command_executable(hook.command);
-  std::string message =
-      std::string(name) + " is not installed on this machine (" +
-      (binary ? *binary + " is missing or not executable" : executable + " is not on PATH") + "): ";
+  const std::optional<std::string> executable = command_executable(hook.command);
+  std::string message = std::string(name) + " is not installed on this machine (" +
+                        (binary       ? *binary + " is missing or not executable"
+                         : executable ? *executable + " is not on PATH"
+                                      : "the command names no executable") +
+                        "): ";
   if (!is_guard) {
     message += "dispatches are not recorded by this hook here";
   } else if (hook.parsed.exit_if_missing == exit_status::hook_blocks) {

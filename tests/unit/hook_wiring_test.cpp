@@ -38,7 +38,7 @@ TEST_CASE("hook_wiring: shell quoting and command parsing") {
   CHECK(command_executable("'/opt/my tools/resume-guard' --x") == "/opt/my tools/resume-guard");
   CHECK(command_executable("FOO=1 BAR=2 /x/provenance-writer hook") == "/x/provenance-writer");
   CHECK(command_executable_name("\"$CLAUDE_PROJECT_DIR\"/bin/resume-guard") == "resume-guard");
-  CHECK(command_executable_name("") == "");
+  CHECK_FALSE(command_executable_name(""));
 }
 
 TEST_CASE("hook_wiring: install into an empty document and again - identical") {
