@@ -28,12 +28,18 @@ void collect_from(const rapidjson::Value& doc, const std::string& file,
         if (!command) continue;
         const auto parsed = parse_hook_command(*command);
         if (!parsed) continue;
-        ConfiguredHook hook{file,    event,        matcher,    std::string(*command),
-                            *parsed, std::nullopt, plugin_root};
+        ConfiguredHook hook;
+        hook.file = file;
+        hook.event = event;
+        hook.matcher = matcher;
+        hook.command = std::string(*command);
+        hook.parsed = *parsed;
+        hook.plugin_root = plugin_root;
         if (const rapidjson::Value* timeout = member(entry, "timeout");
             timeout && timeout->IsNumber()) {
           hook.timeout = timeout->GetDouble();
         }
+        if (const auto type = string_member(entry, "type")) hook.type = std::string(*type);
         out.push_back(std::move(hook));
       }
     }

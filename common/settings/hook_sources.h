@@ -23,6 +23,9 @@ struct ConfiguredHook {
   HookCommand parsed;
   std::optional<double> timeout;
   std::string plugin_root;  // the plugin's directory (${CLAUDE_PLUGIN_ROOT}), "" for settings
+  // The entry's "type" when it is a string. Claude Code runs an entry's command only when its
+  // type is "command" (the others are "prompt", "agent", "http").
+  std::optional<std::string> type;
 };
 
 struct HookSourceOptions {

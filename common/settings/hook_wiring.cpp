@@ -273,15 +273,22 @@ class HookInstall {
                               !only_suite_entries(group, hook_.event));
   }
 
-  // Entry `i` with what locates the executable rewritten, and a guard's timeout of at least
-  // kMinHookTimeoutSeconds.
+  // Entry `i` with what locates the executable rewritten, its type "command", and a guard's
+  // timeout of at least kMinHookTimeoutSeconds.
   void settle_entry(std::size_t i) {
     Value& entry = *found_[i].entry;
     HookCommand command = located();
     command.arguments = arguments_[i];
     set_member(entry, "command",
                json_string(format_hook_command(command, hook_.executable), alloc_), alloc_);
-    if (!entry.HasMember("type")) set_member(entry, "type", Value("command"), alloc_);
+    if (const std::optional<std::string_view> type = string_member(entry, "type");
+        type != "command") {
+      notes_.push_back("the " + std::string(hook_.executable) + " entry's type " +
+                       (entry.HasMember("type") ? to_json(entry["type"]) : std::string("(none)")) +
+                       " is now \"command\": Claude Code runs only entries of type \"command\" "
+                       "as commands");
+      set_member(entry, "type", Value("command"), alloc_);
+    }
     const Value* timeout = member(entry, "timeout");
     if (timeout == nullptr) {
       set_member(entry, "timeout", Value(kHookTimeoutSeconds), alloc_);

@@ -49,10 +49,19 @@ std::string install_hint(const std::string& project_dir, const std::vector<std::
   return hint;
 }
 
-// The findings on the matcher and timeout of one entry.
-std::vector<Finding> matcher_and_timeout(const ConfiguredHook& hook, const char* what,
-                                         Severity severity) {
+// The findings on one entry: its type, matcher and timeout.
+std::vector<Finding> entry_findings(const ConfiguredHook& hook, const char* what,
+                                    Severity severity) {
   std::vector<Finding> findings;
+  if (hook.type != "command") {
+    findings.push_back(
+        {"hook-type", severity,
+         std::string(what) +
+             (hook.type ? " has type \"" + *hook.type + "\"" : std::string(" has no type")) +
+             ": Claude Code runs only entries of type \"command\" as commands, so it never "
+             "runs this one; set \"type\": \"command\"",
+         hook.file});
+  }
   for (const MatcherFault& fault : matcher_faults(hook.matcher, hook.parsed.arguments)) {
     findings.push_back({fault.rule, severity,
                         std::string(what) + " matcher '" + hook.matcher + "'" + fault.problem,
@@ -188,8 +197,7 @@ CheckResult check_wiring(const CheckOptions& options) {
 
   std::set<std::string> guarded;
   for (const ConfiguredHook* guard : guards) {
-    std::vector<Finding> own =
-        matcher_and_timeout(*guard, "the resume-guard hook", Severity::error);
+    std::vector<Finding> own = entry_findings(*guard, "the resume-guard hook", Severity::error);
     const std::optional<Finding> missing =
         binary_missing(*guard, "resume-guard", true, options.project_dir);
     const bool present = !missing;
@@ -270,7 +278,7 @@ CheckResult check_wiring(const CheckOptions& options) {
   }
   for (const ConfiguredHook* writer : writers) {
     const std::vector<Finding> own =
-        matcher_and_timeout(*writer, "the provenance-writer hook", Severity::warning);
+        entry_findings(*writer, "the provenance-writer hook", Severity::warning);
     findings.insert(findings.end(), own.begin(), own.end());
     if (auto missing = binary_missing(*writer, "provenance-writer", false, options.project_dir))
       findings.push_back(std::move(*missing));

@@ -117,6 +117,28 @@ TEST_CASE("install-check: a guard timeout check refuses is set to 10 s, with a n
   CHECK(read_file(p.file()).find("\"timeout\": 30") != std::string::npos);
 }
 
+TEST_CASE("install-check: a guard entry of another type becomes a command entry - with a note") {
+  // Claude Code runs only entries of type "command" as commands: a guard entry of another
+  // type (or none) never runs, whatever its command says.
+  for (const char* type : {R"("type":"prompt",)", ""}) {
+    CAPTURE(type);
+    Project p(
+        std::string(R"({"hooks":{"PreToolUse":[{"matcher":"^(mcp__.*__)?dispatch_food_truck$",)") +
+        R"("hooks":[{)" + type + R"("command":"resume-guard","timeout":10}]}]}})");
+    const RunResult before = p.check();
+    CHECK(before.exit_code == 1);
+    CHECK(before.out.find("hook-type") != std::string::npos);
+    const RunResult installed = p.install();
+    REQUIRE_MESSAGE(installed.exit_code == 0, installed.err);
+    CHECK(installed.err.find("type") != std::string::npos);
+    rapidjson::Document doc;
+    REQUIRE(fleet::parse_json(read_file(p.file()), doc));
+    CHECK(std::string(doc["hooks"]["PreToolUse"][0]["hooks"][0]["type"].GetString()) == "command");
+    const RunResult checked = p.check();
+    CHECK_MESSAGE(checked.exit_code == 0, checked.out);
+  }
+}
+
 TEST_CASE("install-check: a guard matcher of the user's own that check refuses is refused") {
   // Shared with the user's own hook, or not a list of names: install may not rewrite it, so
   // it refuses (exit 1, nothing changed) instead of writing what check refuses.

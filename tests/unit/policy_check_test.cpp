@@ -173,6 +173,26 @@ TEST_CASE("policy_check: timeout missing or under 5 s") {
   CHECK(f->message.find("timeout 2 s is under 5 s") != std::string::npos);
 }
 
+TEST_CASE("policy_check: hook-type - an entry Claude Code does not run as a command") {
+  Wiring w;
+  const std::string command_entry = R"({"type":"command","command":")" + w.guard;
+  for (const std::string& type :
+       {std::string(R"({"type":"prompt","command":")"), std::string(R"({"command":")")}) {
+    CAPTURE(type);
+    std::string entry = group(kGood, w.guard);
+    entry.replace(entry.find(command_entry), command_entry.size(), type + w.guard);
+    write_file(w.settings(), w.wired(entry));
+    const auto findings = w.check();
+    const Finding* f = find(findings, "hook-type");
+    REQUIRE_MESSAGE(f != nullptr, listed(findings));
+    CHECK(f->severity == Severity::error);
+    CHECK(f->message.find("\"type\": \"command\"") != std::string::npos);
+    CHECK(f->file == w.settings());
+    // Claude Code never runs it: the dispatch is unguarded.
+    CHECK(find(findings, "guard-missing") != nullptr);
+  }
+}
+
 TEST_CASE("policy_check: binary-missing is an error for the guard - a warning for the writer") {
   Wiring w;
   const std::string gone = w.tmp / "gone/resume-guard";
