@@ -60,12 +60,12 @@ LaunchOutcome report(LaunchContext& context, const LaunchPlan& plan,
     if (a.pid != 0) summary.pids.push_back(a.pid);
   }
   summary.failure_classes = classes;
-  LaunchOutcome outcome{exit_code, launch_summary_json(summary)};
+  LaunchOutcome outcome{exit_code, launch_summary_json(summary), std::nullopt};
   if (!options.summary_file.empty()) {
     try {
       replace_file_atomically(options.summary_file, outcome.summary, Durability::process_lifetime);
     } catch (const Error& e) {
-      context.notice(std::string("cannot write the summary file: ") + e.what());
+      outcome.summary_file_problem = std::string("cannot write the summary file: ") + e.what();
     }
   }
   return outcome;

@@ -4,6 +4,7 @@
 // previous agent, start held, record, announce, supervise, clean up), retry only when the
 // failure calls for it (retry_policy.h), and report the summary (launch_summary.h).
 
+#include <optional>
 #include <string>
 
 #include "launch/launch_options.h"
@@ -18,6 +19,8 @@ struct LaunchOutcome {
   // The summary line (JSON, with '\n'), already written to --summary-file when one is given:
   // the program prints it on stderr unless --quiet.
   std::string summary;
+  // Why --summary-file could not be written, when it could not (the launch's status stands).
+  std::optional<std::string> summary_file_problem;
 };
 
 // Runs the launch; what it says while it runs goes to `notice`. Throws Error when the options

@@ -2,6 +2,7 @@
 // (launch-wrapper [options] -- claude -p …), plus `stop` and `status` for a member's agent.
 
 #include <unistd.h>
+#include <csignal>
 #include <cstdio>
 
 #include <CLI/CLI.hpp>
@@ -21,6 +22,13 @@ namespace {
 // wrapper relays to the same descriptor.
 void write_stderr(const std::string& text) {
   (void)!::write(STDERR_FILENO, text.data(), text.size());
+}
+
+// Once the launch is over (the agent has exited, or never started): while it ran, the
+// launch ignored SIGPIPE itself and gave the agent the disposition it found; now a launcher
+// that closed its end of stderr must not turn the exit status into death by SIGPIPE.
+void ignore_sigpipe() {
+  std::signal(SIGPIPE, SIG_IGN);
 }
 
 // What the launch says while it runs: "launch-wrapper: <line>" on stderr.
@@ -67,9 +75,12 @@ int main(int argc, char** argv) {
     if (line.status_requested()) return run_status(line);
     const fleet::LaunchOptions options = line.launch_options(parsed.command, parent);
     const fleet::LaunchOutcome outcome = fleet::run_launch(options, notice);
+    ignore_sigpipe();
     if (!options.quiet) write_stderr(outcome.summary);
+    if (outcome.summary_file_problem) notice(*outcome.summary_file_problem);
     return outcome.exit_status;
   } catch (const fleet::Error& e) {
+    ignore_sigpipe();
     notice(e.what());
     return fleet::exit_status::wrapper_failure;
   }

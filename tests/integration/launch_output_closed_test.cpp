@@ -27,20 +27,24 @@ namespace {
 const std::string kWrapper = FLEET_LAUNCH_WRAPPER;
 
 // The wrapper with its stdout on a pipe the test holds (as a launcher does) and its stderr
-// in a file.
+// in a file, or (without one) on a second pipe the test holds.
 struct Launch {
   pid_t pid = -1;
   int out = -1;
+  int err = -1;
 
   Launch(std::vector<std::string> argv, const std::string& err_file) {
-    int fds[2];
+    int fds[2], err_fds[2] = {-1, -1};
     REQUIRE(::pipe2(fds, O_CLOEXEC) == 0);
+    if (err_file.empty()) REQUIRE(::pipe2(err_fds, O_CLOEXEC) == 0);
     pid = ::fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
       ::dup2(fds[1], STDOUT_FILENO);
-      const int err = ::open(err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-      ::dup2(err, STDERR_FILENO);
+      const int err_fd = err_file.empty()
+                             ? err_fds[1]
+                             : ::open(err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      ::dup2(err_fd, STDERR_FILENO);
       const int null = ::open("/dev/null", O_RDONLY);
       ::dup2(null, STDIN_FILENO);
       std::vector<char*> args;
@@ -51,9 +55,14 @@ struct Launch {
     }
     ::close(fds[1]);
     out = fds[0];
+    if (err_file.empty()) {
+      ::close(err_fds[1]);
+      err = err_fds[0];
+    }
   }
   ~Launch() {
     if (out >= 0) ::close(out);
+    if (err >= 0) ::close(err);
     if (pid > 0 && ::waitpid(pid, nullptr, WNOHANG) == 0) {
       ::kill(pid, SIGKILL);
       ::waitpid(pid, nullptr, 0);
@@ -75,6 +84,11 @@ struct Launch {
   void drop_stdout() {
     ::close(out);
     out = -1;
+  }
+
+  void drop_stderr() {
+    ::close(err);
+    err = -1;
   }
 
   // The wrapper's exit code, -1 on timeout.
@@ -181,5 +195,30 @@ TEST_CASE("output closed: --on-output-closed stop stops the agent at once") {
     CHECK(std::chrono::duration<double>(Clock::now() - dropped).count() < 20.0);
     auto summary = json_of(read_file(tmp / "summary"));
     CHECK(std::string(summary["kill_reason"].GetString()) == "output_closed");
+  }
+}
+
+TEST_CASE(
+    "output closed: stdout and stderr gone - the wrapper still exits with the agent's status") {
+  // The summary line and any last notice are written after the agent has exited: a launcher
+  // that closed its end of stderr must not turn the agent's status into death by SIGPIPE.
+  for (const bool quiet : {false, true}) {
+    CAPTURE(quiet);
+    TempDir tmp;
+    const std::string agent = tmp / "agent";
+    write_script(agent, "echo started\nwhile [ ! -e " + tmp / "finish" +
+                            " ]; do sleep 0.01; done\nexit 3\n");
+    std::vector<std::string> argv = {kWrapper, "--state-dir", tmp.path(), "--summary-file",
+                                     tmp / "summary"};
+    if (quiet) argv.push_back("--quiet");
+    argv.insert(argv.end(), {"--", agent});
+    Launch launch(argv, "");
+    REQUIRE(launch.read_until("started"));
+    launch.drop_stdout();
+    launch.drop_stderr();
+    write_file(tmp / "finish", "");
+    CHECK(launch.wait() == 3);
+    auto summary = json_of(read_file(tmp / "summary"));
+    CHECK(summary["exit_code"].GetInt() == 3);
   }
 }
