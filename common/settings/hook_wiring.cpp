@@ -6,6 +6,7 @@
 #include "base/exit_status.h"
 #include "base/json.h"
 #include "hook/tool_names.h"
+#include "settings/matcher.h"
 
 namespace fleet {
 namespace {
@@ -211,6 +212,9 @@ class HookInstall {
       if (!contains(kept, name)) kept.push_back(name);
     const std::string rewritten = dispatch_matcher(kept);
     if (rewritten == matcher) return true;
+    // A name the rewritten matcher still selects (an MCP form of a kept tool) is not dropped.
+    std::erase_if(dropped,
+                  [&](const std::string& name) { return matcher_matches(rewritten, name); });
     set_member(group, "matcher", json_string(rewritten, alloc_), alloc_);
     if (!dropped.empty()) {
       std::string list;

@@ -71,6 +71,16 @@ TEST_CASE("install-check: a suite-only guard group naming another tool - install
   }
 }
 
+TEST_CASE("install-check: an MCP form of the dispatch tool is not reported as dropped") {
+  Project p(guard_only("dispatch_food_truck|mcp__kitchen__dispatch_food_truck"));
+  const RunResult installed = p.install();
+  REQUIRE_MESSAGE(installed.exit_code == 0, installed.err);
+  CHECK(p.guard_matcher() == "^(mcp__.*__)?dispatch_food_truck$");
+  CHECK_MESSAGE(installed.err.find("dropped") == std::string::npos, installed.err);
+  const RunResult checked = p.check();
+  CHECK_MESSAGE(checked.exit_code == 0, checked.out);
+}
+
 TEST_CASE("install-check: a name the guard acts on (--tool) stays in the rewritten matcher") {
   Project p(guard_only("dispatch_food_truck|spawn_worker|Read", "10",
                        "resume-guard --tool spawn_worker"));
