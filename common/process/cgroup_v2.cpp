@@ -117,6 +117,19 @@ std::optional<std::string> relative_below(const CgroupMount& mount, const std::s
   return mount.root == "/" ? below : mount.root + below;
 }
 
+// The cgroup v2 path in a /proc/<pid>/cgroup file (its "0::" line); nullopt when there is none.
+std::optional<std::string> unified_path(const std::string& proc_cgroup_file) {
+  const std::string text = read_pseudo_file(proc_cgroup_file).value_or("");
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    if (text.compare(start, 3, "0::") == 0) return text.substr(start + 3, end - start - 3);
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> read_pseudo_file(const std::string& path) {
@@ -163,15 +176,7 @@ void thaw_cgroup(const std::string& cgroup) {
 }
 
 std::optional<std::string> own_cgroup_directory() {
-  const std::string text = read_pseudo_file("/proc/self/cgroup").value_or("");
-  std::string path;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    if (text.compare(start, 3, "0::") == 0) path = text.substr(start + 3, end - start - 3);
-    start = end + 1;
-  }
+  const std::string path = unified_path("/proc/self/cgroup").value_or("");
   if (path.empty() || path.find(" (deleted)") != std::string::npos) return std::nullopt;
   if (const auto& usual = usual_cgroup2_mount()) {
     std::optional<std::string> directory = directory_below(*usual, path);
@@ -200,16 +205,7 @@ std::vector<pid_t> cgroup_members(const std::string& cgroup) {
 }
 
 std::optional<std::string> cgroup_of(pid_t pid) {
-  const std::string text =
-      read_pseudo_file("/proc/" + std::to_string(pid) + "/cgroup").value_or("");
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    if (text.compare(start, 3, "0::") == 0) return text.substr(start + 3, end - start - 3);
-    start = end + 1;
-  }
-  return std::nullopt;
+  return unified_path("/proc/" + std::to_string(pid) + "/cgroup");
 }
 
 std::optional<std::string> relative_cgroup_path(const std::string& cgroup) {
