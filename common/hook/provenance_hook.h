@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "base/jsonl_append.h"
+#include "store/jsonl_append.h"
 #include "hook/hook_protocol.h"
 #include "store/provenance_record.h"
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "base/jsonl_append.h"
+#include "store/jsonl_append.h"
 #include "store/provenance_record.h"
 
 namespace fleet {

@@ -9,7 +9,7 @@
 
 #include "base/error.h"
 #include "base/files.h"
-#include "base/jsonl_append.h"
+#include "store/jsonl_append.h"
 #include "base/line_scan.h"
 #include "store/provenance_index.h"
 #include "store/provenance_record.h"

@@ -1,5 +1,5 @@
 // fleet-hooks query: the records of a session, caller or kitchen, and for a session the
-// guard's verdict on resuming it (common/store/store_query.h).
+// guard's verdict on resuming it (common/store/store_query.h, common/guard/resume_verdict.h).
 
 #include <unistd.h>
 #include <cstdio>
@@ -7,6 +7,7 @@
 #include "base/exit_status.h"
 #include "base/paths.h"
 #include "guard/resume_guard.h"
+#include "guard/resume_verdict.h"
 #include "store/provenance_store.h"
 #include "store/store_query.h"
 #include "subcommand.h"

@@ -1,4 +1,4 @@
-#include "base/jsonl_append.h"
+#include "store/jsonl_append.h"
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>

@@ -1,10 +1,10 @@
-// `fleet-hooks query --session`'s verdict line, computed by the library (store_query.h).
+// `fleet-hooks query --session`'s verdict line, computed by the library (guard/resume_verdict.h).
 
 #include <doctest/doctest.h>
 
 #include "base/paths.h"
+#include "guard/resume_verdict.h"
 #include "store/provenance_store.h"
-#include "store/store_query.h"
 #include "temp_dir.h"
 
 using namespace fleet;
