@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fleet-hooks installer, uninstaller, packager and test runner. See README.md.
+# fleet-hooks installer, uninstaller, packager and test runner. See README.md and doc/install.md.
 #   ./install.sh [--prefix DIR] [--project DIR]   build the four executables, install them,
 #                                                 wire and check a project
 #   ./install.sh --uninstall [--prefix DIR] [--project DIR]
@@ -457,7 +457,7 @@ echo "         --recipe-name RECIPE --step-name STEP -- claude -p \"...\""
 echo "     or, for a launcher you cannot wrap: provenance-writer record --session-id ID \\"
 echo "         --recipe-name RECIPE --step-name STEP"
 step=$((step + 1))
-echo "  $step. In CI: fleet-hooks check --project .   (README.md, \"In CI\")"
+echo "  $step. In CI: fleet-hooks check --project .   (doc/recipes.md, \"In CI\")"
 step=$((step + 1))
 echo "  $step. To remove everything this install put in place:"
 echo "       $self --uninstall --prefix $prefix"

@@ -3,25 +3,25 @@
 # newcomer runs it (./install.sh --prefix P --project DIR), timed end to end. Reports; asserts
 # nothing. Target: under 90 s on a 2-core machine with nothing else running.
 #
-#   bench/install_time.sh [--repo URL_OR_DIR] [--runs N] [--ccache] [--readme]
+#   bench/install_time.sh [--repo URL_OR_DIR] [--runs N] [--ccache] [--write-doc]
 #
 # --repo     what to clone (default: this repository; only committed work is cloned)
 # --runs N   repeat N times, each from a new clone (default 1); prints each run and the median
 # --ccache   let ccache serve the compiles (default: CCACHE_DISABLE=1, a cold build)
-# --readme   also write the result into README.md between the install-bench markers
+# --write-doc  also write the result into doc/install.md between the install-bench markers
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 repo="$PWD"
 runs=1
 ccache=false
-readme=false
+write_doc=false
 while [ $# -gt 0 ]; do
   case "$1" in
     --repo) repo="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
     --ccache) ccache=true; shift ;;
-    --readme) readme=true; shift ;;
+    --write-doc) write_doc=true; shift ;;
     -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) echo "bench/install_time.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -58,17 +58,17 @@ summary="$(printf 'fresh clone to an installed, wired, checked project: %.0f s (
   "$median" "$runs" "$(nproc)" "$cache" "$load_before")"
 echo "$summary"
 
-if $readme; then
+if $write_doc; then
   python3 - "$summary" <<'PY'
 import sys
 line = sys.argv[1]
-text = open("README.md").read()
+text = open("doc/install.md").read()
 begin, end = "<!-- install-bench:begin -->\n", "<!-- install-bench:end -->"
 if begin not in text or end not in text:
-    sys.exit("bench/install_time.sh: README.md has no install-bench markers")
+    sys.exit("bench/install_time.sh: doc/install.md has no install-bench markers")
 head, rest = text.split(begin, 1)
 _, tail = rest.split(end, 1)
-open("README.md", "w").write(head + begin + "`" + line + "`\n" + end + tail)
-print("bench/install_time.sh: README.md updated")
+open("doc/install.md", "w").write(head + begin + "`" + line + "`\n" + end + tail)
+print("bench/install_time.sh: doc/install.md updated")
 PY
 fi

@@ -1,5 +1,5 @@
 # Packages with CPack: a Debian package (binaries in /usr/bin, data under /usr/share) and a
-# tarball (bin/, share/, README.md, LICENSE) that runs wherever it is unpacked: the
+# tarball (bin/, share/, README.md, doc/, LICENSE) that runs wherever it is unpacked: the
 # executables are static, so neither needs anything installed. Every install() rule in the
 # project uses a destination relative to the prefix, so both land where they should.
 #   cpack --config build/release/CPackConfig.cmake -B DIR    (or ./install.sh --package DIR)
@@ -7,11 +7,14 @@
 set(FLEET_PACKAGE_MAINTAINER "fleet-hooks authors"
     CACHE STRING "Maintainer field of the Debian package")
 
-# Documentation in every install: README, license and a Debian-style copyright file.
+# Documentation in every install: README, the manual (doc/, beside README.md so that its links
+# resolve), license and a Debian-style copyright file.
 configure_file(${PROJECT_SOURCE_DIR}/cmake/copyright.in ${CMAKE_BINARY_DIR}/copyright @ONLY)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE
               ${CMAKE_BINARY_DIR}/copyright
         DESTINATION share/doc/fleet-hooks)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/doc/ DESTINATION share/doc/fleet-hooks/doc
+        FILES_MATCHING PATTERN "*.md")
 
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
   set(fleet_deb_arch amd64)

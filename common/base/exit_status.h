@@ -1,6 +1,7 @@
 #pragma once
 // The exit statuses of the suite's programs, named once (as ninja keeps `ExitStatus`). Each
-// program documents in its --help which of these it uses; the README repeats them per program.
+// program documents in its --help which of these it uses; doc/command-lines.md and each program's
+// page repeat them.
 //
 // The one way to fail: a failure the caller does not branch on throws fleet::Error (error.h)
 // where it is detected and is caught once, in the program's main, which prints

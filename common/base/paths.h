@@ -1,6 +1,6 @@
 #pragma once
-// Where the suite's state lives, resolved the same way in every executable (README.md,
-// "Files on disk": State directory), and which kitchen the current process belongs to.
+// Where the suite's state lives, resolved the same way in every executable (doc/files.md,
+// "State directory"), and which kitchen the current process belongs to.
 // Failing: what may be absent is a std::optional; a working directory that cannot be read or
 // an invalid campaign id throws Error.
 

@@ -1,5 +1,5 @@
 #pragma once
-// The resume-ownership decision of resume-guard (README.md, "resume-guard": Decision table),
+// The resume-ownership decision of resume-guard (doc/resume-guard.md, "Decision table"),
 // on a request read out of a hook input (resume_request.h), and the names of its verdicts.
 // The guard never allows: it denies, advises, or stays silent.
 // Failing: nothing here throws for an expected outcome (this is the guard's hot path): input
@@ -30,7 +30,7 @@ const char* to_string(Verdict verdict);
 std::optional<Verdict> parse_verdict(std::string_view name);
 
 struct GuardOptions {
-  std::string state_dir;   // --state-dir ("" resolves as README.md, "State directory", says)
+  std::string state_dir;   // --state-dir ("" resolves as doc/files.md, "State directory", says)
   std::string kitchen_id;  // --kitchen-id ("" resolves from the environment)
   std::vector<std::string> tools;  // --tool: more dispatch tool names
   bool strict = false;             // deny when the store cannot vouch for the session

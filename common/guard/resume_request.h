@@ -1,8 +1,8 @@
 #pragma once
-// What one tool call asks of resume-guard: reading the request out of a hook input (README.md,
-// "resume-guard"). Reading decides nothing; resume_guard.h decides on the request.
-// Failing: nothing here throws (the guard's hot path); input that cannot be read is a request
-// of kind `unreadable` with its problem.
+// What one tool call asks of resume-guard: reading the request out of a hook input
+// (doc/resume-guard.md). Reading decides nothing; resume_guard.h decides on the request. Failing:
+// nothing here throws (the guard's hot path); input that cannot be read is a request of kind
+// `unreadable` with its problem.
 
 #include <string>
 #include <string_view>

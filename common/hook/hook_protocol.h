@@ -1,7 +1,6 @@
 #pragma once
 // The Claude Code hook protocol: a bounded read of the hook's stdin JSON, typed access to
-// the fields the suite uses, and the JSON a hook prints to decide (README.md,
-// "resume-guard").
+// the fields the suite uses, and the JSON a hook prints to decide (doc/resume-guard.md).
 // Failing: nothing here throws (the guard's hot path): a read that fails or is cut short is
 // said in the BoundedRead, input that is not a JSON object is an invalid HookInput with its
 // error(), and a field that is absent or of another type reads as "" / nullptr.

@@ -26,7 +26,7 @@ struct AgentStop {
 };
 
 // With the registry lock held by the caller (LaunchRegistry::lock_if_known): stops the member's
-// recorded agent as README.md's "launch-wrapper" says (TERM, `grace`, KILL; the whole group) when
+// recorded agent as doc/launch-wrapper.md says (TERM, `grace`, KILL; the whole group) when
 // its start time and boot id still match, and removes the record unless the stop failed. A record
 // naming a reused pid, or one that cannot be read, is removed without signalling anything.
 AgentStop stop_recorded_agent(const LaunchRegistry& registry, std::chrono::milliseconds grace);

@@ -1,5 +1,5 @@
 #pragma once
-// One attempt of a launch (README.md, "launch-wrapper", steps 1-7): serialize with the
+// One attempt of a launch (doc/launch-wrapper.md, steps 1-7): serialize with the
 // member's other launches and stop its previous agent, start the agent held, record and
 // announce it, release it, supervise it until it exits, stop what it left behind, and say
 // what it came to. LaunchContext is what the attempts of one launch share.

@@ -2,7 +2,7 @@
 // What a launch runs, decided before anything starts, as a pure function of the options and
 // the keyed session's recorded state: the command line after the session rewrites, the
 // session it names or resumes, what the agent's environment gets, and the state the session
-// records (README.md, "launch-wrapper"). Also the plan a stale resume is retried with.
+// records (doc/launch-wrapper.md). Also the plan a stale resume is retried with.
 
 #include <functional>
 #include <optional>

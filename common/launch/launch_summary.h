@@ -13,7 +13,7 @@
 
 namespace fleet {
 
-// Why the launch's last agent ended (README.md, "launch-wrapper", step 9).
+// Why the launch's last agent ended (doc/launch-wrapper.md, step 9).
 enum class KillReason {
   natural_exit,            // the agent exited by itself
   completed_then_stopped,  // its completion marker was seen and the drain ran out

@@ -1,5 +1,5 @@
 #pragma once
-// launch-wrapper's launch, step by step as README.md's "launch-wrapper" numbers them: plan
+// launch-wrapper's launch, step by step as doc/launch-wrapper.md numbers them: plan
 // what to run (launch_plan.h), run one attempt (launch_attempt.h: serialize, stop the
 // previous agent, start held, record, announce, supervise, clean up), retry only when the
 // failure calls for it (retry_policy.h), and report the summary (launch_summary.h).

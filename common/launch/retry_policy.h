@@ -1,5 +1,5 @@
 #pragma once
-// Whether a launch tries again after an attempt, and how (README.md, "launch-wrapper", step
+// Whether a launch tries again after an attempt, and how (doc/launch-wrapper.md, step
 // 8), as a pure function of the attempt, its number and the options: only a failure whose
 // output calls for it is retried — a stale resume once as a fresh session, a retryable error
 // after an exponential backoff — and a stop is never undone by a retry.

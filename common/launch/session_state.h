@@ -3,7 +3,7 @@
 // active; a drain (TERM or USR1 to the wrapper) that times out marks it resume_pending, or
 // suspended after too many of those in a row; the next launch then resumes the recorded
 // session with a note saying why (or, when suspended, starts a fresh one); a run that ends
-// well makes it active again (README.md, "Resume-pending instead of a silent reset").
+// well makes it active again (doc/launch-wrapper.md, "Resume-pending instead of a silent reset").
 
 #include <optional>
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 // Knowing that a pid still names the process we recorded, and stopping process groups
-// (README.md, "launch-wrapper"): a pid plus its start time (clock ticks since boot, field 22
+// (doc/launch-wrapper.md): a pid plus its start time (clock ticks since boot, field 22
 // of /proc/<pid>/stat) plus the boot id identifies one process for the life of the machine.
 
 #include <sys/types.h>

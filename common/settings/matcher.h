@@ -1,7 +1,7 @@
 #pragma once
-// Claude Code's hook matchers (README.md, "Wiring it into Claude Code"): "" and "*" match every
-// tool; a matcher made only of letters, digits and `_ - | , space` is a list of exact tool names
-// separated by `|` or `,`; anything else is an unanchored JavaScript regular expression
+// Claude Code's hook matchers (doc/resume-guard.md, "Wiring it into Claude Code"): "" and "*" match
+// every tool; a matcher made only of letters, digits and `_ - | , space` is a list of exact tool
+// names separated by `|` or `,`; anything else is an unanchored JavaScript regular expression
 // (js_regex.h: `new RegExp(matcher)`, evaluated in linear time, so a matcher from a settings
 // file can never make fleet-hooks hang).
 // Failing: never throws; how far an answer can be trusted is read_matcher's result.

@@ -1,6 +1,6 @@
 #pragma once
 // Appending one line to a JSON-lines file so that concurrent writers and crashed writers
-// never lose or tear a complete record (README.md, "Files on disk":
+// never lose or tear a complete record (doc/files.md:
 // session_provenance.jsonl).
 // Failing: throws Error; a missing file is returned as nullopt where it is expected.
 

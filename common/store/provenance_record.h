@@ -1,6 +1,6 @@
 #pragma once
-// One line of session_provenance.jsonl: who launched which session (README.md, "Files on
-// disk"). The one place that knows the record: its fields and the rule of each (the schema),
+// One line of session_provenance.jsonl: who launched which session (doc/files.md).
+// The one place that knows the record: its fields and the rule of each (the schema),
 // how a line is written and read, the one validator of a record and of a stored line, and the
 // one builder of a record to append (used by provenance-writer, its hook and launch-wrapper).
 // Written with sorted keys like AutoSkillit; read from either writer.

@@ -1,6 +1,6 @@
 #pragma once
 // `fleet-hooks verify`: every line of the provenance store checked against the format in
-// README.md ("Files on disk"). The store's own rules live here (blank lines, a torn last line,
+// doc/files.md. The store's own rules live here (blank lines, a torn last line,
 // later duplicates); each record line is checked by the record's validator
 // (provenance_record.h, check_provenance_line).
 // Failing: what is wrong with the store is the verification's list of problems; a store

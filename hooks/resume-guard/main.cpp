@@ -1,7 +1,7 @@
 // resume-guard: PreToolUse hook that refuses a resume_session_id that is not a worker session
 // owned by the caller or its kitchen. Reads the hook input on stdin; exits 0 and decides
-// only through what it prints (a command line it cannot parse exits 1, never 2) (see README,
-// "resume-guard").
+// only through what it prints (a command line it cannot parse exits 1, never 2) (see
+// doc/resume-guard.md).
 
 #include <unistd.h>
 #include <cstdio>

@@ -72,7 +72,7 @@ TEST_CASE("packages: cpack writes the .deb and the tarball and the tarball runs 
       CHECK(contains(list.out, "-rwxr-xr-x root/root"));
       CHECK(contains(list.out, " ./usr/bin/" + std::string(binary) + "\n"));
     }
-    for (const char* doc : {"README.md", "LICENSE", "copyright"}) {
+    for (const char* doc : {"README.md", "LICENSE", "copyright", "doc/launch-wrapper.md"}) {
       CHECK(contains(list.out, " ./usr/share/doc/fleet-hooks/" + std::string(doc) + "\n"));
     }
     for (const std::string& line : fleet::test::split_lines(list.out)) {
@@ -87,6 +87,7 @@ TEST_CASE("packages: cpack writes the .deb and the tarball and the tarball runs 
     const std::string root = t / ("unpacked/fleet-hooks-" + kVersion + "-linux-x86_64");
     CHECK(fleet::test::run_ls(t / "unpacked").size() == 1);
     CHECK(fs::exists(root + "/README.md"));
+    CHECK(fs::exists(root + "/doc/resume-guard.md"));  // the README's links resolve
     CHECK(fs::exists(root + "/LICENSE"));
     CHECK(fs::exists(root + "/share/doc/fleet-hooks/copyright"));
     fs::create_directories(t / "work");
