@@ -148,12 +148,12 @@ std::optional<Verdict> parse_verdict(std::string_view name) {
   return std::nullopt;
 }
 
-std::optional<std::string> GuardDecision::output() const {
+std::optional<std::string> GuardDecision::output(const AgentCli& agent) const {
   switch (verdict) {
     case Verdict::deny:
-      return pre_tool_use_deny(message);
+      return pre_tool_use_deny(message, agent);
     case Verdict::advisory:
-      return advisory(message);
+      return advisory(message, agent);
     case Verdict::silent:
       break;
   }

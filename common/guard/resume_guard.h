@@ -18,8 +18,8 @@ namespace fleet {
 // The guard's verdict, named the same wherever it is shown (the `fleet-hooks query` verdict,
 // the `fleet-hooks replay` outcomes).
 enum class Verdict {
-  silent,    // no output: Claude Code's own permission rules apply (the call proceeds)
-  deny,      // a permissionDecision "deny": Claude Code does not call the tool
+  silent,    // no output: the agent CLI's own permission rules apply (the call proceeds)
+  deny,      // a deny in the agent CLI's dialect: the CLI does not call the tool
   advisory,  // a systemMessage: nothing is decided (the call proceeds)
 };
 
@@ -32,17 +32,19 @@ std::optional<Verdict> parse_verdict(std::string_view name);
 struct GuardOptions {
   std::string state_dir;   // --state-dir ("" resolves as doc/files.md, "State directory", says)
   std::string kitchen_id;  // --kitchen-id ("" resolves from the environment)
-  std::vector<std::string> tools;  // --tool: more dispatch tool names
-  bool strict = false;             // deny when the store cannot vouch for the session
+  std::vector<std::string> tools;          // --tool: more dispatch tool names
+  bool strict = false;                     // deny when the store cannot vouch for the session
+  const AgentCli* agent = &claude_code();  // --agent: whose hook input is read and answered
 };
 
 struct GuardDecision {
   Verdict verdict = Verdict::silent;
-  std::string message;  // deny: the permissionDecisionReason; advisory: the systemMessage
+  std::string message;             // deny: the reason; advisory: the message shown to the user
   std::optional<std::string> log;  // one line for stderr, when there is one
 
-  // What the hook prints on stdout: the JSON of a deny or an advisory; nullopt when silent.
-  std::optional<std::string> output() const;
+  // What the hook prints on stdout: the JSON of a deny or an advisory in `agent`'s dialect;
+  // nullopt when silent.
+  std::optional<std::string> output(const AgentCli& agent = claude_code()) const;
 };
 
 // Decides on one request (the decision table, rule by rule).

@@ -12,9 +12,10 @@ ResumeRequest read_resume_request(const HookInput& hook, const std::vector<std::
 
 ResumeRequest read_resume_request(const HookFields& hook, const std::vector<std::string>& tools) {
   ResumeRequest request;
+  const AgentCli& agent = hook.agent();
   const std::string_view event = hook.hook_event_name();
-  if (!event.empty() && event != "PreToolUse") return request;
-  if (!is_dispatch_tool(hook.tool_name(), tools)) return request;
+  if (!event.empty() && event != agent.pre_tool_event) return request;
+  if (!is_dispatch_tool(hook.tool_name(), tools, agent)) return request;
 
   const rapidjson::Value* tool_input = hook.tool_input();
   if (tool_input == nullptr || tool_input->IsNull()) return request;

@@ -31,12 +31,12 @@ BoundedRead read_bounded(int fd, std::size_t cap) {
   return result;
 }
 
-HookInput::HookInput(std::string_view text) {
+HookInput::HookInput(std::string_view text, const AgentCli& agent) : HookFields(agent) {
   object_ = &doc_;
   parse(text);
 }
 
-HookInput::HookInput(const BoundedRead& input) {
+HookInput::HookInput(const BoundedRead& input, const AgentCli& agent) : HookFields(agent) {
   object_ = &doc_;
   if (input.error) {
     error_ = "cannot read stdin: " + *input.error;
@@ -72,52 +72,63 @@ std::string_view HookFields::string_field(const char* key) const {
 }
 
 std::string_view HookFields::hook_event_name() const {
-  return string_field("hook_event_name");
+  return string_field(agent_->fields.hook_event_name);
 }
 std::string_view HookFields::tool_name() const {
-  return string_field("tool_name");
+  return string_field(agent_->fields.tool_name);
 }
 std::string_view HookFields::session_id() const {
-  return string_field("session_id");
+  return string_field(agent_->fields.session_id);
 }
 std::string_view HookFields::cwd() const {
-  return string_field("cwd");
+  return string_field(agent_->fields.cwd);
 }
 const rapidjson::Value* HookFields::tool_input() const {
-  return member(*object_, "tool_input");
+  return member(*object_, agent_->fields.tool_input);
 }
 const rapidjson::Value* HookFields::tool_response() const {
-  return member(*object_, "tool_response");
+  return member(*object_, agent_->fields.tool_response);
 }
 
 std::string pre_tool_use_input(std::string_view session_id, std::string_view tool_name,
-                               std::string_view resume_session_id, std::string_view cwd) {
+                               std::string_view resume_session_id, std::string_view cwd,
+                               const AgentCli& agent) {
+  const HookFieldNames& names = agent.fields;
   rapidjson::Document input(rapidjson::kObjectType);
   auto& alloc = input.GetAllocator();
-  input.AddMember("session_id", json_string(session_id, alloc), alloc);
-  if (!cwd.empty()) input.AddMember("cwd", json_string(cwd, alloc), alloc);
-  input.AddMember("hook_event_name", "PreToolUse", alloc);
-  input.AddMember("tool_name", json_string(tool_name, alloc), alloc);
+  input.AddMember(rapidjson::StringRef(names.session_id), json_string(session_id, alloc), alloc);
+  if (!cwd.empty())
+    input.AddMember(rapidjson::StringRef(names.cwd), json_string(cwd, alloc), alloc);
+  input.AddMember(rapidjson::StringRef(names.hook_event_name),
+                  json_string(agent.pre_tool_event, alloc), alloc);
+  input.AddMember(rapidjson::StringRef(names.tool_name), json_string(tool_name, alloc), alloc);
   rapidjson::Value tool_input(rapidjson::kObjectType);
   tool_input.AddMember("resume_session_id", json_string(resume_session_id, alloc), alloc);
-  input.AddMember("tool_input", tool_input, alloc);
+  input.AddMember(rapidjson::StringRef(names.tool_input), tool_input, alloc);
   return to_json(input);
 }
 
-std::string pre_tool_use_deny(std::string_view reason) {
+std::string pre_tool_use_deny(std::string_view reason, const AgentCli& agent) {
+  const DenyForm& form = agent.deny;
   rapidjson::Document out(rapidjson::kObjectType);
   auto& alloc = out.GetAllocator();
-  rapidjson::Value specific(rapidjson::kObjectType);
-  specific.AddMember("hookEventName", "PreToolUse", alloc);
-  specific.AddMember("permissionDecision", "deny", alloc);
-  specific.AddMember("permissionDecisionReason", json_string(reason, alloc), alloc);
-  out.AddMember("hookSpecificOutput", specific, alloc);
+  rapidjson::Value decision(rapidjson::kObjectType);
+  const bool wrapped = *form.wrapper != '\0';
+  if (wrapped) {
+    decision.AddMember(rapidjson::StringRef(form.event_key),
+                       json_string(agent.pre_tool_event, alloc), alloc);
+  }
+  decision.AddMember(rapidjson::StringRef(form.decision_key), "deny", alloc);
+  decision.AddMember(rapidjson::StringRef(form.reason_key), json_string(reason, alloc), alloc);
+  if (!wrapped) return to_json(decision) + "\n";
+  out.AddMember(rapidjson::StringRef(form.wrapper), decision, alloc);
   return to_json(out) + "\n";
 }
 
-std::string advisory(std::string_view message) {
+std::string advisory(std::string_view message, const AgentCli& agent) {
   rapidjson::Document out(rapidjson::kObjectType);
-  out.AddMember("systemMessage", json_string(message, out.GetAllocator()), out.GetAllocator());
+  out.AddMember(rapidjson::StringRef(agent.advisory_key), json_string(message, out.GetAllocator()),
+                out.GetAllocator());
   return to_json(out) + "\n";
 }
 

@@ -1,6 +1,8 @@
 #pragma once
-// The Claude Code hook protocol: a bounded read of the hook's stdin JSON, typed access to
-// the fields the suite uses, and the JSON a hook prints to decide (doc/resume-guard.md).
+// The hook protocol: a bounded read of the hook's stdin JSON, typed access to the fields the
+// suite uses, and the JSON a hook prints to decide, in the dialect of the agent CLI that runs
+// the hook (agent/agent_cli.h; Claude Code's when none is named) (doc/resume-guard.md,
+// doc/agents.md).
 // Failing: nothing here throws (the guard's hot path): a read that fails or is cut short is
 // said in the BoundedRead, input that is not a JSON object is an invalid HookInput with its
 // error(), and a field that is absent or of another type reads as "" / nullptr.
@@ -11,6 +13,8 @@
 #include <string_view>
 
 #include <rapidjson/document.h>
+
+#include "agent/agent_cli.h"
 
 namespace fleet {
 
@@ -28,10 +32,15 @@ struct BoundedRead {
 BoundedRead read_bounded(int fd, std::size_t cap);
 
 // Typed access to the fields of a hook input object the suite uses. Accessors return "" /
-// nullptr for absent or mistyped fields. A view: the object must outlive it.
+// nullptr for absent or mistyped fields, under the names `agent` gives them. A view: the object
+// must outlive it.
 class HookFields {
  public:
-  explicit HookFields(const rapidjson::Value& object) : object_(&object) {}
+  explicit HookFields(const rapidjson::Value& object, const AgentCli& agent = claude_code())
+      : object_(&object), agent_(&agent) {}
+
+  // The CLI whose hook input this is.
+  const AgentCli& agent() const { return *agent_; }
 
   std::string_view hook_event_name() const;
   std::string_view tool_name() const;
@@ -42,8 +51,9 @@ class HookFields {
   const rapidjson::Value* tool_response() const;
 
  protected:
-  HookFields() = default;
+  explicit HookFields(const AgentCli& agent) : agent_(&agent) {}
   const rapidjson::Value* object_ = nullptr;  // set by every constructor
+  const AgentCli* agent_;
 
  private:
   std::string_view string_field(const char* key) const;
@@ -54,10 +64,10 @@ class HookFields {
 class HookInput : public HookFields {
  public:
   // Parses `text`; on failure valid() is false and error() says why.
-  explicit HookInput(std::string_view text);
+  explicit HookInput(std::string_view text, const AgentCli& agent = claude_code());
   // A hook's stdin: a read error or more than kMaxHookInputBytes is an input that cannot be
   // read ("cannot read stdin: …", "hook input is larger than 8 MiB and was not read further").
-  explicit HookInput(const BoundedRead& input);
+  explicit HookInput(const BoundedRead& input, const AgentCli& agent = claude_code());
   HookInput(const HookInput&) = delete;
   HookInput& operator=(const HookInput&) = delete;
 
@@ -71,17 +81,20 @@ class HookInput : public HookFields {
   std::string error_;
 };
 
-// A PreToolUse hook input as Claude Code sends it for `tool_name` called by session
-// `session_id` with tool_input {"resume_session_id": `resume_session_id`} (and "cwd" when
-// `cwd` is not empty): what `fleet-hooks check` feeds the configured guard command.
+// A pre-tool hook input as `agent` sends it for `tool_name` called by session `session_id`
+// with tool_input {"resume_session_id": `resume_session_id`} (and "cwd" when `cwd` is not
+// empty): what `fleet-hooks check` feeds the configured guard command.
 std::string pre_tool_use_input(std::string_view session_id, std::string_view tool_name,
-                               std::string_view resume_session_id, std::string_view cwd = "");
+                               std::string_view resume_session_id, std::string_view cwd = "",
+                               const AgentCli& agent = claude_code());
 
-// {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny",
-//  "permissionDecisionReason":<reason>}} plus a trailing newline.
-std::string pre_tool_use_deny(std::string_view reason);
+// The deny of a tool call with `reason` in `agent`'s dialect, plus a trailing newline. Claude
+// Code and Codex: {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":
+// "deny","permissionDecisionReason":<reason>}}; Gemini: {"decision":"deny","reason":<reason>}.
+std::string pre_tool_use_deny(std::string_view reason, const AgentCli& agent = claude_code());
 
-// {"systemMessage":<message>} plus a trailing newline: shown to the user, decides nothing.
-std::string advisory(std::string_view message);
+// {"systemMessage":<message>} (the agent's advisory key) plus a trailing newline: shown to
+// the user, decides nothing.
+std::string advisory(std::string_view message, const AgentCli& agent = claude_code());
 
 }  // namespace fleet

@@ -15,7 +15,9 @@ namespace {
 class FieldSources {
  public:
   explicit FieldSources(const HookInput& hook) {
-    if (const rapidjson::Value* response = hook.tool_response()) add_response(*response);
+    if (const rapidjson::Value* response = hook.tool_response()) {
+      add_response(*response, hook.agent().response);
+    }
     if (const rapidjson::Value* input = hook.tool_input(); input && input->IsObject()) {
       objects_.push_back(input);
     }
@@ -34,18 +36,30 @@ class FieldSources {
   }
 
  private:
-  void add_response(const rapidjson::Value& response) {
+  void add_response(const rapidjson::Value& response, const ToolResponseForm& form) {
     if (response.IsObject()) {
       objects_.push_back(&response);
     } else if (response.IsString()) {
       add_json_text({response.GetString(), response.GetStringLength()});
-    } else if (response.IsArray()) {
-      for (const rapidjson::Value& block : response.GetArray()) {
-        auto type = string_member(block, "type");
-        auto text = string_member(block, "text");
-        if (type && *type == "text" && text) add_json_text(*text);
-      }
     }
+    const rapidjson::Value* blocks =
+        *form.blocks_key ? member(response, form.blocks_key) : &response;
+    if (blocks == nullptr || !blocks->IsArray()) return;
+    for (const rapidjson::Value& block : blocks->GetArray()) {
+      auto type = string_member(block, "type");
+      auto text = string_member(block, "text");
+      const bool typed = *form.block_type == '\0' || (type && *type == form.block_type);
+      if (typed && text) add_json_text(unwrapped(*text, form));
+    }
+  }
+
+  // `text` without the CLI's wrapper around a tool's answer (Gemini: <untrusted_context>).
+  static std::string_view unwrapped(std::string_view text, const ToolResponseForm& form) {
+    if (form.text_open.empty() || !text.starts_with(form.text_open)) return text;
+    if (!text.ends_with(form.text_close)) return text;
+    const std::size_t wrap = form.text_open.size() + form.text_close.size();
+    if (text.size() < wrap) return text;
+    return text.substr(form.text_open.size(), text.size() - wrap);
   }
 
   void add_json_text(std::string_view text) {
@@ -91,11 +105,11 @@ std::optional<std::string> run_provenance_hook(const BoundedRead& input,
   if (input.error) return prefix + "cannot read stdin: " + *input.error + "; nothing recorded";
   if (input.truncated) return prefix + "hook input is too large; nothing recorded";
   try {
-    const HookInput hook(input.text);
+    const HookInput hook(input.text, *options.agent);
     if (!hook.valid()) return prefix + hook.error() + "; nothing recorded";
     const std::string_view event = hook.hook_event_name();
-    if (!event.empty() && event != "PostToolUse") return std::nullopt;
-    if (!is_dispatch_tool(hook.tool_name(), options.tools)) return std::nullopt;
+    if (!event.empty() && event != options.agent->post_tool_event) return std::nullopt;
+    if (!is_dispatch_tool(hook.tool_name(), options.tools, *options.agent)) return std::nullopt;
 
     DispatchedRecord dispatched = dispatched_record(hook, options.kitchen_id);
     switch (dispatched.outcome) {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "store/jsonl_append.h"
 #include "hook/hook_protocol.h"
+#include "store/jsonl_append.h"
 #include "store/provenance_record.h"
 
 namespace fleet {
@@ -19,6 +19,7 @@ struct ProvenanceHookOptions {
   std::string kitchen_id;          // --kitchen-id: used when the call names no kitchen
   std::vector<std::string> tools;  // --tool: more dispatch tool names
   AppendOptions append;
+  const AgentCli* agent = &claude_code();  // --agent: whose hook input this is
 };
 
 // What a dispatch call implies for the store.
@@ -34,7 +35,8 @@ struct DispatchedRecord {
 
 // The record a dispatch call implies: caller = the hook input's session_id; the dispatched
 // session id, dispatch id, kitchen id, recipe and step from tool_response (a JSON object, a
-// JSON string holding one, or MCP text blocks whose text is one), then tool_input, under the
+// JSON string holding one, or MCP text blocks whose text is one, where the hook input's agent
+// CLI puts them: AgentCli::response), then tool_input, under the
 // names dispatched_session_id / session_id, dispatch_id, kitchen_id, recipe_name, step_name.
 // The kitchen falls back to `default_kitchen`, the recipe to kUnnamedRecipe (the session is a
 // worker). The timestamp is left empty: build_record completes the record. A call that
@@ -43,7 +45,8 @@ struct DispatchedRecord {
 DispatchedRecord dispatched_record(const HookInput& hook, const std::string& default_kitchen);
 
 // Runs the hook on stdin text: records the dispatched session (build_record, with
-// --kitchen-id as the default kitchen) when the input is a PostToolUse of the dispatch tool.
+// --kitchen-id as the default kitchen) when the input is the post-tool event of the dispatch
+// tool in options.agent's dialect (PostToolUse; Gemini: AfterTool).
 // Never throws; returns the line for stderr when there is something to say (why nothing was
 // recorded, or the append's index warning), nullopt otherwise. A PostToolUse hook must never
 // block, so every outcome exits 0.

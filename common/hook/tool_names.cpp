@@ -3,26 +3,32 @@
 namespace fleet {
 namespace {
 
-bool names_tool(std::string_view tool_name, std::string_view name) {
+bool names_tool(std::string_view tool_name, std::string_view name, const McpToolNameForm& mcp) {
   if (name.empty()) return false;
   if (tool_name == name) return true;
-  constexpr std::string_view kPrefix = "mcp__";
-  if (!tool_name.starts_with(kPrefix)) return false;
-  std::string_view rest = tool_name.substr(kPrefix.size());
-  // rest must be "<server>__<name>" with a non-empty server
-  if (rest.size() < name.size() + 3 || !rest.ends_with(name)) return false;
+  if (!tool_name.starts_with(mcp.prefix)) return false;
+  std::string_view rest = tool_name.substr(mcp.prefix.size());
+  // rest must be "<server><separator><name>" with a non-empty server
+  if (rest.size() <= mcp.separator.size() + name.size() || !rest.ends_with(name)) return false;
   rest.remove_suffix(name.size());
-  return rest.ends_with("__") && rest.size() > 2;
+  return rest.ends_with(mcp.separator);
 }
 
 }  // namespace
 
-bool is_dispatch_tool(std::string_view tool_name, const std::vector<std::string>& extra_names) {
-  if (names_tool(tool_name, kDispatchToolName)) return true;
+bool is_dispatch_tool(std::string_view tool_name, const std::vector<std::string>& extra_names,
+                      const AgentCli& agent) {
+  if (names_tool(tool_name, kDispatchToolName, agent.mcp)) return true;
   for (const std::string& name : extra_names) {
-    if (names_tool(tool_name, name)) return true;
+    if (names_tool(tool_name, name, agent.mcp)) return true;
   }
   return false;
+}
+
+std::string mcp_tool_name(std::string_view server, std::string_view tool, const AgentCli& agent) {
+  std::string name(agent.mcp.prefix);
+  name.append(server).append(agent.mcp.separator).append(tool);
+  return name;
 }
 
 bool is_valid_tool_name(std::string_view name) {

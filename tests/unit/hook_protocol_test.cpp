@@ -94,3 +94,36 @@ TEST_CASE("hook_protocol: the deny and advisory outputs") {
   CHECK(std::string(doc["systemMessage"].GetString()) == "heads up");
   CHECK(doc.MemberCount() == 1);
 }
+
+TEST_CASE("hook_protocol: each agent CLI's deny - the same advisory") {
+  const AgentCli& codex = *find_agent_cli("codex");
+  const AgentCli& gemini = *find_agent_cli("gemini");
+  CHECK(pre_tool_use_deny("no", codex) == pre_tool_use_deny("no"));
+  CHECK(pre_tool_use_deny("no \"way\"", gemini) ==
+        "{\"decision\":\"deny\",\"reason\":\"no \\\"way\\\"\"}\n");
+  CHECK(pre_tool_use_deny("no") ==
+        "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\","
+        "\"permissionDecisionReason\":\"no\"}}\n");
+  for (const AgentCli* agent : agent_clis()) {
+    CHECK(advisory("heads up", *agent) == "{\"systemMessage\":\"heads up\"}\n");
+  }
+}
+
+TEST_CASE("hook_protocol: a Gemini BeforeTool input and the probe check sends") {
+  const AgentCli& gemini = *find_agent_cli("gemini");
+  const HookInput hook(R"({"session_id":"s-1","cwd":"/p","hook_event_name":"BeforeTool",
+      "timestamp":"2026-05-06T13:30:00.000Z","tool_name":"mcp_fleet_dispatch_food_truck",
+      "tool_input":{"resume_session_id":"w-1"},"mcp_context":{"server_name":"fleet"}})",
+                       gemini);
+  REQUIRE(hook.valid());
+  CHECK(&hook.agent() == &gemini);
+  CHECK(hook.hook_event_name() == "BeforeTool");
+  CHECK(hook.session_id() == "s-1");
+  CHECK(hook.tool_name() == "mcp_fleet_dispatch_food_truck");
+  REQUIRE(hook.tool_input() != nullptr);
+  CHECK(&HookInput("{}").agent() == &claude_code());
+  const HookInput probe(
+      pre_tool_use_input("s-2", "mcp_fleet_dispatch_food_truck", "w-2", "", gemini), gemini);
+  CHECK(probe.hook_event_name() == "BeforeTool");
+  CHECK(probe.session_id() == "s-2");
+}

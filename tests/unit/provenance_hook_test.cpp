@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include "agent_hooks.h"
 #include "base/paths.h"
 #include "fixtures.h"
 #include "store/provenance_store.h"
@@ -126,4 +127,41 @@ TEST_CASE("provenance_hook: a resume records nothing, a session the call launche
       extract(post_tool_use(R"({"recipe_name":"implement"})", R"({"session_id":"w-9"})"), problem);
   REQUIRE(named);
   CHECK(named->recipe_name == "implement");
+}
+
+TEST_CASE("provenance_hook: a fresh dispatch recorded from each agent CLI's post-tool input") {
+  for (const AgentCli* agent : agent_clis()) {
+    CAPTURE(agent->name);
+    TempDir tmp;
+    ProvenanceHookOptions options;
+    options.state_dir = tmp.path();
+    options.agent = agent;
+    const std::string input = fleet::test::agent_post_tool_input(
+        *agent, fleet::test::kL3, R"({"recipe_name":"implement","step_name":"build"})",
+        R"({"session_id":"w-1","dispatch_id":"d-7","kitchen_id":"kitchen-1"})");
+    CHECK_FALSE(run_provenance_hook({input, false, std::nullopt}, options));
+    const StoreLookup found = lookup_session(provenance_store_path(tmp.path()), "w-1");
+    REQUIRE(found.status == StoreLookup::Status::found);
+    CHECK(found.record.caller_session_id == fleet::test::kL3);
+    CHECK(found.record.dispatch_id == "d-7");
+    CHECK(found.record.kitchen_id == "kitchen-1");
+    CHECK(found.record.recipe_name == "implement");
+    CHECK(found.record.step_name == "build");
+  }
+}
+
+TEST_CASE("provenance_hook: Gemini's answer is read without its untrusted_context tags") {
+  const AgentCli& gemini = *find_agent_cli("gemini");
+  const std::string text =
+      R"({"session_id":"l3","hook_event_name":"AfterTool","tool_name":"mcp_k_dispatch_food_truck",)"
+      R"("tool_input":{},"tool_response":{"llmContent":[{"text":"<untrusted_context>\n)"
+      R"({\"session_id\":\"w-4\"}\n</untrusted_context>"}],"returnDisplay":"x"}})";
+  const HookInput hook(text, gemini);
+  REQUIRE(hook.valid());
+  const DispatchedRecord dispatched = dispatched_record(hook, "k");
+  REQUIRE(dispatched.outcome == DispatchedRecord::Outcome::launched);
+  CHECK(dispatched.record.session_id == "w-4");
+  // Read as Claude Code's input, the same object names no session.
+  const HookInput as_claude(text);
+  CHECK(dispatched_record(as_claude, "k").outcome == DispatchedRecord::Outcome::no_session_id);
 }

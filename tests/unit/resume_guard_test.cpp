@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
 
+#include "agent_hooks.h"
 #include "base/json.h"
 #include "base/paths.h"
 #include "fixtures.h"
@@ -218,4 +219,41 @@ TEST_CASE("resume_guard: --tool adds dispatch tool names") {
   CHECK(f.decide(pre_tool_use(kL3, quoted(kL3), "mcp__x__launch")).verdict == Verdict::silent);
   f.options.tools = {"launch"};
   CHECK(f.decide(pre_tool_use(kL3, quoted(kL3), "mcp__x__launch")).verdict == Verdict::deny);
+}
+
+TEST_CASE("resume_guard: the same decision in every agent CLI's dialect") {
+  Fixture f;
+  f.options.kitchen_id = fleet::test::kGuardCaseKitchen;
+  for (const ProvenanceRecord& record : fleet::test::guard_case_records()) {
+    append_record(provenance_store_path(f.tmp.path()), record, {});
+  }
+  for (const fleet::test::GuardCase& c : fleet::test::guard_cases()) {
+    std::optional<std::string> claude_text;
+    for (const AgentCli* agent : agent_clis()) {
+      CAPTURE(c.name);
+      CAPTURE(agent->name);
+      f.options.agent = agent;
+      const std::string input = fleet::test::agent_pre_tool_input(*agent, c.caller, c.resume_json);
+      const GuardDecision d =
+          decide_resume(read_resume_request(HookInput(input, *agent), f.options.tools), f.options);
+      const auto answer = fleet::test::read_answer(*agent, d.output(*agent).value_or(""));
+      CHECK(answer.kind == c.expect);
+      if (!claude_text) claude_text = answer.text;
+      CHECK(answer.text == *claude_text);  // the same reason or message, word for word
+    }
+  }
+}
+
+TEST_CASE("resume_guard: another CLI's event or MCP name is not the dispatch call") {
+  Fixture f;
+  const AgentCli& gemini = *find_agent_cli("gemini");
+  const AgentCli& claude = claude_code();
+  // Gemini's input read as Claude Code's, and the other way round: not a guarded call.
+  const std::string from_gemini = fleet::test::agent_pre_tool_input(gemini, kL3, quoted(kL3));
+  CHECK(f.decide(from_gemini).verdict == Verdict::silent);
+  const std::string from_claude = fleet::test::agent_pre_tool_input(claude, kL3, quoted(kL3));
+  CHECK(decide_resume(read_resume_request(HookInput(from_claude, gemini), {}), f.options).verdict ==
+        Verdict::silent);
+  CHECK(decide_resume(read_resume_request(HookInput(from_gemini, gemini), {}), f.options).verdict ==
+        Verdict::deny);
 }

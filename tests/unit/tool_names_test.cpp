@@ -25,3 +25,33 @@ TEST_CASE("tool_names: names added with --tool") {
   CHECK_FALSE(is_dispatch_tool("launch_worker_x", extra));
   CHECK_FALSE(is_dispatch_tool("", extra));
 }
+
+TEST_CASE("tool_names: each agent CLI's MCP form - matched as exactly as Claude Code's") {
+  const std::vector<std::string> none;
+  const AgentCli& codex = *find_agent_cli("codex");
+  const AgentCli& gemini = *find_agent_cli("gemini");
+  CHECK(mcp_tool_name("kitchen", "dispatch_food_truck") == "mcp__kitchen__dispatch_food_truck");
+  CHECK(mcp_tool_name("kitchen", "dispatch_food_truck", codex) ==
+        "mcp__kitchen__dispatch_food_truck");
+  CHECK(mcp_tool_name("fleet", "dispatch_food_truck", gemini) == "mcp_fleet_dispatch_food_truck");
+
+  CHECK(is_dispatch_tool("mcp__fleet__dispatch_food_truck", none, codex));  // observed name
+  CHECK(is_dispatch_tool("dispatch_food_truck", none, codex));
+  CHECK_FALSE(is_dispatch_tool("mcp__kitchen_dispatch_food_truck", none, codex));
+  CHECK_FALSE(is_dispatch_tool("mcp_fleet_dispatch_food_truck", none, codex));
+
+  CHECK(is_dispatch_tool("mcp_fleet_dispatch_food_truck", none, gemini));  // observed name
+  CHECK(is_dispatch_tool("mcp_my_fleet_dispatch_food_truck", none, gemini));
+  CHECK(is_dispatch_tool("dispatch_food_truck", none, gemini));
+  CHECK_FALSE(is_dispatch_tool("mcp__dispatch_food_truck", none, gemini));  // no server
+  CHECK_FALSE(is_dispatch_tool("mcp_dispatch_food_truck", none, gemini));
+  CHECK_FALSE(is_dispatch_tool("mcp_fleet_dispatch_food_truck2", none, gemini));
+  CHECK_FALSE(is_dispatch_tool("mcpx_fleet_dispatch_food_truck", none, gemini));
+  CHECK_FALSE(is_dispatch_tool("mcp_fleetdispatch_food_truck", none, gemini));
+  CHECK_FALSE(is_dispatch_tool("run_shell_command", none, gemini));
+  // Gemini does not name tools the Claude Code way, and Claude Code not the Gemini way.
+  CHECK_FALSE(is_dispatch_tool("mcp_fleet_dispatch_food_truck", none));
+  const std::vector<std::string> extra = {"launch_worker"};
+  CHECK(is_dispatch_tool("mcp_srv_launch_worker", extra, gemini));
+  CHECK_FALSE(is_dispatch_tool("mcp_srv_launch_worker_x", extra, gemini));
+}

@@ -1,0 +1,97 @@
+#include "agent/agent_cli.h"
+
+#include <array>
+
+namespace fleet {
+namespace {
+
+// The same field names in every CLI checked so far.
+constexpr HookFieldNames kCommonFields = {"session_id", "hook_event_name", "tool_name",
+                                          "tool_input", "tool_response",   "cwd"};
+
+// {"hookSpecificOutput":{"hookEventName":…,"permissionDecision":"deny",
+//  "permissionDecisionReason":…}}
+constexpr DenyForm kHookSpecificOutput = {"hookSpecificOutput", "hookEventName",
+                                          "permissionDecision", "permissionDecisionReason"};
+
+// Claude Code 2.1.328: PostToolUse's tool_response for an MCP tool is the array of content
+// blocks [{"type":"text","text":…}].
+constexpr AgentCli kClaude = {
+    "claude",
+    "Claude Code",
+    "2.1.328",
+    ".claude/settings.json",
+    "PreToolUse",
+    "PostToolUse",
+    kCommonFields,
+    {"mcp__", "__"},
+    kHookSpecificOutput,
+    "systemMessage",
+    {"", "text", "", ""},
+    TimeoutUnit::seconds,
+};
+
+// codex-cli 0.169.0: Claude Code's dialect; an MCP tool's tool_response is the MCP result
+// {"content":[{"type":"text","text":…}]}.
+constexpr AgentCli kCodex = {
+    "codex",
+    "Codex CLI",
+    "0.169.0",
+    ".codex/hooks.json",
+    "PreToolUse",
+    "PostToolUse",
+    kCommonFields,
+    {"mcp__", "__"},
+    kHookSpecificOutput,
+    "systemMessage",
+    {"content", "text", "", ""},
+    TimeoutUnit::seconds,
+};
+
+// gemini-cli 0.61.0: BeforeTool/AfterTool, mcp_<server>_<tool>, a top-level
+// {"decision":"deny","reason":…}; AfterTool's tool_response is {"llmContent":[{"text":…}],
+// "returnDisplay":…} with an MCP server's text wrapped in <untrusted_context> tags.
+constexpr AgentCli kGemini = {
+    "gemini",
+    "Gemini CLI",
+    "0.61.0",
+    ".gemini/settings.json",
+    "BeforeTool",
+    "AfterTool",
+    kCommonFields,
+    {"mcp_", "_"},
+    {"", "", "decision", "reason"},
+    "systemMessage",
+    {"llmContent", "", "<untrusted_context>\n", "\n</untrusted_context>"},
+    TimeoutUnit::milliseconds,
+};
+
+constexpr std::array<const AgentCli*, 3> kAgents = {&kClaude, &kCodex, &kGemini};
+
+}  // namespace
+
+const AgentCli& claude_code() {
+  return kClaude;
+}
+
+std::span<const AgentCli* const> agent_clis() {
+  return kAgents;
+}
+
+const AgentCli* find_agent_cli(std::string_view name) {
+  for (const AgentCli* agent : kAgents) {
+    if (agent->name == name) return agent;
+  }
+  return nullptr;
+}
+
+std::string agent_cli_names(std::string_view separator) {
+  std::string names;
+  for (const AgentCli* agent : kAgents) {
+    if (!names.empty()) names += separator;
+    names += agent->name;
+  }
+  return names;
+}
+
+}  // namespace fleet

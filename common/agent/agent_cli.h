@@ -1,0 +1,82 @@
+#pragma once
+// The agent CLIs the hooks run under (Claude Code, Codex CLI, Gemini CLI): one table per CLI
+// holding everything the hook side needs that differs between them — hook event names, the
+// stdin fields read, the MCP form of a tool name, how a hook denies or advises, where an MCP
+// tool's answer sits in a post-tool hook's tool_response, timeout unit, project config file —
+// and the lookup by the name `--agent` takes (doc/agents.md, "Adding a CLI").
+// Failing: nothing here fails; an unknown name is nullptr.
+
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace fleet {
+
+// The names of the hook input's fields the suite reads (string literals).
+struct HookFieldNames {
+  const char* session_id;
+  const char* hook_event_name;
+  const char* tool_name;
+  const char* tool_input;
+  const char* tool_response;
+  const char* cwd;
+};
+
+// An MCP tool as the CLI names it to hooks: `prefix` <server> `separator` <tool>, with a
+// non-empty server ("mcp__" and "__" for Claude Code: mcp__kitchen__dispatch_food_truck).
+struct McpToolNameForm {
+  std::string_view prefix;
+  std::string_view separator;
+};
+
+// How a hook denies a tool call, printed on stdout with exit 0: the members `decision_key`:
+// "deny" and `reason_key`: <reason>, inside an object under `wrapper` together with
+// `event_key`: <the pre-tool event> when `wrapper` is not empty, else at the top level.
+struct DenyForm {
+  const char* wrapper;  // "" : the decision is at the top level
+  const char* event_key;
+  const char* decision_key;
+  const char* reason_key;
+};
+
+// Where the MCP server's text is in a post-tool hook's tool_response: text blocks
+// ({"type": `block_type`, "text": …}; any block with a "text" when `block_type` is empty),
+// either the tool_response itself (an array) or its member `blocks_key` (an object). A text
+// wrapped in `text_open` … `text_close` is read without them.
+struct ToolResponseForm {
+  const char* blocks_key;  // "" : tool_response itself is the array of blocks
+  const char* block_type;
+  std::string_view text_open;
+  std::string_view text_close;
+};
+
+enum class TimeoutUnit { seconds, milliseconds };
+
+struct AgentCli {
+  std::string_view name;               // what --agent takes: "claude", "codex", "gemini"
+  std::string_view display_name;       // "Claude Code"
+  std::string_view version_checked;    // the version its facts were observed with
+  std::string_view project_hook_file;  // where a project's hooks are wired, from its root
+  std::string_view pre_tool_event;     // hook_event_name before a tool runs
+  std::string_view post_tool_event;    // hook_event_name after a tool ran
+  HookFieldNames fields;
+  McpToolNameForm mcp;
+  DenyForm deny;
+  const char* advisory_key;  // a message shown to the user that decides nothing
+  ToolResponseForm response;
+  TimeoutUnit timeout_unit;  // of a hook entry's "timeout"
+};
+
+// The CLI a hook speaks when --agent is not given.
+const AgentCli& claude_code();
+
+// Every CLI the suite knows, claude_code() first.
+std::span<const AgentCli* const> agent_clis();
+
+// The CLI `name` names (AgentCli::name), nullptr for any other word.
+const AgentCli* find_agent_cli(std::string_view name);
+
+// The names of agent_clis() joined by `separator` ("claude|codex|gemini").
+std::string agent_cli_names(std::string_view separator);
+
+}  // namespace fleet

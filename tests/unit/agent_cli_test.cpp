@@ -1,0 +1,76 @@
+#include "agent/agent_cli.h"
+
+#include <doctest/doctest.h>
+
+#include <set>
+#include <string>
+
+using namespace fleet;
+
+TEST_CASE("agent_cli: the CLIs by the names --agent takes - claude first") {
+  REQUIRE(agent_clis().size() == 3);
+  CHECK(agent_clis()[0] == &claude_code());
+  CHECK(agent_cli_names("|") == "claude|codex|gemini");
+  for (const AgentCli* agent : agent_clis()) CHECK(find_agent_cli(agent->name) == agent);
+  CHECK(find_agent_cli("") == nullptr);
+  CHECK(find_agent_cli("Claude") == nullptr);
+  CHECK(find_agent_cli("claude-code") == nullptr);
+}
+
+TEST_CASE("agent_cli: every table is complete") {
+  std::set<std::string_view> names;
+  for (const AgentCli* agent : agent_clis()) {
+    CAPTURE(agent->name);
+    CHECK(names.insert(agent->name).second);
+    for (const std::string_view text :
+         {agent->name, agent->display_name, agent->version_checked, agent->project_hook_file,
+          agent->pre_tool_event, agent->post_tool_event, agent->mcp.prefix, agent->mcp.separator}) {
+      CHECK_FALSE(text.empty());
+    }
+    for (const char* key :
+         {agent->fields.session_id, agent->fields.hook_event_name, agent->fields.tool_name,
+          agent->fields.tool_input, agent->fields.tool_response, agent->fields.cwd,
+          agent->deny.decision_key, agent->deny.reason_key, agent->advisory_key}) {
+      REQUIRE(key != nullptr);
+      CHECK(*key != '\0');
+    }
+    // A wrapped deny names the event inside the wrapper.
+    CHECK((*agent->deny.wrapper == '\0') == (*agent->deny.event_key == '\0'));
+    CHECK(agent->response.text_open.empty() == agent->response.text_close.empty());
+  }
+}
+
+TEST_CASE("agent_cli: the facts observed with each pinned CLI") {
+  const AgentCli& claude = claude_code();
+  CHECK(claude.version_checked == "2.1.328");
+  CHECK(claude.project_hook_file == ".claude/settings.json");
+  CHECK(claude.pre_tool_event == "PreToolUse");
+  CHECK(claude.post_tool_event == "PostToolUse");
+  CHECK(std::string(claude.deny.wrapper) == "hookSpecificOutput");
+  CHECK(claude.timeout_unit == TimeoutUnit::seconds);
+
+  const AgentCli& codex = *find_agent_cli("codex");
+  CHECK(codex.version_checked == "0.169.0");
+  CHECK(codex.project_hook_file == ".codex/hooks.json");
+  CHECK(codex.pre_tool_event == "PreToolUse");
+  CHECK(codex.post_tool_event == "PostToolUse");
+  CHECK(codex.mcp.prefix == "mcp__");
+  CHECK(codex.mcp.separator == "__");
+  CHECK(std::string(codex.deny.wrapper) == "hookSpecificOutput");  // Claude Code's dialect
+  CHECK(std::string(codex.response.blocks_key) == "content");
+  CHECK(codex.timeout_unit == TimeoutUnit::seconds);
+
+  const AgentCli& gemini = *find_agent_cli("gemini");
+  CHECK(gemini.version_checked == "0.61.0");
+  CHECK(gemini.project_hook_file == ".gemini/settings.json");
+  CHECK(gemini.pre_tool_event == "BeforeTool");
+  CHECK(gemini.post_tool_event == "AfterTool");
+  CHECK(gemini.mcp.prefix == "mcp_");
+  CHECK(gemini.mcp.separator == "_");
+  CHECK(std::string(gemini.deny.wrapper).empty());
+  CHECK(std::string(gemini.deny.decision_key) == "decision");
+  CHECK(std::string(gemini.deny.reason_key) == "reason");
+  CHECK(std::string(gemini.response.blocks_key) == "llmContent");
+  CHECK(gemini.response.text_open == "<untrusted_context>\n");
+  CHECK(gemini.timeout_unit == TimeoutUnit::milliseconds);
+}
