@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "agent/agent_option.h"
 #include "base/cli.h"
 #include "base/error.h"
 #include "base/exit_status.h"
@@ -46,7 +47,8 @@ int main(int argc, char** argv) {
   fleet::ProvenanceHookOptions hook_options;
   CLI::App* cmd_hook =
       app.add_subcommand("hook",
-                         "PostToolUse hook: record the session a dispatch tool call launched "
+                         "PostToolUse (Gemini: AfterTool) hook: record the session a dispatch "
+                         "tool call launched "
                          "(exits 0; 1 for a command line it cannot parse)");
   cmd_hook->add_option("--state-dir", hook_options.state_dir, state_dir_help);
   cmd_hook->add_option("--kitchen-id", hook_options.kitchen_id,
@@ -55,6 +57,7 @@ int main(int argc, char** argv) {
   cmd_hook->add_option("--tool", hook_options.tools, "Another dispatch tool name (repeatable)")
       ->allow_extra_args(false);
   cmd_hook->add_flag("--fsync", hook_options.append.fsync, "fdatasync the store after the append");
+  fleet::add_agent_option(*cmd_hook, hook_options.agent);
 
   fleet::cli::Settings cli;
   cli.usage_exit = fleet::exit_status::usage;

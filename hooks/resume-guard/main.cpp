@@ -1,6 +1,6 @@
-// resume-guard: PreToolUse hook that refuses a resume_session_id that is not a worker session
-// owned by the caller or its kitchen. Reads the hook input on stdin; exits 0 and decides
-// only through what it prints (a command line it cannot parse exits 1, never 2) (see
+// resume-guard: PreToolUse (Gemini: BeforeTool) hook that refuses a resume_session_id that is not a
+// worker session owned by the caller or its kitchen. Reads the hook input on stdin; exits 0 and
+// decides only through what it prints (a command line it cannot parse exits 1, never 2) (see
 // doc/resume-guard.md).
 
 #include <unistd.h>
@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "agent/agent_option.h"
 #include "base/cli.h"
 #include "base/exit_status.h"
 #include "guard/resume_guard.h"
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
   app.add_flag("--strict", options.strict,
                "Deny when the store is missing or unreadable, the session is unrecorded, or the "
                "input is malformed (default: advise and let the call through)");
+  fleet::add_agent_option(app, options.agent);
   app.set_version_flag("--version", std::string("resume-guard ") + fleet::kVersion);
   fleet::cli::Settings cli;
   cli.usage_exit = fleet::exit_status::hook_warns;  // never hook_blocks: a hook must not block
@@ -42,12 +44,14 @@ int main(int argc, char** argv) {
 
   fleet::GuardDecision decision;
   try {
-    const fleet::HookInput hook(fleet::read_bounded(STDIN_FILENO, fleet::kMaxHookInputBytes));
+    const fleet::HookInput hook(fleet::read_bounded(STDIN_FILENO, fleet::kMaxHookInputBytes),
+                                *options.agent);
     decision = fleet::decide_resume(fleet::read_resume_request(hook, options.tools), options);
   } catch (const std::exception& e) {
     decision.log = std::string("resume-guard: internal error: ") + e.what() + "; no decision made";
   }
-  if (const auto out = decision.output()) std::fwrite(out->data(), 1, out->size(), stdout);
+  if (const auto out = decision.output(*options.agent))
+    std::fwrite(out->data(), 1, out->size(), stdout);
   if (decision.log) std::fprintf(stderr, "%s\n", decision.log->c_str());
   return fleet::exit_status::ok;
 }
