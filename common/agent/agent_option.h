@@ -2,7 +2,12 @@
 // The `--agent claude|codex|gemini` option of the hook programs: which agent CLI's hook input
 // they read and whose dialect they answer in (agent_cli.h). Named explicitly on the command
 // line that install writes, never guessed from the input.
-// Failing: an unknown name is a CLI11 validation error (a usage error of the program).
+// Failing: an unknown name is a CLI11 ValidationError (a usage error of the program, reported
+// by cli::parse as "--agent must be one of claude, codex, gemini, not NAME").
+// Inline: it runs on the guard's hot path, in the translation unit of the program's main, so
+// that no other translation unit pays CLI11's static initialisers at every start.
+
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -12,6 +17,20 @@ namespace fleet {
 
 // Adds --agent NAME to `app`; parsing it points `agent` at that CLI's table (left as it is,
 // claude_code() by default, when the option is not given).
-CLI::Option* add_agent_option(CLI::App& app, const AgentCli*& agent);
+inline CLI::Option* add_agent_option(CLI::App& app, const AgentCli*& agent) {
+  return app
+      .add_option_function<std::string>(
+          "--agent",
+          [&agent](const std::string& name) {
+            agent = find_agent_cli(name);
+            if (agent == nullptr) {
+              throw CLI::ValidationError("--agent",
+                                         name + " not in {" + agent_cli_names(",") + "}");
+            }
+          },
+          "The agent CLI that runs this hook: its hook input is read and answered in its "
+          "dialect (default: claude)")
+      ->option_text(agent_cli_names("|"));
+}
 
 }  // namespace fleet

@@ -131,6 +131,13 @@ std::string valid_utf8(std::string_view text) {
   std::size_t i = 0;
   while (i < text.size()) {
     const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte < 0x80) {  // a run of ASCII is valid as it is: copied in one piece
+      std::size_t end = i + 1;
+      while (end < text.size() && static_cast<unsigned char>(text[end]) < 0x80) ++end;
+      out.append(text.substr(i, end - i));
+      i = end;
+      continue;
+    }
     const std::size_t length = byte < 0x80           ? 1
                                : (byte >> 5) == 0x6  ? 2
                                : (byte >> 4) == 0xe  ? 3

@@ -115,8 +115,11 @@ std::string pre_tool_use_deny(std::string_view reason, const AgentCli& agent) {
   rapidjson::Value decision(rapidjson::kObjectType);
   const bool wrapped = *form.wrapper != '\0';
   if (wrapped) {
-    decision.AddMember(rapidjson::StringRef(form.event_key),
-                       json_string(agent.pre_tool_event, alloc), alloc);
+    decision.AddMember(
+        rapidjson::StringRef(form.event_key),
+        rapidjson::StringRef(agent.pre_tool_event.data(),
+                             static_cast<rapidjson::SizeType>(agent.pre_tool_event.size())),
+        alloc);
   }
   decision.AddMember(rapidjson::StringRef(form.decision_key), "deny", alloc);
   decision.AddMember(rapidjson::StringRef(form.reason_key), json_string(reason, alloc), alloc);
