@@ -1,10 +1,12 @@
-// Fuzz target: resume-guard's whole decision on arbitrary hook input, against a small store.
+// Fuzz target: resume-guard's whole decision on arbitrary hook input, against a small store,
+// read and answered in each agent CLI's dialect.
 #include <unistd.h>
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
 #include <string>
 
+#include "agent/agent_cli.h"
 #include "base/paths.h"
 #include "guard/resume_guard.h"
 #include "store/provenance_store.h"
@@ -36,11 +38,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   options.state_dir = state_dir();
   options.kitchen_id = "kitchen-1";
   options.strict = size % 2 == 0;
+  const auto agents = fleet::agent_clis();
+  options.agent = agents[(size / 2) % agents.size()];
   const fleet::BoundedRead input{std::string(reinterpret_cast<const char*>(data), size), false,
                                  std::nullopt};
   const fleet::GuardDecision decision = fleet::decide_resume(
-      fleet::read_resume_request(fleet::HookInput(input), options.tools), options);
-  const std::optional<std::string> out = decision.output();
+      fleet::read_resume_request(fleet::HookInput(input, *options.agent), options.tools), options);
+  const std::optional<std::string> out = decision.output(*options.agent);
   // The guard never allows: it denies, advises or says nothing.
   if (out && out->find("\"allow\"") != std::string::npos) std::abort();
   if ((decision.verdict == fleet::Verdict::silent) == out.has_value()) std::abort();
