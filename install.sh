@@ -3,7 +3,7 @@
 #   ./install.sh [--prefix DIR] [--project DIR]   build the four executables, install them,
 #                                                 wire and check a project
 #   ./install.sh --uninstall [--prefix DIR] [--project DIR]
-#   ./install.sh --package DIR                    write the .deb and the .tar.gz into DIR
+#   ./install.sh --package DIR                    write the .deb, .tar.gz and npm packages into DIR
 #   ./install.sh --test                           build and run the whole test suite
 set -euo pipefail
 
@@ -36,11 +36,15 @@ usage() {
   --uninstall    Remove exactly what an install into --prefix put there (the list is kept in
                  DIR/share/fleet-hooks/), and the wiring of every project it wired (and of
                  --project).
-  --package DIR  Build the release executables and write into DIR, with CPack, the Debian
-                 package fleet-hooks_<version>_<arch>.deb and the tarball
-                 fleet-hooks-<version>-linux-<arch>.tar.gz.
+  --package DIR  Build the release executables for linux-x86_64 and linux-aarch64 (cross-
+                 built) and write into DIR, for each: with CPack the Debian package
+                 fleet-hooks_<version>_<amd64|arm64>.deb and the tarball
+                 fleet-hooks-<version>-linux-<x86_64|aarch64>.tar.gz; with npm pack the
+                 npm packages fleet-hooks-linux-<x64|arm64>-<version>.tgz and the main
+                 package fleet-hooks-<version>.tgz; and SHA256SUMS.
   --test         Build and run the whole test suite: unit, integration, install, end-to-end
-                 and reliability tests on the release build, then again under
+                 and reliability tests on the release build, the unit and integration
+                 tests of the aarch64 build under qemu-aarch64-static, then again under
                  AddressSanitizer + UndefinedBehaviorSanitizer, then each libFuzzer target
                  for a short time.
   -h, --help     Show this help.
@@ -250,7 +254,10 @@ fi
 # fuzz targets (node and npm, for the end-to-end tests, are used when present and never
 # installed here).
 packages=(g++ cmake make rapidjson-dev libcli11-dev)
-[ "$mode" = test ] && packages+=(doctest-dev clang libclang-rt-14-dev)
+# --package and --test build for linux-aarch64 too, with Debian's cross compiler; the tests of
+# that build run under qemu-user.
+[ "$mode" = package ] && packages+=(g++-aarch64-linux-gnu)
+[ "$mode" = test ] && packages+=(doctest-dev clang libclang-rt-14-dev g++-aarch64-linux-gnu qemu-user-static)
 
 if command -v dpkg-query >/dev/null; then
   missing=()
@@ -280,13 +287,29 @@ fi
 
 jobs="$(nproc 2>/dev/null || echo 2)"
 
-# Configures and builds the preset with its output in a log; on failure the log is printed
-# (without the progress lines) and the script exits.
+# While a build writes its log, says every 10 s how far it is: the elapsed time, the build's
+# percentage and the file it is compiling or linking (the last progress line of the log).
+build_progress() {
+  local log="$1" started="$2" line
+  while sleep 10; do
+    line="$(grep -a '^\[ *[0-9]*%\]' "$log" 2>/dev/null | tail -n 1)" || true
+    echo "install.sh:   $((SECONDS - started)) s: ${line:-configuring}"
+  done
+}
+
+# Configures and builds the preset with its output in a log, printing progress every 10 s;
+# on failure the log is printed (without the progress lines) and the script exits.
 quiet_build() {
-  local preset="$1" log="build/$1.log" started=$SECONDS
+  local preset="$1" log="build/$1.log" started=$SECONDS ticker status=0
   mkdir -p build
-  if ! { cmake --preset "$preset" && cmake --build --preset "$preset" --parallel "$jobs"; } \
-    >"$log" 2>&1; then
+  : >"$log"
+  build_progress "$log" "$started" &
+  ticker=$!
+  { cmake --preset "$preset" && cmake --build --preset "$preset" --parallel "$jobs"; } \
+    >"$log" 2>&1 || status=$?
+  kill "$ticker" 2>/dev/null || true
+  wait "$ticker" 2>/dev/null || true
+  if [ "$status" -ne 0 ]; then
     grep -v '^\[ *[0-9]*%\]' "$log" >&2 || true
     echo "install.sh: the build failed (its messages are above; the full log is $source_dir/$log)." >&2
     exit 1
@@ -295,32 +318,76 @@ quiet_build() {
 }
 
 announce_build() {
-  echo "install.sh: building the four static executables with $jobs cores (build/install;"
-  echo "  a first build takes about a minute on 2 idle cores, a rebuild a few seconds)"
+  local preset="${1:-install}"
+  echo "install.sh: building the four static executables${2:+ $2} with $jobs cores (build/$preset;"
+  echo "  a first build takes about 1-3 minutes on 2 cores, a rebuild a few seconds;"
+  echo "  progress every 10 s, the full log in build/$preset.log)"
 }
 
 # ------------------------------------------------------------------------------ package --
 
 if [ "$mode" = package ]; then
-  echo "install.sh: writing the Debian package and the tarball into $package_dir"
-  announce_build
-  quiet_build install
+  echo "install.sh: writing the packages for linux-x86_64 and linux-aarch64 into $package_dir:"
+  echo "  the Debian packages, the tarballs and the npm packages, with SHA256SUMS"
   mkdir -p "$package_dir"
   staging="$(mktemp -d)"
   trap 'rm -rf "$staging"' EXIT
-  if ! cpack --config build/install/CPackConfig.cmake -B "$staging" >"build/cpack.log" 2>&1; then
-    cat build/cpack.log >&2
-    echo "install.sh: cpack failed (log above, also in $source_dir/build/cpack.log)" >&2
-    exit 1
+  for arch in x86_64 aarch64; do
+    preset=install
+    [ "$arch" = x86_64 ] || preset="install-$arch"
+    announce_build "$preset" "for linux-$arch"
+    quiet_build "$preset"
+    if ! cpack --config "build/$preset/CPackConfig.cmake" -B "$staging/cpack" >"build/cpack.log" 2>&1; then
+      cat build/cpack.log >&2
+      echo "install.sh: cpack failed for linux-$arch (log above, also in $source_dir/build/cpack.log)" >&2
+      exit 1
+    fi
+    cmake --install "build/$preset" --prefix "$staging/prefix-$arch" --strip >/dev/null
+  done
+  written=("$staging"/cpack/*.deb "$staging"/cpack/*.tar.gz)
+  if command -v npm >/dev/null; then
+    version="$(sed -n 's/^project(fleet-hooks VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)"
+    cmake -DSOURCE_DIR="$source_dir" -DVERSION="$version" -DOUT_DIR="$staging/npm" \
+      -DBIN_x64="$staging/prefix-x86_64/bin" -DBIN_arm64="$staging/prefix-aarch64/bin" \
+      -P cmake/NpmPackages.cmake
+    for npm_package in linux-x64 linux-arm64 fleet-hooks; do
+      (cd "$staging/npm/$npm_package" && npm pack --silent --pack-destination "$staging/cpack" >/dev/null)
+    done
+    written+=("$staging"/cpack/*.tgz)
+  else
+    echo "install.sh: npm is not installed, so the npm packages are not written (install node and npm)" >&2
   fi
-  for file in "$staging"/*.deb "$staging"/*.tar.gz; do
+  for file in "${written[@]}"; do
     mv -f -- "$file" "$package_dir/"
     echo "  $package_dir/$(basename "$file") ($(du -h "$package_dir/$(basename "$file")" | cut -f1))"
   done
+  (cd "$package_dir" && for file in "${written[@]}"; do basename "$file"; done | sort |
+    xargs sha256sum >SHA256SUMS)
+  echo "  $package_dir/SHA256SUMS (check with: cd $package_dir && sha256sum -c SHA256SUMS)"
   exit 0
 fi
 
 # --------------------------------------------------------------------------------- test --
+
+# The aarch64 tests run aarch64 executables that start one another (the tests start the
+# suite's binaries, fleet-hooks check starts resume-guard), so the kernel must hand every
+# aarch64 executable to qemu: a binfmt_misc entry, which qemu-user-static describes in
+# /usr/lib/binfmt.d and which root registers.
+aarch64_emulation() {
+  local entry=/proc/sys/fs/binfmt_misc/qemu-aarch64 rule=/usr/lib/binfmt.d/qemu-aarch64.conf
+  [ -e "$entry" ] && return 0
+  if [ "$(id -u)" -ne 0 ] || [ ! -f "$rule" ]; then
+    echo "install.sh: aarch64 executables cannot run here: no binfmt_misc entry for qemu-aarch64." >&2
+    echo "Register it as root (qemu-user-static installed):" >&2
+    echo "  sudo sh -c 'cat $rule > /proc/sys/fs/binfmt_misc/register'" >&2
+    exit 1
+  fi
+  [ -e /proc/sys/fs/binfmt_misc/register ] ||
+    mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
+  cat "$rule" >/proc/sys/fs/binfmt_misc/register
+  echo "install.sh: registered qemu-aarch64-static for aarch64 executables (binfmt_misc)"
+}
+
 
 if [ "$mode" = test ]; then
   # The end-to-end tests drive the real Claude Code CLI from the npm registry; without it they
@@ -331,6 +398,11 @@ if [ "$mode" = test ]; then
   cmake --build --preset release --parallel "$jobs"
   echo "install.sh: running the test suite on the release build"
   ctest --preset release
+  echo "install.sh: cross-building for linux-aarch64 and testing it under qemu-aarch64-static"
+  aarch64_emulation
+  cmake --preset release-aarch64 >/dev/null
+  cmake --build --preset release-aarch64 --parallel "$jobs"
+  ctest --preset release-aarch64
   echo "install.sh: building and testing under AddressSanitizer + UBSan"
   cmake --preset asan >/dev/null
   cmake --build --preset asan --parallel "$jobs"

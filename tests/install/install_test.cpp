@@ -15,6 +15,7 @@ using fleet::test::contains;
 using fleet::test::install_sh;
 using fleet::test::read_file;
 using fleet::test::run_process;
+using fleet::test::RunOptions;
 using fleet::test::RunResult;
 using fleet::test::snapshot_tree;
 using fleet::test::TempDir;
@@ -188,16 +189,46 @@ TEST_CASE("install.sh --uninstall keeps the binaries while a wired project canno
   CHECK(fleet::test::run_ls(t / "orch").empty());
 }
 
-TEST_CASE("install.sh --package writes both packages into a directory relative to the caller") {
+TEST_CASE(
+    "install.sh --package writes every package of both architectures relative to the caller") {
   TempDir t;
   fs::create_directories(t / "work");
   const RunResult r = install_sh({"--package", "../dist"}, t / "work", t / "home");
   INFO("stdout: " << r.out << "\nstderr: " << r.err);
   CHECK(r.exit_code == 0);
   const std::string version = FLEET_VERSION_NUMBER;
-  CHECK(fs::exists(t / ("dist/fleet-hooks_" + version + "_amd64.deb")));
-  CHECK(fs::exists(t / ("dist/fleet-hooks-" + version + "-linux-x86_64.tar.gz")));
-  CHECK(fleet::test::run_ls(t / "dist").size() == 2);  // no CPack scratch left behind
+  const std::vector<std::string> expected = {"SHA256SUMS",
+                                             "fleet-hooks-" + version + "-linux-aarch64.tar.gz",
+                                             "fleet-hooks-" + version + "-linux-x86_64.tar.gz",
+                                             "fleet-hooks-" + version + ".tgz",
+                                             "fleet-hooks-linux-arm64-" + version + ".tgz",
+                                             "fleet-hooks-linux-x64-" + version + ".tgz",
+                                             "fleet-hooks_" + version + "_amd64.deb",
+                                             "fleet-hooks_" + version + "_arm64.deb"};
+  CHECK(fleet::test::run_ls(t / "dist") == expected);  // and no CPack scratch left behind
   CHECK(contains(r.out, t / ("dist/fleet-hooks_" + version + "_amd64.deb")));
   CHECK(fleet::test::run_ls(t / "work").empty());
+  // Every artifact is in SHA256SUMS, and the sums hold.
+  RunOptions in_dist;
+  in_dist.cwd = t / "dist";
+  const RunResult sums = run_process({"/usr/bin/sha256sum", "-c", "SHA256SUMS"}, in_dist);
+  INFO(sums.out << sums.err);
+  CHECK(sums.exit_code == 0);
+  CHECK(fleet::test::split_lines(sums.out).size() == expected.size() - 1);
+  // The aarch64 tarball holds aarch64 executables (ELF e_machine 183, EM_AARCH64).
+  fs::create_directories(t / "a64");
+  REQUIRE(run_process({"/bin/tar", "-xzf",
+                       t / ("dist/fleet-hooks-" + version + "-linux-aarch64.tar.gz"), "-C",
+                       t / "a64", "--strip-components=1"})
+              .exit_code == 0);
+  for (const char* binary :
+       {"resume-guard", "provenance-writer", "launch-wrapper", "fleet-hooks"}) {
+    const std::string elf = read_file(t / ("a64/bin/" + std::string(binary)));
+    REQUIRE(elf.size() > 20);
+    CHECK(elf.compare(0, 4,
+                      "\x7f"
+                      "ELF") == 0);
+    CHECK(static_cast<unsigned char>(elf[18]) == 183);
+    CHECK(elf[19] == 0);
+  }
 }

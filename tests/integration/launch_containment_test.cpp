@@ -17,6 +17,7 @@
 #include "base/json.h"
 #include "base/timestamp.h"
 #include "launch/launch_registry.h"
+#include "emulator.h"
 #include "launch_output.h"
 #include "proc_table.h"
 #include "process.h"
@@ -241,6 +242,9 @@ std::vector<std::string> modes() {
 }  // namespace
 
 TEST_CASE("containment: escapees are stopped when the agent's run ends") {
+  fleet::test::skip_under_emulator(
+      "an escapee is not handed to the wrapper as subreaper (PR_SET_CHILD_SUBREAPER) and clone3 "
+      "is not emulated, so neither containment sees it (seen with qemu-user 7.2)");
   for (const std::string& mode : modes()) {
     for (int run = 0; run < 3; ++run) {
       TempDir tmp;

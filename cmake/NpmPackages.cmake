@@ -1,0 +1,51 @@
+# Stages the npm packages, the way native CLIs ship on npm: one package per platform, selected
+# by npm through its "os" and "cpu" fields, holding the static executables, and a main package
+# "fleet-hooks" that depends on them as optional dependencies and links the four commands.
+# Run in script mode by `./install.sh --package` (which then runs `npm pack` in each):
+#   cmake -DSOURCE_DIR=<tree> -DVERSION=<x.y.z> -DOUT_DIR=<dir>
+#         -DBIN_x64=<dir with the four x86-64 executables> -DBIN_arm64=<… aarch64 …>
+#         -P cmake/NpmPackages.cmake
+# writes OUT_DIR/fleet-hooks/ and OUT_DIR/linux-<cpu>/ for each BIN_<cpu> given.
+set(names resume-guard provenance-writer launch-wrapper fleet-hooks)
+# What a launcher script exits with when it cannot run the binary: the guard blocks the call
+# (2, as a PreToolUse hook), the writer reports an error (1), the others as a shell does (127).
+set(exit_resume-guard 2)
+set(exit_provenance-writer 1)
+set(exit_launch-wrapper 127)
+set(exit_fleet-hooks 127)
+set(arch_x64 x86-64)
+set(arch_arm64 aarch64)
+# The npm scope of the platform packages (an @ of its own: configure_file would read
+# "@fleet-hooks/…@" as a variable reference).
+set(SCOPE "@fleet-hooks")
+
+set(main ${OUT_DIR}/fleet-hooks)
+file(REMOVE_RECURSE ${main})
+configure_file(${SOURCE_DIR}/npm/fleet-hooks/package.json.in ${main}/package.json @ONLY)
+file(COPY ${SOURCE_DIR}/npm/fleet-hooks/install.js ${SOURCE_DIR}/README.md ${SOURCE_DIR}/LICENSE
+     DESTINATION ${main})
+file(COPY ${SOURCE_DIR}/doc DESTINATION ${main} FILES_MATCHING PATTERN "*.md")
+foreach(NAME IN LISTS names)
+  set(EXIT_IF_MISSING ${exit_${NAME}})
+  configure_file(${SOURCE_DIR}/npm/fleet-hooks/launcher.sh.in ${main}/bin/${NAME} @ONLY
+                 FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
+                                  GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+endforeach()
+
+foreach(NPM_CPU x64 arm64)
+  if(NOT DEFINED BIN_${NPM_CPU})
+    continue()
+  endif()
+  set(ARCH ${arch_${NPM_CPU}})
+  set(platform ${OUT_DIR}/linux-${NPM_CPU})
+  file(REMOVE_RECURSE ${platform})
+  configure_file(${SOURCE_DIR}/npm/platform/package.json.in ${platform}/package.json @ONLY)
+  foreach(NAME IN LISTS names)
+    if(NOT EXISTS ${BIN_${NPM_CPU}}/${NAME})
+      message(FATAL_ERROR "NpmPackages: ${BIN_${NPM_CPU}}/${NAME} does not exist")
+    endif()
+    file(COPY ${BIN_${NPM_CPU}}/${NAME} DESTINATION ${platform}/bin
+         FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
+                          WORLD_READ WORLD_EXECUTE)
+  endforeach()
+endforeach()

@@ -1,0 +1,50 @@
+// postinstall of the fleet-hooks npm package: puts this machine's static binaries (from the
+// optional dependency @fleet-hooks/linux-<cpu>) in the place of the launcher scripts in bin/,
+// so that npm's links run the binaries themselves, with no Node or shell process in between.
+// Nothing is downloaded. Never fails the install: without the platform package the launcher
+// scripts stay and say what is missing when they run.
+"use strict";
+const fs = require("fs");
+const path = require("path");
+
+const names = ["resume-guard", "provenance-writer", "launch-wrapper", "fleet-hooks"];
+const cpu = { x64: "x64", arm64: "arm64" }[process.arch];
+
+function platformDir() {
+  const wanted = `@fleet-hooks/linux-${cpu}`;
+  try {
+    return path.dirname(require.resolve(`${wanted}/package.json`, { paths: [__dirname] }));
+  } catch (_) {
+    // Installed as a separate global package: a sibling of this one.
+    const sibling = path.join(__dirname, "..", "@fleet-hooks", `linux-${cpu}`);
+    return fs.existsSync(path.join(sibling, "package.json")) ? sibling : null;
+  }
+}
+
+function main() {
+  if (process.platform !== "linux" || !cpu) {
+    console.error(`fleet-hooks: no build for ${process.platform}-${process.arch}; ` +
+                  "the executables exist for linux-x64 and linux-arm64");
+    return;
+  }
+  const from = platformDir();
+  if (!from) {
+    console.error(`fleet-hooks: @fleet-hooks/linux-${cpu} is not installed; the bin/ launchers ` +
+                  "will say so when run (install it beside fleet-hooks)");
+    return;
+  }
+  for (const name of names) {
+    const target = path.join(__dirname, "bin", name);
+    const temporary = `${target}.${process.pid}.tmp`;
+    fs.copyFileSync(path.join(from, "bin", name), temporary);
+    fs.chmodSync(temporary, 0o755);
+    fs.renameSync(temporary, target);
+  }
+  console.log(`fleet-hooks: bin/ holds the linux-${cpu} executables from ${from}`);
+}
+
+try {
+  main();
+} catch (error) {
+  console.error(`fleet-hooks: install.js: ${error.message}; the bin/ launchers stay in place`);
+}

@@ -1,0 +1,197 @@
+// The npm packages as a user gets them: the main package "fleet-hooks" and the platform package
+// "@fleet-hooks/linux-x64" (staged by cmake/NpmPackages.cmake from this build's executables,
+// packed with `npm pack`), installed with `npm install -g --prefix` into an empty prefix and
+// HOME, offline, with a clean environment: the commands are on the prefix's bin, a hook call
+// execs the static binary itself (no Node, no shell in between), and the suite works from
+// there — a guard deny, a launch with FLEET_PID, fleet-hooks install + check on a project.
+
+#include <doctest/doctest.h>
+#include <filesystem>
+
+#include "fixtures.h"
+#include "process.h"
+#include "temp_dir.h"
+#include "text.h"
+#include "tree.h"
+
+using fleet::test::contains;
+using fleet::test::on_path;
+using fleet::test::run_process;
+using fleet::test::RunOptions;
+using fleet::test::RunResult;
+using fleet::test::TempDir;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kVersion = FLEET_VERSION_NUMBER;
+const char* const kBinaries[] = {"resume-guard", "provenance-writer", "launch-wrapper",
+                                 "fleet-hooks"};
+
+// The packed packages: {main package, platform package}; skips the test without npm.
+struct Tarballs {
+  std::string main;
+  std::string platform;
+};
+
+Tarballs pack_npm_packages(const TempDir& t) {
+  const std::string npm = on_path("npm");
+  if (npm == "npm") {
+    std::printf("SKIPPED: npm is not installed (the npm packages need node and npm)\n");
+    std::fflush(stdout);
+    std::_Exit(fleet::test::kSkipped);
+  }
+  REQUIRE(
+      run_process({FLEET_CMAKE, "--install", FLEET_BINARY_DIR, "--prefix", t / "built", "--strip"})
+          .exit_code == 0);
+  const RunResult staged = run_process(
+      {FLEET_CMAKE, "-DSOURCE_DIR=" + std::string(FLEET_SOURCE_DIR), "-DVERSION=" + kVersion,
+       "-DOUT_DIR=" + (t / "npm"), "-DBIN_x64=" + (t / "built/bin"), "-P",
+       std::string(FLEET_SOURCE_DIR) + "/cmake/NpmPackages.cmake"});
+  INFO(staged.out << staged.err);
+  REQUIRE(staged.exit_code == 0);
+  fs::create_directories(t / "packed");
+  for (const char* package : {"linux-x64", "fleet-hooks"}) {
+    RunOptions in_package;
+    in_package.cwd = t / ("npm/" + std::string(package));
+    const RunResult packed =
+        run_process({npm, "pack", "--silent", "--pack-destination", t / "packed"}, in_package);
+    INFO(packed.out << packed.err);
+    REQUIRE(packed.exit_code == 0);
+  }
+  return {t / ("packed/fleet-hooks-" + kVersion + ".tgz"),
+          t / ("packed/fleet-hooks-linux-x64-" + kVersion + ".tgz")};
+}
+
+// `npm install -g --prefix PREFIX` of the tarballs, offline, with HOME empty and only the
+// system's PATH: what a person with node but no compiler runs.
+RunResult npm_install(const TempDir& t, const std::string& prefix,
+                      const std::vector<std::string>& packages, bool ignore_scripts = false) {
+  fs::create_directories(t / "home");
+  std::vector<std::string> argv = {
+      "/usr/bin/env",
+      "-i",
+      "HOME=" + (t / "home"),
+      "PATH=" + fs::path(on_path("npm")).parent_path().string() + ":" + fleet::test::kSystemPath,
+      on_path("npm"),
+      "install",
+      "-g",
+      "--prefix",
+      prefix,
+      "--offline",
+      "--no-audit",
+      "--no-fund"};
+  if (ignore_scripts) argv.push_back("--ignore-scripts");
+  argv.insert(argv.end(), packages.begin(), packages.end());
+  return run_process(argv);
+}
+
+// Runs argv with nothing but PATH=<bin>:/usr/bin:/bin (and HOME) in the environment.
+RunResult run_with_bin(const std::string& bin, const std::string& home,
+                       std::vector<std::string> argv, const std::string& cwd,
+                       const std::string& stdin_data = "") {
+  argv.insert(argv.begin(), {"/usr/bin/env", "-i", "HOME=" + home,
+                             "PATH=" + bin + ":" + fleet::test::kSystemPath});
+  RunOptions options;
+  options.cwd = cwd;
+  options.stdin_data = stdin_data;
+  return run_process(argv, options);
+}
+
+const std::string kStranger = R"({"session_id":"l3-stranger","hook_event_name":"PreToolUse",)"
+                              R"("tool_name":"mcp__kitchen__dispatch_food_truck",)"
+                              R"("tool_input":{"resume_session_id":"worker-1"}})";
+
+}  // namespace
+
+TEST_CASE("npm: npm install -g of the packages puts the four static executables on PATH") {
+  TempDir t;
+  const Tarballs packed = pack_npm_packages(t);
+  const std::string prefix = t / "global";
+  const RunResult installed = npm_install(t, prefix, {packed.main, packed.platform});
+  INFO(installed.out << installed.err);
+  REQUIRE(installed.exit_code == 0);
+  const std::string bin = prefix + "/bin";
+  const std::string home = t / "home";
+  fs::create_directories(t / "work");
+
+  for (const char* binary : kBinaries) {
+    const std::string path = bin + "/" + binary;
+    CAPTURE(path);
+    // The link npm made leads to the static executable itself: a hook call is one exec.
+    const std::string target = fs::canonical(path);
+    CHECK(fleet::test::read_file(target).rfind("\x7f"
+                                               "ELF",
+                                               0) == 0);
+    const RunResult version = run_with_bin(bin, home, {binary, "--version"}, t / "work");
+    CHECK(version.exit_code == 0);
+    CHECK(version.out.rfind(std::string(binary) + " " + kVersion + " (", 0) == 0);
+  }
+
+  const std::string state = t / "state";
+  CHECK(run_with_bin(bin, home,
+                     {"provenance-writer", "record", "--state-dir", state, "--caller-session-id",
+                      "l3-owner", "--session-id", "worker-1", "--recipe-name", "implement"},
+                     t / "work")
+            .exit_code == 0);
+  const RunResult deny =
+      run_with_bin(bin, home, {"resume-guard", "--state-dir", state}, t / "work", kStranger);
+  CHECK(deny.exit_code == 0);
+  CHECK(contains(deny.out, R"("permissionDecision":"deny")"));
+
+  const RunResult launch =
+      run_with_bin(bin, home, {"launch-wrapper", "--quiet", "--", "/bin/echo", "hi"}, t / "work");
+  CHECK(launch.exit_code == 0);
+  CHECK(launch.out.rfind("FLEET_PID:", 0) == 0);
+
+  fs::create_directories(t / "orch");
+  const RunResult wired =
+      run_with_bin(bin, home, {"fleet-hooks", "install", "--project", "."}, t / "orch");
+  INFO(wired.out << wired.err);
+  CHECK(wired.exit_code == 0);
+  const RunResult checked =
+      run_with_bin(bin, home, {"fleet-hooks", "check", "--project", "."}, t / "orch");
+  INFO(checked.out << checked.err);
+  CHECK(checked.exit_code == 0);
+
+  // npx finds the globally installed command as well (npm's prefix being this one).
+  const RunResult npx = run_with_bin(
+      bin + ":" + fs::path(on_path("npx")).parent_path().string(), home,
+      {"env", "npm_config_prefix=" + prefix, "npx", "--offline", "fleet-hooks", "--version"},
+      t / "orch");
+  INFO(npx.out << npx.err);
+  CHECK(npx.exit_code == 0);
+  CHECK(contains(npx.out, "fleet-hooks " + kVersion));
+}
+
+TEST_CASE("npm: without install scripts the launchers exec the platform package's binaries") {
+  TempDir t;
+  const Tarballs packed = pack_npm_packages(t);
+  const std::string prefix = t / "global";
+  REQUIRE(npm_install(t, prefix, {packed.main, packed.platform}, true).exit_code == 0);
+  const std::string bin = prefix + "/bin";
+  fs::create_directories(t / "work");
+  const std::string state = t / "state";
+  CHECK(run_with_bin(bin, t / "home",
+                     {"provenance-writer", "record", "--state-dir", state, "--caller-session-id",
+                      "l3-owner", "--session-id", "worker-1", "--recipe-name", "implement"},
+                     t / "work")
+            .exit_code == 0);
+  const RunResult deny =
+      run_with_bin(bin, t / "home", {"resume-guard", "--state-dir", state}, t / "work", kStranger);
+  CHECK(deny.exit_code == 0);
+  CHECK(contains(deny.out, R"("permissionDecision":"deny")"));
+}
+
+TEST_CASE("npm: without its platform package the guard blocks the call and says what to install") {
+  TempDir t;
+  const Tarballs packed = pack_npm_packages(t);
+  const std::string prefix = t / "global";
+  REQUIRE(npm_install(t, prefix, {packed.main}).exit_code == 0);
+  fs::create_directories(t / "work");
+  const RunResult guard =
+      run_with_bin(prefix + "/bin", t / "home", {"resume-guard"}, t / "work", kStranger);
+  CHECK(guard.exit_code == 2);  // a PreToolUse hook's exit 2 blocks the call
+  CHECK(contains(guard.err, "@fleet-hooks/linux-x64 is not installed"));
+}

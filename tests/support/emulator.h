@@ -1,0 +1,17 @@
+#pragma once
+// Test support: the tests of a cross-built tree run under a user-mode emulator
+// (qemu-aarch64-static for the release-aarch64 preset). A few kernel features reach the
+// emulated program differently or not at all; the tests that need one skip themselves there,
+// saying which feature and why, and run everywhere else.
+
+namespace fleet::test {
+
+// The emulator the tests run under ("" when they run natively): CMake's
+// CMAKE_CROSSCOMPILING_EMULATOR of the build.
+const char* emulator();
+
+// Under an emulator: prints "SKIPPED: under <emulator>: <reason>" and exits with kSkipped
+// (CTest reports the test skipped). Natively: returns.
+void skip_under_emulator(const char* reason);
+
+}  // namespace fleet::test
