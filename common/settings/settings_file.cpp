@@ -1,6 +1,7 @@
 #include "settings/settings_file.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cerrno>
@@ -128,6 +129,23 @@ Backup next_backup(const std::string& file) {
   return {bak + "." + std::to_string(highest + 1), newest};
 }
 
+// The directory of a settings file, created when missing like a person would (0755; as root
+// with the owner of the directory it is made in). Throws Error.
+struct stat settings_directory(const std::string& dir) {
+  struct stat dir_st {};
+  if (::stat(dir.c_str(), &dir_st) == 0) return dir_st;
+  const std::string parent = parent_directory(dir);
+  struct stat parent_st {};
+  if (::stat(parent.c_str(), &parent_st) != 0 || !S_ISDIR(parent_st.st_mode))
+    throw Error(parent + " does not exist; nothing was changed");
+  if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
+    throw_errno("cannot create directory " + dir);
+  if (::geteuid() == 0 && ::chown(dir.c_str(), parent_st.st_uid, parent_st.st_gid) != 0)
+    throw_errno("cannot give " + dir + " the owner of " + parent);
+  if (::stat(dir.c_str(), &dir_st) != 0) throw_errno("cannot read " + dir);
+  return dir_st;
+}
+
 }  // namespace
 
 SettingsScope settings_scope_named(std::string_view name) {
@@ -236,6 +254,21 @@ std::string settings_text(const rapidjson::Value& doc) {
   return text + "\n";
 }
 
+std::optional<UniqueFd> lock_settings(const std::string& path, bool create) {
+  // A symlink that leads nowhere is refused later, by write_settings, naming it.
+  const Result<std::string> followed = follow(path);
+  const std::string dir = parent_directory(followed ? *followed : path);
+  if (create) {
+    settings_directory(dir);
+  } else if (struct stat st{}; ::stat(dir.c_str(), &st) != 0) {
+    return std::nullopt;
+  }
+  UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!fd) throw_errno("cannot open " + dir + " to lock " + path);
+  lock_exclusive(fd.get(), dir + " (the lock of " + path + ")");
+  return fd;
+}
+
 void write_settings(const std::string& path, const std::string& text) {
   const Result<std::string> followed = follow(path);
   if (!followed) throw Error(followed.problem() + "; nothing was changed");
@@ -263,21 +296,8 @@ void write_settings(const std::string& path, const std::string& text) {
     replace_file_atomically(file, text, Durability::survives_crash, mode, keep);
     return;
   }
-  // A new file: its directory (usually .claude) is created like a person would (0755), and
-  // as root everything gets the owner of the directory it is made in.
-  const std::string dir = parent_directory(file);
-  struct stat dir_st {};
-  if (::stat(dir.c_str(), &dir_st) != 0) {
-    const std::string parent = parent_directory(dir);
-    struct stat parent_st {};
-    if (::stat(parent.c_str(), &parent_st) != 0 || !S_ISDIR(parent_st.st_mode))
-      throw Error(parent + " does not exist; nothing was changed");
-    if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
-      throw_errno("cannot create directory " + dir);
-    if (::geteuid() == 0 && ::chown(dir.c_str(), parent_st.st_uid, parent_st.st_gid) != 0)
-      throw_errno("cannot give " + dir + " the owner of " + parent);
-    if (::stat(dir.c_str(), &dir_st) != 0) throw_errno("cannot read " + dir);
-  }
+  // A new file: as root it gets the owner of the directory it is made in.
+  const struct stat dir_st = settings_directory(parent_directory(file));
   const FileOwner owner{dir_st.st_uid, dir_st.st_gid};
   replace_file_atomically(file, text, Durability::survives_crash, 0644,
                           ::geteuid() == 0 ? &owner : nullptr);

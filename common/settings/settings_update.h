@@ -62,4 +62,12 @@ std::optional<std::string> install_note(const SettingsRequest& request);
 // Writes `update` (see write_settings) when it changes the file. Throws Error.
 void apply_update(const SettingsUpdate& update);
 
+enum class SettingsAction { install, uninstall };
+
+// What `fleet-hooks install` or `uninstall` does: plan_install or plan_uninstall, then
+// apply_update, holding the file's lock (lock_settings) from the read to the write, so that
+// runs on one file at the same time take turns and none loses another's change. With
+// `dry_run`, only plans (no lock, nothing written or created). Throws Error.
+SettingsUpdate update_settings(const SettingsRequest& request, SettingsAction action, bool dry_run);
+
 }  // namespace fleet
