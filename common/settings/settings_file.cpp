@@ -4,10 +4,12 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -103,12 +105,9 @@ struct Backup {
   std::optional<std::string> newest;
 };
 
-Backup next_backup(const std::string& file) {
-  const std::string bak = file + ".bak";
-  struct stat st {};
-  if (::lstat(bak.c_str(), &st) != 0) return {bak, std::nullopt};
-  std::string newest = bak;
-  long highest = 0;
+// The `<file>.bak.N` backups, highest N first.
+std::vector<std::pair<long, std::string>> numbered_backups(const std::string& file) {
+  std::vector<std::pair<long, std::string>> backups;
   const std::string dir = parent_directory(file);
   const std::string prefix = file.substr(file.rfind('/') + 1) + ".bak.";
   if (DIR* d = ::opendir(dir.c_str())) {
@@ -118,15 +117,21 @@ Backup next_backup(const std::string& file) {
       const std::string digits = name.substr(prefix.size());
       if (digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9)
         continue;
-      const long n = std::stol(digits);
-      if (n > highest) {
-        highest = n;
-        newest = dir + "/" + name;
-      }
+      if (const long n = std::stol(digits); n > 0) backups.emplace_back(n, dir + "/" + name);
     }
     ::closedir(d);
   }
-  return {bak + "." + std::to_string(highest + 1), newest};
+  std::sort(backups.begin(), backups.end(), std::greater<>());
+  return backups;
+}
+
+Backup next_backup(const std::string& file) {
+  const std::string bak = file + ".bak";
+  struct stat st {};
+  if (::lstat(bak.c_str(), &st) != 0) return {bak, std::nullopt};
+  const auto numbered = numbered_backups(file);
+  if (numbered.empty()) return {bak + ".1", bak};
+  return {bak + "." + std::to_string(numbered.front().first + 1), numbered.front().second};
 }
 
 // The directory of a settings file, created when missing like a person would (0755; as root
@@ -252,6 +257,28 @@ std::string settings_text(const rapidjson::Value& doc) {
         "escape); fix it first, nothing was changed");
   }
   return text + "\n";
+}
+
+std::optional<std::string> backup_with_settings(const std::string& file, const std::string& text) {
+  constexpr std::size_t kMaxCompared = 16;
+  std::vector<std::string> backups;
+  for (const auto& numbered : numbered_backups(file)) backups.push_back(numbered.second);
+  if (backups.size() > kMaxCompared) backups.resize(kMaxCompared);
+  backups.push_back(file + ".bak");
+  for (const std::string& backup : backups) {
+    const ReadFile read = try_read_regular_file(backup, kMaxSettingsBytes);
+    if (read.status != FileStatus::ok) continue;
+    const bool bom = read.content.starts_with(kUtf8Bom);
+    rapidjson::Document doc;
+    if (!parse_json(std::string_view(read.content).substr(bom ? kUtf8Bom.size() : 0), doc) ||
+        !doc.IsObject())
+      continue;
+    try {
+      if ((bom ? std::string(kUtf8Bom) : "") + settings_text(doc) == text) return read.content;
+    } catch (const Error&) {  // a string settings_text cannot write: not the same settings
+    }
+  }
+  return std::nullopt;
 }
 
 std::optional<UniqueFd> lock_settings(const std::string& path, bool create) {

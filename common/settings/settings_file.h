@@ -68,6 +68,12 @@ std::string settings_text(const rapidjson::Value& doc);
 
 inline constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 
+// The content of the newest backup of `file` (the `.bak` and `.bak.N` write_settings keeps)
+// that holds the same settings as `text` does, as settings_text writes them (BOM included);
+// nullopt when none does. A change that undoes an earlier one writes it, giving the user's
+// own bytes back. Never throws.
+std::optional<std::string> backup_with_settings(const std::string& file, const std::string& text);
+
 // Taken before reading a settings file that is then changed, held until it is written: an
 // exclusive flock on the directory that holds the file (after symlinks), so that programs
 // changing one file take turns and none loses another's change. The directory itself is

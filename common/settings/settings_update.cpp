@@ -83,8 +83,12 @@ SettingsUpdate plan_uninstall(const std::string& path) {
     update.text = try_read_regular_file(read.file, kMaxSettingsBytes).content;
     return update;
   }
-  return finish(path, read, settings,
-                "removed " + std::to_string(removed) + " fleet-hooks entries from " + path);
+  SettingsUpdate update =
+      finish(path, read, settings,
+             "removed " + std::to_string(removed) + " fleet-hooks entries from " + path);
+  // Nothing else changed since a backup: that backup's bytes, the user's formatting.
+  if (auto original = backup_with_settings(read.file, update.text)) update.text = *original;
+  return update;
 }
 
 namespace {

@@ -30,8 +30,9 @@ void require_suite_binaries(const std::string& bin_dir);
 // resume-guard and provenance-writer. Writes nothing. Throws Error.
 SettingsUpdate plan_install(const std::string& path, const WiringOptions& options);
 
-// The file without the suite's hooks; a missing file stays missing. Writes nothing. Throws
-// Error.
+// The file without the suite's hooks; a missing file stays missing. When that leaves the
+// settings of a backup (nothing else changed since), the backup's bytes: the user's own
+// formatting comes back. Writes nothing. Throws Error.
 SettingsUpdate plan_uninstall(const std::string& path);
 
 // What `fleet-hooks install` or `uninstall` was asked to do.

@@ -11,6 +11,7 @@
 
 #include "base/json.h"
 #include "process.h"
+#include "settings/settings_file.h"
 #include "suite.h"
 #include "temp_dir.h"
 #include "text.h"
@@ -81,4 +82,28 @@ TEST_CASE("fleet-hooks install: ten installs at once on one file keep every tool
     if (name.starts_with("settings.json.bak")) CHECK(mode_of(p.dir + "/.claude/" + name) == 0640);
   }
   CHECK(p.run({"check", "--project", p.dir, "--tool", "tool1", "--tool", "tool10"}).exit_code == 0);
+}
+
+TEST_CASE("fleet-hooks uninstall: gives back the user's bytes where nothing else changed") {
+  for (const std::string& original :
+       {std::string("{\"model\":\"opus\"}"), std::string("{\"model\":\"opus\"}\n"),
+        std::string("\xEF\xBB\xBF{ \"model\" : \"opus\",\n    \"env\": {\"A\": \"1\"} }\n")}) {
+    CAPTURE(original);
+    Project p(original, 0600);
+    REQUIRE(p.run({"install", "--project", p.dir}).exit_code == 0);
+    REQUIRE(read_file(p.file()) != original);
+    const RunResult removed = p.run({"uninstall", "--project", p.dir});
+    CHECK(removed.exit_code == 0);
+    CHECK(read_file(p.file()) == original);
+    CHECK(mode_of(p.file()) == 0600);
+    CHECK(contains(removed.out, "removed 2 fleet-hooks entries"));
+  }
+  // Changed by hand in between: the result is written as the suite writes (2-space indent).
+  Project p("{\"model\":\"opus\"}");
+  REQUIRE(p.run({"install", "--project", p.dir}).exit_code == 0);
+  rapidjson::Document doc = p.settings();
+  doc["model"].SetString("sonnet");
+  write_file(p.file(), fleet::settings_text(doc));
+  REQUIRE(p.run({"uninstall", "--project", p.dir}).exit_code == 0);
+  CHECK(read_file(p.file()) == "{\n  \"model\": \"sonnet\"\n}\n");
 }
