@@ -27,7 +27,7 @@ void add_scope_options(CLI::App& sub, SettingsOptions& o, const char* scope_help
 
 int run_settings(const std::string& name, const SettingsOptions& o, bool install) {
   if (const auto bad = reject_bad_tools(name, o.tools)) return *bad;
-  const ProjectArgument project = project_argument(o.project);
+  const ProjectArgument project = project_argument(name, o.project, o.scope != "user");
   if (project.exit_status) return *project.exit_status;
   const fleet::SettingsRequest request{project.dir, fleet::settings_scope_named(o.scope), o.bin_dir,
                                        o.tools, o.fail_open_if_missing};

@@ -107,3 +107,30 @@ TEST_CASE("fleet-hooks uninstall: gives back the user's bytes where nothing else
   REQUIRE(p.run({"uninstall", "--project", p.dir}).exit_code == 0);
   CHECK(read_file(p.file()) == "{\n  \"model\": \"sonnet\"\n}\n");
 }
+
+TEST_CASE("fleet-hooks install --project .claude: refused, naming the project to pass") {
+  Project p("{\"model\":\"opus\"}\n");
+  const std::string claude_dir = p.dir + "/.claude";
+  for (const Args& args :
+       {Args{"install", "--project", claude_dir},
+        Args{"install", "--project", claude_dir + "/", "--scope", "local"},
+        Args{"uninstall", "--project", claude_dir}, Args{"check", "--project", claude_dir}}) {
+    CAPTURE(args[0]);
+    const RunResult r = p.run(args);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.starts_with("fleet-hooks " + args[0] + ": --project " + claude_dir +
+                            " is a project's .claude directory"));
+    CHECK(contains(r.err, "--project " + p.dir + " "));
+    CHECK(r.out.empty());
+  }
+  // As a person types it, from inside .claude.
+  const RunResult r =
+      fleet::test::run_process({FLEET_HOOKS_CLI, "install", "--project", "."},
+                               {"", {{"HOME", p.home}, {"PATH", p.path(true)}}, claude_dir});
+  CHECK(r.exit_code == 2);
+  CHECK(run_ls(claude_dir) == std::vector<std::string>{"settings.json"});
+  CHECK(read_file(p.file()) == "{\"model\":\"opus\"}\n");
+  // The user's settings do not depend on --project.
+  CHECK(p.run({"install", "--project", claude_dir, "--scope", "user", "--bin-dir", p.bin})
+            .exit_code == 0);
+}
