@@ -81,7 +81,9 @@ GuardDecision decide_for_id(const std::string& id, std::string_view caller,
   std::optional<std::string> kitchen;
   try {
     store = provenance_store_path(resolve_state_dir(options.state_dir, hook_cwd));
-    kitchen = resolve_kitchen_id(options.kitchen_id);
+    kitchen = !options.policy_case         ? resolve_kitchen_id(options.kitchen_id)
+              : options.kitchen_id.empty() ? std::nullopt
+                                           : std::optional<std::string>(options.kitchen_id);
   } catch (const Error& e) {
     return unverified(
         id, std::string("the provenance store could not be located (") + e.what() + ")", options);

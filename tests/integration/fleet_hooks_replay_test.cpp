@@ -72,3 +72,15 @@ TEST_CASE("fleet-hooks replay: a fixture checked out under umask 002 replays the
   CHECK(policy.replay().exit_code == 0);
   CHECK(run_ls(policy.state) == std::vector<std::string>{"session_provenance.jsonl"});
 }
+
+TEST_CASE("fleet-hooks replay: a case decides the same whatever kitchen the environment sets") {
+  Policy policy(kCases);
+  for (const Env& env :
+       {Env{}, Env{{"FLEET_HOOKS_KITCHEN_ID", "k1"}}, Env{{"AUTOSKILLIT_CAMPAIGN_ID", "k1"}},
+        Env{{"FLEET_HOOKS_KITCHEN_ID", "k2"}, {"AUTOSKILLIT_CAMPAIGN_ID", "k1"}}}) {
+    CAPTURE(env.size());
+    const RunResult r = policy.replay(env);
+    CHECK_MESSAGE(r.exit_code == 0, r.out << r.err);
+    CHECK(contains(r.out, "replay: 3 of 3 cases passed, 0 failed"));
+  }
+}
