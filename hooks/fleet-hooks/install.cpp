@@ -35,7 +35,7 @@ int run_settings(const std::string& name, const SettingsOptions& o, bool install
       request, install ? fleet::SettingsAction::install : fleet::SettingsAction::uninstall,
       o.dry_run);
   for (const std::string& note : update.notes)
-    std::fprintf(stderr, "fleet-hooks: note: %s\n", note.c_str());
+    std::fprintf(stderr, "fleet-hooks %s: note: %s\n", name.c_str(), note.c_str());
   if (o.dry_run) {
     print(update.text);
     return fleet::exit_status::ok;
@@ -43,7 +43,7 @@ int run_settings(const std::string& name, const SettingsOptions& o, bool install
   print(update.summary + "\n");
   if (install) {
     if (const auto note = fleet::install_note(request))
-      std::fprintf(stderr, "fleet-hooks: note: %s\n", note->c_str());
+      std::fprintf(stderr, "fleet-hooks %s: note: %s\n", name.c_str(), note->c_str());
   }
   return fleet::exit_status::ok;
 }

@@ -30,8 +30,8 @@ ProjectArgument project_argument(const std::string& subcommand, const std::strin
                                  bool settings_of_project) {
   ProjectArgument argument{fleet::absolute_path(project), std::nullopt};
   if (fleet::directory_problem(argument.dir)) {
-    std::fprintf(stderr, "fleet-hooks: the project directory %s does not exist\n",
-                 argument.dir.c_str());
+    std::fprintf(stderr, "fleet-hooks %s: the project directory %s does not exist (--project)\n",
+                 subcommand.c_str(), argument.dir.c_str());
     argument.exit_status = fleet::exit_status::usage;
   } else if (settings_of_project && argument.dir.ends_with("/.claude")) {
     std::fprintf(stderr,

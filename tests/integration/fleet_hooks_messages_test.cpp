@@ -1,0 +1,66 @@
+// What `fleet-hooks` says when something is wrong or was not given: every line names the
+// program and the subcommand, `query` says which store it read and for which caller, and a
+// settings file's syntax error says where it is.
+
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+
+#include <string>
+#include <vector>
+
+#include "process.h"
+#include "suite.h"
+#include "temp_dir.h"
+#include "text.h"
+
+using fleet::test::contains;
+using fleet::test::read_file;
+using fleet::test::run_process;
+using fleet::test::RunResult;
+using fleet::test::split_lines;
+using fleet::test::SuiteMachine;
+using fleet::test::TempDir;
+using fleet::test::write_file;
+using Args = std::vector<std::string>;
+
+namespace {
+
+// REQUIREs that every line `r` printed on stderr starts with "fleet-hooks <subcommand>: ".
+void require_named(const RunResult& r, const std::string& subcommand) {
+  REQUIRE_FALSE(r.err.empty());
+  for (const std::string& line : split_lines(r.err)) {
+    CHECK_MESSAGE(line.starts_with("fleet-hooks " + subcommand + ": "), line);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("fleet-hooks: every message names the program and the subcommand") {
+  SuiteMachine m;
+  const std::string missing = m.tmp / "nonexistent";
+  for (const char* sub : {"install", "uninstall", "check"}) {
+    const RunResult r = m.run({sub, "--project", missing});
+    CHECK(r.exit_code == 2);
+    require_named(r, sub);
+  }
+  RunResult r = m.run({"replay", m.tmp / "nofile.jsonl"});
+  CHECK(r.exit_code == 1);
+  require_named(r, "replay");
+  CHECK(contains(r.err, "nofile.jsonl"));
+
+  // Refused files and install's notes.
+  ::mkdir((m.dir + "/.claude").c_str(), 0755);
+  write_file(m.dir + "/.claude/settings.json", "[1]");
+  for (const char* sub : {"install", "uninstall"}) {
+    r = m.run({sub, "--project", m.dir});
+    CHECK(r.exit_code == 1);
+    require_named(r, sub);
+  }
+  write_file(m.dir + "/.claude/settings.json",
+             R"({"hooks":{"PreToolUse":[{"matcher":"Bash|dispatch_food_truck","hooks":[)"
+             R"({"type":"command","command":"resume-guard","timeout":1}]}]}})");
+  r = m.run({"install", "--project", m.dir});
+  CHECK(r.exit_code == 0);
+  require_named(r, "install");
+  CHECK(contains(r.err, "note: dropped Bash"));
+}
