@@ -64,3 +64,25 @@ TEST_CASE("fleet-hooks: every message names the program and the subcommand") {
   require_named(r, "install");
   CHECK(contains(r.err, "note: dropped Bash"));
 }
+
+TEST_CASE("fleet-hooks query: outside a project it says which store it read and for no caller") {
+  TempDir cwd;
+  const std::string store = cwd.path() + "/.autoskillit/temp/session_provenance.jsonl";
+  const RunResult r =
+      run_process({FLEET_HOOKS_CLI, "query", "--session", "w-1"}, {"", {}, cwd.path()});
+  CHECK(r.exit_code == 1);
+  require_named(r, "query");
+  CHECK_MESSAGE(contains(r.err, "no project given"), r.err);
+  CHECK(contains(r.err, "the current directory " + cwd.path()));
+  CHECK(contains(r.err, store));
+  CHECK_MESSAGE(contains(r.err, "no caller given (--as-caller, or $CLAUDE_CODE_SESSION_ID)"),
+                r.err);
+  // Said only when it was not given: a project and a caller say nothing more.
+  const RunResult given = run_process(
+      {FLEET_HOOKS_CLI, "query", "--session", "w-1"},
+      {"", {{"CLAUDE_PROJECT_DIR", cwd.path()}, {"CLAUDE_CODE_SESSION_ID", "l3-a"}}, cwd.path()});
+  CHECK(contains(given.out, "verdict for caller 'l3-a'"));
+  CHECK_FALSE(contains(given.err, "no project given"));
+  CHECK_FALSE(contains(given.err, "no caller given"));
+  CHECK(contains(given.err, store));  // the store is still named: it has no record
+}
