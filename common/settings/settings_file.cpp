@@ -98,6 +98,20 @@ bool parse_lenient(const std::string& text, rapidjson::Document& doc) {
   return !doc.HasParseError() && doc.IsObject();
 }
 
+// What plain JSON does not allow where a strict parse of `text` stopped at `offset`, for a
+// file the lenient parse reads: "a comment at line 2, column 3", "a trailing comma at line
+// 3, column 20" (the comma before the closing bracket the parse stopped at).
+std::string lenient_part(std::string_view text, std::size_t offset) {
+  if (offset < text.size() && text[offset] == '/')
+    return "a comment at " + text_position(text, offset);
+  std::size_t comma = offset;
+  while (comma > 0 && std::string_view(" \t\r\n").find(text[comma - 1]) != std::string_view::npos)
+    --comma;
+  if (comma > 0 && text[comma - 1] == ',')
+    return "a trailing comma at " + text_position(text, comma - 1);
+  return "comments or a trailing comma, from " + text_position(text, offset);
+}
+
 // Where the previous content of `file` goes: `.bak` when none exists yet, else the next
 // `.bak.N`; and the newest existing backup (nullopt when none).
 struct Backup {
@@ -204,11 +218,11 @@ SettingsRead read_settings(const std::string& path, rapidjson::Document& doc) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) return read;  // reads as {}
   if (!parse_json(text, doc)) {
     const std::string error = parse_error_sentence(doc, text);
+    const std::string where = lenient_part(text, doc.GetErrorOffset());
     if (parse_lenient(text, doc)) {
       read.status = SettingsRead::Status::ignored;
-      read.problem = path +
-                     " is not plain JSON (it has // or /* */ comments or a trailing comma), so "
-                     "Claude Code ignores the whole file";
+      read.problem =
+          path + " is not plain JSON (" + where + "), so Claude Code ignores the whole file";
     } else {
       doc.SetObject();
       read.status = SettingsRead::Status::invalid;

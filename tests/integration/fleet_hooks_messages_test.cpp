@@ -86,3 +86,30 @@ TEST_CASE("fleet-hooks query: outside a project it says which store it read and 
   CHECK_FALSE(contains(given.err, "no caller given"));
   CHECK(contains(given.err, store));  // the store is still named: it has no record
 }
+
+TEST_CASE(
+    "fleet-hooks: a trailing comma or a comment in settings is reported with line and column") {
+  SuiteMachine m;
+  ::mkdir((m.dir + "/.claude").c_str(), 0755);
+  const std::string file = m.dir + "/.claude/settings.json";
+  struct Slip {
+    std::string text;
+    std::string where;
+  };
+  for (const Slip& slip :
+       {Slip{"{\n  \"model\": \"opus\",\n  \"env\": {\"A\": \"1\"},\n}\n",
+             "a trailing comma at line 3, column 20"},
+        Slip{"{\"permissions\": {\"allow\": [\"Bash\",\n  ]}}",
+             "a trailing comma at line 1, column 34"},
+        Slip{"{\n  // the model\n  \"model\": \"opus\"\n}\n", "a comment at line 2, column 3"}}) {
+    CAPTURE(slip.text);
+    write_file(file, slip.text);
+    RunResult r = m.run({"install", "--project", m.dir});
+    CHECK(r.exit_code == 1);
+    CHECK_MESSAGE(contains(r.err, slip.where), r.err);
+    CHECK(read_file(file) == slip.text);
+    r = m.run({"check", "--project", m.dir});
+    CHECK(r.exit_code == 1);
+    CHECK_MESSAGE(contains(r.out, slip.where), r.out);
+  }
+}
