@@ -81,19 +81,22 @@ GuardDecision decide_for_id(const std::string& id, std::string_view caller,
   std::optional<std::string> kitchen;
   try {
     store = provenance_store_path(resolve_state_dir(options.state_dir, hook_cwd));
-    kitchen = resolve_kitchen_id(options.kitchen_id);
+    kitchen = !options.policy_case         ? resolve_kitchen_id(options.kitchen_id)
+              : options.kitchen_id.empty() ? std::nullopt
+                                           : std::optional<std::string>(options.kitchen_id);
   } catch (const Error& e) {
     return unverified(
         id, std::string("the provenance store could not be located (") + e.what() + ")", options);
   }
 
-  if (const StoreSafety safety = store_safety(store); !safety.safe) {
+  if (const StoreSafety safety = options.policy_case ? StoreSafety{} : store_safety(store);
+      !safety.safe) {
     return unverified(id,
                       "the provenance store cannot be trusted: " + safety.problem +
                           " (to fix: " + safety.fix + ")",
                       options);
   }
-  StoreLookup found = lookup_session(store, id, true);
+  StoreLookup found = lookup_session(store, id, !options.policy_case);
   switch (found.status) {
     case StoreLookup::Status::missing:
       return unverified(id, "the provenance store " + store + " does not exist", options);
