@@ -64,8 +64,8 @@ int run_query(QueryOptions o) {
   if (found.status == fleet::StoreLookup::Status::ambiguous) {
     std::string names;
     for (const auto& match : found.matches) names += (names.empty() ? "" : ", ") + match;
-    note(o.session + " is the start of " + std::to_string(found.matches.size()) +
-         " recorded session ids (" + names + "); pass more of the id");
+    note(o.session + " is the start of more than one recorded session id (" + names +
+         ", ...); pass more of the id");
   } else if (found.records.empty()) {
     note("no record of session " + o.session + " in " + store +
          (store_exists ? "" : " (no store yet)"));
