@@ -11,6 +11,7 @@
 #include "launch/launch_plan.h"
 #include "launch/launch_summary.h"
 #include "launch/retry_policy.h"
+#include "process/command_search.h"
 
 namespace fleet {
 namespace {
@@ -38,6 +39,19 @@ LaunchPlan plan(LaunchContext& context) {
   return plan;
 }
 
+// The launch's outcome with `summary`, which is written to --summary-file.
+LaunchOutcome outcome_of(const LaunchOptions& options, const LaunchSummary& summary) {
+  LaunchOutcome outcome{summary.exit_code, launch_summary_json(summary), std::nullopt};
+  if (!options.summary_file.empty()) {
+    try {
+      replace_file_atomically(options.summary_file, outcome.summary, Durability::process_lifetime);
+    } catch (const Error& e) {
+      outcome.summary_file_problem = std::string("cannot write the summary file: ") + e.what();
+    }
+  }
+  return outcome;
+}
+
 // Step 9: the summary line, written to --summary-file.
 LaunchOutcome report(LaunchContext& context, const LaunchPlan& plan,
                      const std::vector<AttemptResult>& attempts,
@@ -60,15 +74,25 @@ LaunchOutcome report(LaunchContext& context, const LaunchPlan& plan,
     if (a.pid != 0) summary.pids.push_back(a.pid);
   }
   summary.failure_classes = classes;
-  LaunchOutcome outcome{exit_code, launch_summary_json(summary), std::nullopt};
-  if (!options.summary_file.empty()) {
-    try {
-      replace_file_atomically(options.summary_file, outcome.summary, Durability::process_lifetime);
-    } catch (const Error& e) {
-      outcome.summary_file_problem = std::string("cannot write the summary file: ") + e.what();
-    }
-  }
-  return outcome;
+  return outcome_of(options, summary);
+}
+
+// A command that cannot run (not found, not executable) ends the launch before anything is
+// done: no previous agent stopped, nothing recorded or announced, no session state changed.
+std::optional<LaunchOutcome> refuse_unrunnable(const LaunchOptions& options,
+                                               const LaunchNotice& notice) {
+  if (options.command.empty()) return std::nullopt;
+  const std::optional<ExecFailure> failure = find_command(options.command.front());
+  if (!failure) return std::nullopt;
+  notice("cannot run '" + options.command.front() + "': " + failure->reason() +
+         "; nothing was started");
+  LaunchSummary summary;
+  summary.member = options.member;
+  summary.session_id = options.session.session_id;
+  summary.session_key = options.session.session_key;
+  summary.exit_code = failure->exit_status();
+  summary.kill_reason = KillReason::exec_failed;
+  return outcome_of(options, summary);
 }
 
 LaunchOutcome run_attempts(LaunchContext& context, LaunchPlan plan) {
@@ -120,6 +144,7 @@ LaunchOutcome run_attempts(LaunchContext& context, LaunchPlan plan) {
 }  // namespace
 
 LaunchOutcome run_launch(const LaunchOptions& options, const LaunchNotice& notice) {
+  if (std::optional<LaunchOutcome> refused = refuse_unrunnable(options, notice)) return *refused;
   LaunchContext context(options, notice);
   const LaunchPlan launch = plan(context);
   try {
