@@ -55,7 +55,8 @@ LaunchOutcome outcome_of(const LaunchOptions& options, const LaunchSummary& summ
 // Step 9: the summary line, written to --summary-file.
 LaunchOutcome report(LaunchContext& context, const LaunchPlan& plan,
                      const std::vector<AttemptResult>& attempts,
-                     const std::vector<ErrorClass>& classes, int exit_code) {
+                     const std::vector<ErrorClass>& classes, int exit_code,
+                     const std::string& not_retried = "") {
   context.release_record();
   const LaunchOptions& options = context.options;
   const AttemptResult& last = attempts.back();
@@ -74,6 +75,7 @@ LaunchOutcome report(LaunchContext& context, const LaunchPlan& plan,
     if (a.pid != 0) summary.pids.push_back(a.pid);
   }
   summary.failure_classes = classes;
+  summary.not_retried = not_retried;
   return outcome_of(options, summary);
 }
 
@@ -112,14 +114,13 @@ LaunchOutcome run_attempts(LaunchContext& context, LaunchPlan plan) {
     attempts.push_back(std::move(*attempt));
     const int exit_code = attempts.back().exit_code;
     // Step 8: retry only when the failure calls for it.
-    const RetryDecision next =
-        decide_retry(attempts.back(), number, context.options.retry, context.parent_gone(),
-                     fresh_retry_done, resumes_session(plan.command));
+    const RetryDecision next = decide_retry(attempts.back(), number, context.options.retry,
+                                            context.parent_gone(), fresh_retry_done, plan.command);
     if (next.failure) classes.push_back(*next.failure);
     if (next.notice) context.notice(*next.notice);
     switch (next.step) {
       case RetryStep::finish:
-        return report(context, plan, attempts, classes, exit_code);
+        return report(context, plan, attempts, classes, exit_code, next.not_retried);
       case RetryStep::fresh_session:
         fresh_retry_done = true;
         plan = fresh_session_plan(plan, context.options.session.assign_session_id, new_uuid_v4);

@@ -354,6 +354,26 @@ TEST_CASE("launch-wrapper: a stale resume is retried once as a fresh session") {
   CHECK(line.find(doc["session_id"].GetString()) != std::string::npos);
 }
 
+TEST_CASE("launch-wrapper: a stale resume of a command that is not Claude Code is not retried") {
+  TempDir tmp;
+  // The agent behind a shell: the wrapper cannot tell which options are Claude Code's, and
+  // removing "-c" (as if it were --continue) would break the shell's command line.
+  const std::string script = "echo \"No conversation found with session ID: s-1\" >&2; exit 1";
+  const RunResult r = run_process(wrapper({"--retries", "1", "--summary-file", tmp / "summary"},
+                                          {"/bin/sh", "-c", script, "--resume", "s-1"}));
+  CHECK(r.exit_code == 1);
+  CHECK(announced_pids(r.out).size() == 1);
+  CHECK(r.err.find("not Claude Code") != std::string::npos);
+  auto doc = wrapper_summary(r.err);
+  CHECK(doc["attempts"].GetUint() == 1);
+  CHECK(std::string(doc["failure_classes"][0].GetString()) == "stale_session");
+  REQUIRE(doc.HasMember("not_retried"));
+  const std::string why = doc["not_retried"].GetString();
+  CHECK(why.find("/bin/sh") != std::string::npos);
+  CHECK(why.find("claude") != std::string::npos);
+  CHECK(read_file(tmp / "summary").find("\"not_retried\"") != std::string::npos);
+}
+
 TEST_CASE("launch-wrapper: TERM during the backoff ends the wrapper") {
   TempDir tmp;
   const std::string failing = write_script(tmp / "failing", "echo 'API Error: 529' >&2; exit 1\n");
