@@ -32,6 +32,8 @@ std::string launch_summary_json(const LaunchSummary& summary) {
   for (const ErrorClass c : summary.failure_classes)
     classes.PushBack(json_string(to_string(c), alloc), alloc);
   doc.AddMember("failure_classes", classes, alloc);
+  if (!summary.not_retried.empty())
+    doc.AddMember("not_retried", json_string(summary.not_retried, alloc), alloc);
   return to_json(doc) + "\n";
 }
 

@@ -43,6 +43,7 @@ struct LaunchSummary {
   bool completion_seen = false;
   std::vector<pid_t> pids;                  // one per attempt that started
   std::vector<ErrorClass> failure_classes;  // of the failed attempts that were classified
+  std::string not_retried;                  // why a failure that calls for a retry was not retried
   unsigned attempts = 0;
 };
 

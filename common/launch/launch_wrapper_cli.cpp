@@ -115,7 +115,7 @@ cli::Settings LaunchWrapperCommandLine::settings() {
       "  0       the agent exited 0, or its completion marker was seen\n"
       "  N       the agent's own exit status (after the last attempt)\n"
       "  128+N   signal N ended the agent\n"
-      "  127     the command was not found\n"
+      "  127     the command was not found (nothing is started or announced)\n"
       "  126     the command could not be executed\n"
       "  125     launch-wrapper itself failed (usage error, invalid member, unwritable state, a\n"
       "          previous agent that could not be stopped)\n"
