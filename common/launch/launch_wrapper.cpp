@@ -60,6 +60,7 @@ LaunchOutcome report(LaunchContext& context, const LaunchPlan& plan,
   const LaunchOptions& options = context.options;
   const AttemptResult& last = attempts.back();
   LaunchSummary summary;
+  summary.final_stdout = context.deliver_final_stdout();
   summary.member = options.member;
   summary.session_id = plan.session_id;
   summary.session_key = options.session.session_key;
@@ -145,6 +146,7 @@ LaunchOutcome run_launch(const LaunchOptions& options, const LaunchNotice& notic
     } catch (const Error&) {
       // The record names an agent that has exited: the member's next launch clears it.
     }
+    context.deliver_final_stdout();  // what the last attempt wrote, when one ran
     throw;
   }
 }
