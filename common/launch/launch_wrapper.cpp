@@ -52,6 +52,20 @@ LaunchOutcome outcome_of(const LaunchOptions& options, const LaunchSummary& summ
   return outcome;
 }
 
+// A stale resume retried as a fresh session: the keyed session follows the fresh one at once
+// (its new id, or none when the agent picks its own), so a drain that times out marks for
+// resume the session the agent runs, not the one that no longer exists.
+void follow_fresh_session(LaunchContext& context, const LaunchPlan& plan) {
+  if (!context.sessions) return;
+  const std::string& key = context.options.session.session_key;
+  context.update_session(plan.session_id, [&](SessionState& state) {
+    state = state_at_launch(std::nullopt, key, SessionLaunch::Kind::fresh, plan.session_id);
+  });
+  context.notice(
+      "session " + key + " now names the fresh session" +
+      (plan.session_id.empty() ? " (its id is the agent's own)" : " " + plan.session_id));
+}
+
 // Step 9: the summary line, written to --summary-file.
 LaunchOutcome report(LaunchContext& context, const LaunchPlan& plan,
                      const std::vector<AttemptResult>& attempts,
@@ -61,6 +75,7 @@ LaunchOutcome report(LaunchContext& context, const LaunchPlan& plan,
   const LaunchOptions& options = context.options;
   const AttemptResult& last = attempts.back();
   LaunchSummary summary;
+  summary.final_stdout = context.deliver_final_stdout();
   summary.member = options.member;
   summary.session_id = plan.session_id;
   summary.session_key = options.session.session_key;
@@ -124,6 +139,7 @@ LaunchOutcome run_attempts(LaunchContext& context, LaunchPlan plan) {
       case RetryStep::fresh_session:
         fresh_retry_done = true;
         plan = fresh_session_plan(plan, context.options.session.assign_session_id, new_uuid_v4);
+        follow_fresh_session(context, plan);
         break;
       case RetryStep::backoff:
         if (const int sig = context.router.sleep(next.delay_seconds); sig != 0) {
@@ -156,6 +172,7 @@ LaunchOutcome run_launch(const LaunchOptions& options, const LaunchNotice& notic
     } catch (const Error&) {
       // The record names an agent that has exited: the member's next launch clears it.
     }
+    context.deliver_final_stdout();  // what the last attempt wrote, when one ran
     throw;
   }
 }
