@@ -172,10 +172,11 @@ TEST_CASE("provenance_hook: Gemini's answer is read without its untrusted_contex
       R"({\"session_id\":\"w-4\"}\n</untrusted_context>"}],"returnDisplay":"x"}})";
   const HookInput hook(text, gemini);
   REQUIRE(hook.valid());
-  const DispatchedRecord dispatched = dispatched_record(hook, "k");
+  const DispatchedRecord dispatched = dispatched_record(hook, "k", "/nonexistent/s.jsonl");
   REQUIRE(dispatched.outcome == DispatchedRecord::Outcome::launched);
   CHECK(dispatched.record.session_id == "w-4");
   // Read as Claude Code's input, the same object names no session.
   const HookInput as_claude(text);
-  CHECK(dispatched_record(as_claude, "k").outcome == DispatchedRecord::Outcome::no_session_id);
+  CHECK(dispatched_record(as_claude, "k", "/nonexistent/s.jsonl").outcome ==
+        DispatchedRecord::Outcome::no_session_id);
 }

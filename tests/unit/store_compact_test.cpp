@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "base/error.h"
-#include "base/jsonl_append.h"
+#include "store/jsonl_append.h"
 
 #include "fixtures.h"
 #include "store/provenance_index.h"
