@@ -51,8 +51,7 @@ const char* parse_error_text(rapidjson::ParseErrorCode code) {
 
 }  // namespace
 
-std::string parse_error_sentence(rapidjson::ParseErrorCode code, std::size_t offset,
-                                 std::string_view text) {
+std::string text_position(std::string_view text, std::size_t offset) {
   std::size_t line = 1;
   std::size_t line_start = 0;
   for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
@@ -61,8 +60,13 @@ std::string parse_error_sentence(rapidjson::ParseErrorCode code, std::size_t off
       line_start = i + 1;
     }
   }
-  return std::string(parse_error_text(code)) + " at byte offset " + std::to_string(offset) +
-         ", line " + std::to_string(line) + ", column " + std::to_string(offset - line_start + 1);
+  return "line " + std::to_string(line) + ", column " + std::to_string(offset - line_start + 1);
+}
+
+std::string parse_error_sentence(rapidjson::ParseErrorCode code, std::size_t offset,
+                                 std::string_view text) {
+  return std::string(parse_error_text(code)) + " at byte offset " + std::to_string(offset) + ", " +
+         text_position(text, offset);
 }
 
 bool parse_json(std::string_view text, rapidjson::Document& doc) {

@@ -25,6 +25,9 @@ bool parse_json(std::string_view text, rapidjson::Document& doc);
 std::string parse_error_sentence(rapidjson::ParseErrorCode code, std::size_t offset,
                                  std::string_view text);
 
+// Where byte `offset` of `text` is, for a person: "line 3, column 7" (both from 1).
+std::string text_position(std::string_view text, std::size_t offset);
+
 // The same for the error of `doc` after parse_json(text, doc) returned false.
 std::string parse_error_sentence(const rapidjson::Document& doc, std::string_view text);
 

@@ -31,6 +31,13 @@ std::string resolve_state_dir(const std::string& flag, std::string_view hook_cwd
   return state_dir_for_project(flag, resolve_project_root(hook_cwd));
 }
 
+std::optional<std::string> project_taken_from_current_directory(const std::string& flag) {
+  if (!flag.empty()) return std::nullopt;
+  for (const char* name : {"FLEET_HOOKS_STATE_DIR", "AUTOSKILLIT_STATE_DIR", "CLAUDE_PROJECT_DIR"})
+    if (!env_value(name).empty()) return std::nullopt;
+  return resolve_project_root("");
+}
+
 std::string state_dir_for_project(const std::string& flag, const std::string& project_root) {
   if (!flag.empty()) return flag;
   for (const char* name : {"FLEET_HOOKS_STATE_DIR", "AUTOSKILLIT_STATE_DIR"}) {

@@ -22,6 +22,12 @@ std::string resolve_project_root(std::string_view hook_cwd);
 // becomes a directory name).
 std::string resolve_state_dir(const std::string& flag, std::string_view hook_cwd);
 
+// The current directory, when resolve_state_dir(flag, "") takes it for the project because
+// nothing names another: no `flag`, FLEET_HOOKS_STATE_DIR, AUTOSKILLIT_STATE_DIR or
+// CLAUDE_PROJECT_DIR; nullopt when one of them does. Throws Error when the working directory
+// cannot be read.
+std::optional<std::string> project_taken_from_current_directory(const std::string& flag);
+
 // The same for a known project root.
 std::string state_dir_for_project(const std::string& flag, const std::string& project_root);
 

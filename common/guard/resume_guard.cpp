@@ -10,7 +10,6 @@ namespace fleet {
 namespace {
 
 constexpr std::size_t kMinSelfPrefix = 8;
-constexpr std::size_t kMaxNamedMatches = 5;
 
 GuardDecision silent() {
   return {};
@@ -49,13 +48,7 @@ std::string or_none(const std::string& value) {
 
 std::string named_matches(const std::vector<std::string>& matches) {
   std::string names;
-  for (std::size_t i = 0; i < matches.size() && i < kMaxNamedMatches; ++i) {
-    if (i > 0) names += ", ";
-    names += matches[i];
-  }
-  if (matches.size() > kMaxNamedMatches) {
-    names += " and " + std::to_string(matches.size() - kMaxNamedMatches) + " more";
-  }
+  for (const std::string& match : matches) names += (names.empty() ? "" : ", ") + match;
   return names;
 }
 
@@ -81,19 +74,22 @@ GuardDecision decide_for_id(const std::string& id, std::string_view caller,
   std::optional<std::string> kitchen;
   try {
     store = provenance_store_path(resolve_state_dir(options.state_dir, hook_cwd));
-    kitchen = resolve_kitchen_id(options.kitchen_id);
+    kitchen = !options.policy_case         ? resolve_kitchen_id(options.kitchen_id)
+              : options.kitchen_id.empty() ? std::nullopt
+                                           : std::optional<std::string>(options.kitchen_id);
   } catch (const Error& e) {
     return unverified(
         id, std::string("the provenance store could not be located (") + e.what() + ")", options);
   }
 
-  if (const StoreSafety safety = store_safety(store); !safety.safe) {
+  if (const StoreSafety safety = options.policy_case ? StoreSafety{} : store_safety(store);
+      !safety.safe) {
     return unverified(id,
                       "the provenance store cannot be trusted: " + safety.problem +
                           " (to fix: " + safety.fix + ")",
                       options);
   }
-  StoreLookup found = lookup_session(store, id, true);
+  StoreLookup found = lookup_session(store, id, !options.policy_case);
   switch (found.status) {
     case StoreLookup::Status::missing:
       return unverified(id, "the provenance store " + store + " does not exist", options);
@@ -102,9 +98,9 @@ GuardDecision decide_for_id(const std::string& id, std::string_view caller,
     case StoreLookup::Status::not_found:
       return unverified(id, "it has no provenance record in " + store, options);
     case StoreLookup::Status::ambiguous:
-      return deny("Refused to resume '" + id + "': it is the start of " +
-                  std::to_string(found.matches.size()) + " recorded session ids (" +
-                  named_matches(found.matches) + "). Pass the full session id.");
+      return deny("Refused to resume '" + id +
+                  "': it is the start of more than one recorded session id (" +
+                  named_matches(found.matches) + ", ...). Pass the full session id.");
     case StoreLookup::Status::found:
       break;
   }

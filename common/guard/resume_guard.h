@@ -35,6 +35,11 @@ struct GuardOptions {
   std::vector<std::string> tools;          // --tool: more dispatch tool names
   bool strict = false;                     // deny when the store cannot vouch for the session
   const AgentCli* agent = &claude_code();  // --agent: whose hook input is read and answered
+  // A case of `fleet-hooks replay`, which must decide the same wherever it is replayed: from
+  // the request and the store's records alone — the kitchen is `kitchen_id` ("": none),
+  // never the environment's; the store's owner and mode (a checkout's) are not judged; and
+  // nothing is written beside it (no index).
+  bool policy_case = false;
 };
 
 struct GuardDecision {

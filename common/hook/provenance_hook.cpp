@@ -75,7 +75,20 @@ class FieldSources {
 
 }  // namespace
 
-DispatchedRecord dispatched_record(const HookInput& hook, const std::string& default_kitchen) {
+namespace {
+
+// The session a resume_session_id names: the session the store resolves it to (the exact id,
+// or the one recorded session a short id is the start of), else the id as it is.
+std::string resumed_session(const std::string& store_path, std::string_view resumed) {
+  StoreLookup found = lookup_session(store_path, resumed);
+  if (found.status == StoreLookup::Status::found) return std::move(found.record.session_id);
+  return std::string(resumed);
+}
+
+}  // namespace
+
+DispatchedRecord dispatched_record(const HookInput& hook, const std::string& default_kitchen,
+                                   const std::string& store_path) {
   const FieldSources sources(hook);
   DispatchedRecord result;
   ProvenanceRecord& record = result.record;
@@ -84,8 +97,12 @@ DispatchedRecord dispatched_record(const HookInput& hook, const std::string& def
   record.session_id = std::move(*dispatched);
   if (const rapidjson::Value* input = hook.tool_input(); input && input->IsObject()) {
     const auto resumed = string_member(*input, "resume_session_id");
-    // The resumed session itself, named in full or by a prefix.
-    if (resumed && !resumed->empty() && std::string_view(record.session_id).starts_with(*resumed)) {
+    // The resumed session itself: compared exactly, once a prefix is resolved to its session
+    // (a fresh w-10 launched instead of a resumed w-1 is a new session).
+    if (resumed && !resumed->empty() &&
+        (record.session_id == *resumed ||
+         (std::string_view(record.session_id).starts_with(*resumed) &&
+          resumed_session(store_path, *resumed) == record.session_id))) {
       result.outcome = DispatchedRecord::Outcome::resumed;
       return result;
     }
@@ -111,7 +128,9 @@ std::optional<std::string> run_provenance_hook(const BoundedRead& input,
     if (!event.empty() && event != options.agent->post_tool_event) return std::nullopt;
     if (!is_dispatch_tool(hook.tool_name(), options.tools, *options.agent)) return std::nullopt;
 
-    DispatchedRecord dispatched = dispatched_record(hook, options.kitchen_id);
+    const std::string store =
+        provenance_store_path(resolve_state_dir(options.state_dir, hook.cwd()));
+    DispatchedRecord dispatched = dispatched_record(hook, options.kitchen_id, store);
     switch (dispatched.outcome) {
       case DispatchedRecord::Outcome::resumed:
         return std::nullopt;
@@ -122,8 +141,6 @@ std::optional<std::string> run_provenance_hook(const BoundedRead& input,
       case DispatchedRecord::Outcome::launched:
         break;
     }
-    const std::string store =
-        provenance_store_path(resolve_state_dir(options.state_dir, hook.cwd()));
     const AppendedRecord appended =
         append_record(store, build_record(std::move(dispatched.record)), options.append);
     if (appended.index_warning) return prefix + "warning: " + *appended.index_warning;

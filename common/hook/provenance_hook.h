@@ -40,9 +40,12 @@ struct DispatchedRecord {
 // names dispatched_session_id / session_id, dispatch_id, kitchen_id, recipe_name, step_name.
 // The kitchen falls back to `default_kitchen`, the recipe to kUnnamedRecipe (the session is a
 // worker). The timestamp is left empty: build_record completes the record. A call that
-// resumed a session (tool_input's resume_session_id names the dispatched one, in full or by a
-// prefix) launched nothing, so it records nothing.
-DispatchedRecord dispatched_record(const HookInput& hook, const std::string& default_kitchen);
+// resumed a session launched nothing, so it records nothing: tool_input's resume_session_id
+// is the dispatched id exactly, or a short id that the store at `store_path` resolves to it
+// (lookup_session). Any other dispatched id is a fresh session, even one that starts with the
+// resumed id (resume w-1, launched w-10).
+DispatchedRecord dispatched_record(const HookInput& hook, const std::string& default_kitchen,
+                                   const std::string& store_path);
 
 // Runs the hook on stdin text: records the dispatched session (build_record, with
 // --kitchen-id as the default kitchen) when the input is the post-tool event of the dispatch

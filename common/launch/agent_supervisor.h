@@ -28,6 +28,9 @@ struct SupervisorOptions {
   // returns -1, the agent is stopped at once instead.
   bool stop_on_output_closed = false;
   std::function<int(const char* stream)> spool_output;
+  // When set, the agent's stdout goes here instead of ours (--stdout final), until the
+  // launcher's end of our stdout closes.
+  std::function<void(const char* data, std::size_t size)> stdout_sink;
   // Receives one line for a person (completion seen, left-over processes stopped).
   std::function<void(const std::string&)> log;
 };

@@ -41,6 +41,13 @@ std::vector<std::string> remove_options(const std::vector<std::string>& argv,
 
 }  // namespace
 
+bool is_claude_code(const std::vector<std::string>& argv) {
+  if (argv.empty()) return false;
+  const std::string_view program = argv.front();
+  const std::string_view base = program.substr(program.find_last_of('/') + 1);
+  return base == "claude" || base == "claude.exe";
+}
+
 std::optional<std::string> option_value(const std::vector<std::string>& argv, std::string_view name,
                                         std::string_view short_name) {
   for (std::size_t i = 1; i < argv.size(); ++i) {

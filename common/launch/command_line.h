@@ -9,6 +9,10 @@
 
 namespace fleet {
 
+// Whether argv runs Claude Code's CLI, the only command line whose options the wrapper may
+// rewrite: the program's base name is `claude` (or `claude.exe`, the npm package's bin file).
+bool is_claude_code(const std::vector<std::string>& argv);
+
 // The value of option `name` (e.g. "--resume"; also "--resume=value") or of its short form
 // (e.g. "-r"), scanning argv[1..] up to a "--" terminator. nullopt when absent or when the
 // option has no value (last, or followed by another option).

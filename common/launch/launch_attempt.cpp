@@ -61,6 +61,15 @@ ContainmentMode containment_mode(const LaunchOptions& options) {
              : options.containment;
 }
 
+// --stdout final and the launcher's end of our stdout closed: the attempt's stdout so far
+// goes to the output spool at `path` (`fd`), where the rest follows.
+void hand_over_final_stdout(LaunchContext& context, int fd, const std::string& path) {
+  if (!context.final_stdout) return;
+  const SpoolDelivery moved = context.final_stdout->deliver(fd);
+  if (moved.problem) context.notice("the stdout kept so far is incomplete: " + *moved.problem);
+  context.final_stdout_moved_to = path;  // the spool stays: the relay may still write to it
+}
+
 // The launcher's end of our `stream` ("out"/"err") closed: opens
 // <state dir>/output/<member or "agent">-<pid>.<stream> for the agent's output to go on
 // to, records it for `status`, and returns its descriptor (-1 when it cannot be opened:
@@ -77,6 +86,8 @@ int spool_output(LaunchContext& context, pid_t agent, const char* stream, std::s
                              "-" + std::to_string(agent) + "." + stream;
     context.spools.push_back(open_regular_file(path, O_WRONLY | O_CREAT | O_APPEND, 0600));
     if (spool_path.empty() || std::string(stream) == "out") spool_path = path;
+    if (std::string(stream) == "out")
+      hand_over_final_stdout(context, context.spools.back().get(), path);
     context.notice("the launcher's end of std" + std::string(stream) +
                    " closed; the agent runs on, its output goes to " + path);
     if (context.registry) {
@@ -129,6 +140,11 @@ AttemptResult supervise(LaunchContext& context, const LaunchPlan& plan, HeldChil
   supervision.spool_output = [&](const char* stream) {
     return spool_output(context, child.pid, stream, attempt.output_spool);
   };
+  if (context.final_stdout) {
+    supervision.stdout_sink = [&context](const char* data, std::size_t size) {
+      context.final_stdout->append(data, size);
+    };
+  }
   const AgentExit exit = supervise_agent(child, context.router, supervision);
   if (!options.leave_children) {
     // Processes that left the agent's group: in the cgroup, or (without one) anywhere,
@@ -198,6 +214,23 @@ void LaunchContext::update_session(const std::string& session_id,
   final_state = state.state;
 }
 
+std::optional<FinalStdout> LaunchContext::deliver_final_stdout() {
+  if (options.stdout_mode != StdoutMode::final_attempt) return std::nullopt;
+  FinalStdout result;
+  result.attempt = final_stdout_attempt;
+  if (!final_stdout_moved_to.empty()) {
+    result.delivery.problem =
+        "the launcher's end of stdout closed; the final attempt's stdout went to " +
+        final_stdout_moved_to;
+  } else if (final_stdout) {
+    result.delivery = final_stdout->deliver(STDOUT_FILENO);
+    if (result.delivery.problem) notice(*result.delivery.problem);
+  }
+  final_stdout.reset();
+  final_stdout_moved_to.clear();
+  return result;
+}
+
 void LaunchContext::release_record() {
   if (!registry || recorded_pid == 0) return;
   UniqueFd lock = registry->lock();
@@ -231,6 +264,11 @@ std::optional<AttemptResult> run_attempt(LaunchContext& context, const LaunchPla
         throw Error("the previous agent of member " + options.member + " could not be stopped");
       }
     }
+  }
+  if (options.stdout_mode == StdoutMode::final_attempt) {
+    context.final_stdout.emplace(options.stdout_limit);  // the previous attempt's is dropped
+    context.final_stdout_attempt = static_cast<unsigned>(number);
+    context.final_stdout_moved_to.clear();
   }
   Containment containment = create_containment(containment_mode(options));
   std::vector<std::string> environment = plan.environment;

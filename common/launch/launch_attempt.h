@@ -19,6 +19,7 @@
 #include "launch/launch_registry.h"
 #include "launch/launch_summary.h"
 #include "launch/session_state.h"
+#include "launch/stdout_spool.h"
 #include "process/signal_router.h"
 
 namespace fleet {
@@ -59,6 +60,11 @@ class LaunchContext {
   pid_t recorded_pid = 0;
   std::optional<SessionStatus> final_state;  // the session's state once the launch changed it
   std::vector<UniqueFd> spools;
+  // With --stdout final: the stdout of the launch's latest attempt and that attempt's number;
+  // the file it went to instead when the launcher's end of stdout closed.
+  std::optional<StdoutSpool> final_stdout;
+  unsigned final_stdout_attempt = 0;
+  std::string final_stdout_moved_to;
 
   bool parent_gone() const { return ::getppid() != parent; }
   // The ownership record of `session_id` (with the time now).
@@ -68,6 +74,9 @@ class LaunchContext {
                       const std::function<void(SessionState&)>& change);
   // Removes the member's record when it still names this launch's agent.
   void release_record();
+  // With --stdout final, once the launch has ended: writes the latest attempt's stdout to
+  // ours (once) and says what it wrote; nullopt without --stdout final.
+  std::optional<FinalStdout> deliver_final_stdout();
 };
 
 // Runs attempt `number` of `plan`: returns what it came to, or nullopt when the member's

@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -12,6 +13,8 @@
 #include <csignal>
 #include <cstring>
 #include <ctime>
+#include <map>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -190,26 +193,67 @@ void remove_cgroup_tree(const std::string& directory) {
   }
 }
 
-// Removes empty fleet-launch-* cgroups below `parent` that are older than a minute: left by
-// a wrapper killed between creating its cgroup and recording it. rmdir cannot remove a
-// cgroup that holds a process, and a launch enters its cgroup microseconds after making it.
+// The launch cgroups this process made, each held by an exclusive flock on its directory
+// until it is removed or the process ends (the kernel drops the lock then, also after a
+// SIGKILL): a cgroup nobody holds has no live wrapper.
+std::mutex held_mutex;
+std::map<std::string, UniqueFd> held_cgroups;
+
+// Creates the cgroup `directory` and takes its lock. False (errno set) when it cannot be
+// created, or when a sweep got to it first (then the sweep removes it).
+bool create_held_cgroup(const std::string& directory) {
+  if (::mkdir(directory.c_str(), 0755) != 0) return false;
+  UniqueFd fd(::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!fd || ::flock(fd.get(), LOCK_EX | LOCK_NB) != 0 ||
+      ::faccessat(fd.get(), "cgroup.procs", F_OK, 0) != 0) {
+    errno = EBUSY;
+    return false;
+  }
+  const std::lock_guard<std::mutex> guard(held_mutex);
+  held_cgroups[directory] = std::move(fd);
+  return true;
+}
+
+// Lets go of the lock of a cgroup this process made once the directory is gone.
+void release_held_cgroup(const std::string& directory) {
+  if (::access(directory.c_str(), F_OK) == 0 || errno != ENOENT) return;
+  const std::lock_guard<std::mutex> guard(held_mutex);
+  held_cgroups.erase(directory);
+}
+
+// An empty fleet-launch-* cgroup whose wrapper is gone: nobody holds its lock (it is taken
+// here and kept until the rmdir), and it is more than kSweepAge old — a wrapper that holds no
+// lock (an older version) leaves its cgroup empty only for the moment between making it and
+// starting the agent in it.
+constexpr time_t kSweepAge = 2;
+
+bool remove_if_abandoned(const std::string& path, time_t now) {
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  struct stat st {};
+  if (!fd || ::fstat(fd.get(), &st) != 0 || now - st.st_mtime < kSweepAge ||
+      ::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
+    return false;
+  }
+  return read_pseudo_file(path + "/cgroup.events").value_or("").find("populated 0") !=
+             std::string::npos &&
+         ::rmdir(path.c_str()) == 0;
+}
+
+// Removes the abandoned fleet-launch-* cgroups below `parent` (the wrapper's own cgroup):
+// those of wrappers that were killed, whose agents have exited since.
 void collect_abandoned_cgroups(const std::string& parent) {
   DIR* dir = ::opendir(parent.c_str());
   if (dir == nullptr) return;
-  std::vector<std::string> old;
-  const time_t now = ::time(nullptr);
+  std::vector<std::string> candidates;
   while (const dirent* entry = ::readdir(dir)) {
-    if (std::strncmp(entry->d_name, kCgroupPrefix, sizeof kCgroupPrefix - 1) != 0) continue;
-    struct stat st {};
-    const std::string path = parent + "/" + entry->d_name;
-    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && now - st.st_mtime > 60 &&
-        read_pseudo_file(path + "/cgroup.events").value_or("").find("populated 0") !=
-            std::string::npos) {
-      old.push_back(path);
+    if (std::strncmp(entry->d_name, kCgroupPrefix, sizeof kCgroupPrefix - 1) == 0 &&
+        entry->d_type == DT_DIR) {
+      candidates.push_back(parent + "/" + entry->d_name);
     }
   }
   ::closedir(dir);
-  for (const std::string& path : old) ::rmdir(path.c_str());
+  const time_t now = ::time(nullptr);
+  for (const std::string& path : candidates) remove_if_abandoned(path, now);
 }
 
 }  // namespace
@@ -225,14 +269,21 @@ Containment create_containment(ContainmentMode mode) {
     return containment;
   }
   collect_abandoned_cgroups(*own);
-  const std::string directory = *own + "/" + kCgroupPrefix + containment.token;
-  if (::mkdir(directory.c_str(), 0755) != 0) {
-    if (mode == ContainmentMode::cgroup)
-      throw_errno("--containment cgroup: cannot create the cgroup " + directory);
-    return containment;
+  // A sweep that takes a new cgroup for abandoned is practically impossible (see kSweepAge);
+  // then the launch tries another token.
+  for (int tries = 1;; ++tries) {
+    const std::string directory = *own + "/" + kCgroupPrefix + containment.token;
+    if (create_held_cgroup(directory)) {
+      containment.cgroup = directory;
+      return containment;
+    }
+    if (errno != EBUSY || tries == 3) {
+      if (mode == ContainmentMode::cgroup)
+        throw_errno("--containment cgroup: cannot create the cgroup " + directory);
+      return containment;
+    }
+    containment.token = new_token();
   }
-  containment.cgroup = directory;
-  return containment;
 }
 
 UniqueFd open_containment_directory(const Containment& containment) {
@@ -247,6 +298,7 @@ void enter_containment(Containment& containment, pid_t pid, bool required) {
   if (!failed) return;
   const std::string directory = containment.cgroup;
   ::rmdir(directory.c_str());
+  release_held_cgroup(directory);
   containment.cgroup.clear();
   if (required) {
     throw Error("--containment cgroup: cannot move the agent into its cgroup (" + *failed + ")");
@@ -283,6 +335,7 @@ ContainedStop stop_contained(const Containment& containment, std::chrono::millis
   // kernel refuses while a process, even a zombie, or a child cgroup is in it).
   if (!search_environments && !containment.cgroup.empty() &&
       (::rmdir(containment.cgroup.c_str()) == 0 || errno == ENOENT)) {
+    release_held_cgroup(containment.cgroup);
     return result;
   }
   const Finder finder(containment, search_environments);
@@ -318,6 +371,7 @@ ContainedStop stop_contained(const Containment& containment, std::chrono::millis
 void remove_containment(const Containment& containment) {
   if (containment.cgroup.empty() || containment_problem(containment)) return;
   remove_cgroup_tree(containment.cgroup);
+  release_held_cgroup(containment.cgroup);
 }
 
 }  // namespace fleet

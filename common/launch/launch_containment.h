@@ -43,8 +43,10 @@ struct Containment {
 };
 
 // A new token, and with `automatic`/`cgroup` a new cgroup directory named
-// fleet-launch-<token> below the wrapper's own cgroup. With `automatic`, a cgroup that
-// cannot be created leaves `cgroup` empty; with `cgroup` that throws Error.
+// fleet-launch-<token> below the wrapper's own cgroup, which this process holds (a flock on
+// the directory) until it is removed or the process ends. First removes the abandoned ones
+// there: empty, at least 2 s old, held by nobody (their wrapper is gone). With `automatic`,
+// a cgroup that cannot be created leaves `cgroup` empty; with `cgroup` that throws Error.
 Containment create_containment(ContainmentMode mode);
 
 // The cgroup's directory, opened for spawn_held; an empty UniqueFd when there is none or it

@@ -31,6 +31,17 @@ struct EnumNames<AnnounceMode> {
   static constexpr std::array<std::string_view, 2> names{"agent", "wrapper"};
 };
 
+// What of the agent's stdout reaches the wrapper's stdout (the FLEET_PID lines always do).
+enum class StdoutMode {
+  live,           // every attempt's, passed through as it arrives
+  final_attempt,  // only the final attempt's, when the launch ends: each attempt's stdout is
+                  // spooled (bounded), for launchers that parse the whole stream at the end
+};
+template <>
+struct EnumNames<StdoutMode> {
+  static constexpr std::array<std::string_view, 2> names{"live", "final"};
+};
+
 // The launched session: its id, and the resume-pending lifecycle of a keyed session.
 struct SessionOptions {
   std::string session_id;  // --session-id ("" takes the command's own)
@@ -83,8 +94,10 @@ struct LaunchOptions {
   // <state dir>/output/ and let the agent run on (false), or stop it at once (true).
   bool stop_on_output_closed = false;
   std::size_t tail_bytes = 64 * 1024;  // kept of stdout and of stderr for classification
-  bool quiet = false;                  // no summary line
-  std::string summary_file;            // also write the summary line here
+  StdoutMode stdout_mode = StdoutMode::live;
+  std::size_t stdout_limit = 64 << 20;  // with final_attempt: the last bytes kept of an attempt
+  bool quiet = false;                   // no summary line
+  std::string summary_file;             // also write the summary line here
   SessionOptions session;
   ProvenanceOptions provenance;
   CompletionOptions completion;

@@ -10,6 +10,7 @@
 #include "base/enum_names.h"
 #include "launch/error_class.h"
 #include "launch/session_state.h"
+#include "launch/stdout_spool.h"
 
 namespace fleet {
 
@@ -31,6 +32,12 @@ struct EnumNames<KillReason> {
       "output_closed", "drain_timeout",          "superseded", "exec_failed"};
 };
 
+// With --stdout final: what reached the wrapper's stdout when the launch ended.
+struct FinalStdout {
+  unsigned attempt = 0;  // the attempt whose stdout it was (0: none started)
+  SpoolDelivery delivery;
+};
+
 struct LaunchSummary {
   std::string member;  // "" when none
   std::string session_id;
@@ -40,9 +47,11 @@ struct LaunchSummary {
   KillReason kill_reason = KillReason::natural_exit;
   std::string signal;        // with `killed`: the signal from outside ("SIGKILL")
   std::string output_spool;  // with `output_closed`: the file the output went on to
+  std::optional<FinalStdout> final_stdout;
   bool completion_seen = false;
   std::vector<pid_t> pids;                  // one per attempt that started
   std::vector<ErrorClass> failure_classes;  // of the failed attempts that were classified
+  std::string not_retried;                  // why a failure that calls for a retry was not retried
   unsigned attempts = 0;
 };
 

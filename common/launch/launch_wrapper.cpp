@@ -11,6 +11,7 @@
 #include "launch/launch_plan.h"
 #include "launch/launch_summary.h"
 #include "launch/retry_policy.h"
+#include "process/command_search.h"
 
 namespace fleet {
 namespace {
@@ -38,14 +39,43 @@ LaunchPlan plan(LaunchContext& context) {
   return plan;
 }
 
+// The launch's outcome with `summary`, which is written to --summary-file.
+LaunchOutcome outcome_of(const LaunchOptions& options, const LaunchSummary& summary) {
+  LaunchOutcome outcome{summary.exit_code, launch_summary_json(summary), std::nullopt};
+  if (!options.summary_file.empty()) {
+    try {
+      replace_file_atomically(options.summary_file, outcome.summary, Durability::process_lifetime);
+    } catch (const Error& e) {
+      outcome.summary_file_problem = std::string("cannot write the summary file: ") + e.what();
+    }
+  }
+  return outcome;
+}
+
+// A stale resume retried as a fresh session: the keyed session follows the fresh one at once
+// (its new id, or none when the agent picks its own), so a drain that times out marks for
+// resume the session the agent runs, not the one that no longer exists.
+void follow_fresh_session(LaunchContext& context, const LaunchPlan& plan) {
+  if (!context.sessions) return;
+  const std::string& key = context.options.session.session_key;
+  context.update_session(plan.session_id, [&](SessionState& state) {
+    state = state_at_launch(std::nullopt, key, SessionLaunch::Kind::fresh, plan.session_id);
+  });
+  context.notice(
+      "session " + key + " now names the fresh session" +
+      (plan.session_id.empty() ? " (its id is the agent's own)" : " " + plan.session_id));
+}
+
 // Step 9: the summary line, written to --summary-file.
 LaunchOutcome report(LaunchContext& context, const LaunchPlan& plan,
                      const std::vector<AttemptResult>& attempts,
-                     const std::vector<ErrorClass>& classes, int exit_code) {
+                     const std::vector<ErrorClass>& classes, int exit_code,
+                     const std::string& not_retried = "") {
   context.release_record();
   const LaunchOptions& options = context.options;
   const AttemptResult& last = attempts.back();
   LaunchSummary summary;
+  summary.final_stdout = context.deliver_final_stdout();
   summary.member = options.member;
   summary.session_id = plan.session_id;
   summary.session_key = options.session.session_key;
@@ -60,15 +90,26 @@ LaunchOutcome report(LaunchContext& context, const LaunchPlan& plan,
     if (a.pid != 0) summary.pids.push_back(a.pid);
   }
   summary.failure_classes = classes;
-  LaunchOutcome outcome{exit_code, launch_summary_json(summary), std::nullopt};
-  if (!options.summary_file.empty()) {
-    try {
-      replace_file_atomically(options.summary_file, outcome.summary, Durability::process_lifetime);
-    } catch (const Error& e) {
-      outcome.summary_file_problem = std::string("cannot write the summary file: ") + e.what();
-    }
-  }
-  return outcome;
+  summary.not_retried = not_retried;
+  return outcome_of(options, summary);
+}
+
+// A command that cannot run (not found, not executable) ends the launch before anything is
+// done: no previous agent stopped, nothing recorded or announced, no session state changed.
+std::optional<LaunchOutcome> refuse_unrunnable(const LaunchOptions& options,
+                                               const LaunchNotice& notice) {
+  if (options.command.empty()) return std::nullopt;
+  const std::optional<ExecFailure> failure = find_command(options.command.front());
+  if (!failure) return std::nullopt;
+  notice("cannot run '" + options.command.front() + "': " + failure->reason() +
+         "; nothing was started");
+  LaunchSummary summary;
+  summary.member = options.member;
+  summary.session_id = options.session.session_id;
+  summary.session_key = options.session.session_key;
+  summary.exit_code = failure->exit_status();
+  summary.kill_reason = KillReason::exec_failed;
+  return outcome_of(options, summary);
 }
 
 LaunchOutcome run_attempts(LaunchContext& context, LaunchPlan plan) {
@@ -88,17 +129,17 @@ LaunchOutcome run_attempts(LaunchContext& context, LaunchPlan plan) {
     attempts.push_back(std::move(*attempt));
     const int exit_code = attempts.back().exit_code;
     // Step 8: retry only when the failure calls for it.
-    const RetryDecision next =
-        decide_retry(attempts.back(), number, context.options.retry, context.parent_gone(),
-                     fresh_retry_done, resumes_session(plan.command));
+    const RetryDecision next = decide_retry(attempts.back(), number, context.options.retry,
+                                            context.parent_gone(), fresh_retry_done, plan.command);
     if (next.failure) classes.push_back(*next.failure);
     if (next.notice) context.notice(*next.notice);
     switch (next.step) {
       case RetryStep::finish:
-        return report(context, plan, attempts, classes, exit_code);
+        return report(context, plan, attempts, classes, exit_code, next.not_retried);
       case RetryStep::fresh_session:
         fresh_retry_done = true;
         plan = fresh_session_plan(plan, context.options.session.assign_session_id, new_uuid_v4);
+        follow_fresh_session(context, plan);
         break;
       case RetryStep::backoff:
         if (const int sig = context.router.sleep(next.delay_seconds); sig != 0) {
@@ -120,6 +161,7 @@ LaunchOutcome run_attempts(LaunchContext& context, LaunchPlan plan) {
 }  // namespace
 
 LaunchOutcome run_launch(const LaunchOptions& options, const LaunchNotice& notice) {
+  if (std::optional<LaunchOutcome> refused = refuse_unrunnable(options, notice)) return *refused;
   LaunchContext context(options, notice);
   const LaunchPlan launch = plan(context);
   try {
@@ -130,6 +172,7 @@ LaunchOutcome run_launch(const LaunchOptions& options, const LaunchNotice& notic
     } catch (const Error&) {
       // The record names an agent that has exited: the member's next launch clears it.
     }
+    context.deliver_final_stdout();  // what the last attempt wrote, when one ran
     throw;
   }
 }

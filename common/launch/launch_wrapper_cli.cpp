@@ -1,5 +1,7 @@
 #include "launch/launch_wrapper_cli.h"
 
+#include <limits>
+
 #include "base/exit_status.h"
 
 namespace fleet {
@@ -89,6 +91,16 @@ LaunchWrapperCommandLine::LaunchWrapperCommandLine(CLI::App& app) {
                  "When the launcher's end of stdout/stderr closes mid-run: spool (the agent "
                  "runs on, its output goes to <state dir>/output/) or stop (stop it at once)")
       ->check(CLI::IsMember({"spool", "stop"}));
+  app.add_option("--stdout", stdout_,
+                 "Which of the agent's stdout the wrapper's stdout gets: live (every attempt's, "
+                 "as it arrives) or final (only the final attempt's, when the launch ends: for "
+                 "launchers that parse the whole stream at the end, such as apra-fleet)")
+      ->check(CLI::IsMember(all_names<StdoutMode>()));
+  app.add_option("--stdout-limit", o.stdout_limit,
+                 "With --stdout final: how much of an attempt's stdout is kept, its last bytes "
+                 "(default 64MiB; suffixes k, M, G, KiB, MiB, GiB)")
+      ->transform(CLI::AsSizeValue(false))
+      ->check(CLI::Range(1024.0, std::numeric_limits<double>::max()));
 
   stop_ = app.add_subcommand("stop", "Stop the member's recorded agent (verified first)");
   stop_->add_option("--member", member_, "Fleet member name")->required();
@@ -115,7 +127,7 @@ cli::Settings LaunchWrapperCommandLine::settings() {
       "  0       the agent exited 0, or its completion marker was seen\n"
       "  N       the agent's own exit status (after the last attempt)\n"
       "  128+N   signal N ended the agent\n"
-      "  127     the command was not found\n"
+      "  127     the command was not found (nothing is started or announced)\n"
       "  126     the command could not be executed\n"
       "  125     launch-wrapper itself failed (usage error, invalid member, unwritable state, a\n"
       "          previous agent that could not be stopped)\n"
@@ -141,6 +153,7 @@ LaunchOptions LaunchWrapperCommandLine::launch_options(const std::vector<std::st
       from_string<ContainmentMode>(containment_).value_or(ContainmentMode::automatic);
   options.stop_on_output_closed = on_output_closed_ == "stop";
   options.announce = from_string<AnnounceMode>(announce_).value_or(AnnounceMode::agent);
+  options.stdout_mode = from_string<StdoutMode>(stdout_).value_or(StdoutMode::live);
   return options;
 }
 

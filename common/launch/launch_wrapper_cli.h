@@ -40,6 +40,7 @@ class LaunchWrapperCommandLine {
   std::string containment_ = "auto";
   std::string announce_ = "agent";
   std::string on_output_closed_ = "spool";
+  std::string stdout_ = "live";
   std::string member_;
   std::string state_dir_;
   CLI::App* stop_ = nullptr;

@@ -3,11 +3,29 @@
 #include <cmath>
 
 #include "base/timestamp.h"
+#include "launch/command_line.h"
+#include "launch/launch_plan.h"
 
 namespace fleet {
 
+namespace {
+
+// A stale resume of a command whose options the wrapper does not know: not retried.
+void refuse_fresh_retry(RetryDecision& decision, const std::string& attempt_n,
+                        const std::string& program) {
+  decision.not_retried = "a stale-session retry rewrites only a Claude Code command line ('" +
+                         program + "' is not claude)";
+  decision.notice = attempt_n +
+                    " failed: the resumed session no longer exists, but the command is not "
+                    "Claude Code ('" +
+                    program + "'), so its resume options cannot be removed safely: no retry";
+}
+
+}  // namespace
+
 RetryDecision decide_retry(const AttemptResult& attempt, int number, const RetryOptions& options,
-                           bool parent_gone, bool fresh_retry_done, bool resumes) {
+                           bool parent_gone, bool fresh_retry_done,
+                           const std::vector<std::string>& command) {
   RetryDecision decision;
   // Only an agent that exited by itself with a failure is retried: never one that was
   // stopped (a signal to the wrapper, another launch, a kill from outside, a closed output)
@@ -21,7 +39,11 @@ RetryDecision decide_retry(const AttemptResult& attempt, int number, const Retry
     return decision;
   }
   decision.failure = classify_failure(attempt.output_tail);
-  if (*decision.failure == ErrorClass::stale_session && !fresh_retry_done && resumes) {
+  const bool stale = *decision.failure == ErrorClass::stale_session && !fresh_retry_done &&
+                     resumes_session(command);
+  if (stale && !is_claude_code(command)) {
+    refuse_fresh_retry(decision, attempt_n, command.front());
+  } else if (stale) {
     decision.step = RetryStep::fresh_session;
     decision.notice =
         attempt_n + " failed: the resumed session no longer exists; retrying as a fresh session";

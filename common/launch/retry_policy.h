@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "base/enum_names.h"
 #include "launch/error_class.h"
@@ -29,12 +30,17 @@ struct RetryDecision {
   std::optional<ErrorClass> failure;  // the attempt's failure class, when it was classified
   double delay_seconds = 0;           // with backoff
   std::optional<std::string> notice;  // a line for a person, when there is one
+  // Why a failure that calls for a retry was not retried ("" when none was refused): the
+  // summary's `not_retried`.
+  std::string not_retried;
 };
 
-// What follows attempt `number` (1 for the first). `parent_gone`: the wrapper's parent is no
-// longer the one that started it; `fresh_retry_done`: a stale resume was retried already;
-// `resumes`: the attempt's command resumes a session.
+// What follows attempt `number` (1 for the first) of `command`. `parent_gone`: the wrapper's
+// parent is no longer the one that started it; `fresh_retry_done`: a stale resume was
+// retried already. A stale resume is retried as a fresh session only when `command` resumes
+// a session and is Claude Code's (command_line.h): the retry rewrites its options.
 RetryDecision decide_retry(const AttemptResult& attempt, int number, const RetryOptions& options,
-                           bool parent_gone, bool fresh_retry_done, bool resumes);
+                           bool parent_gone, bool fresh_retry_done,
+                           const std::vector<std::string>& command);
 
 }  // namespace fleet

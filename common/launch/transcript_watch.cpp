@@ -7,22 +7,14 @@
 #include <cerrno>
 
 #include "base/paths.h"
+#include "launch/claude_project_folder.h"
 
 namespace fleet {
-
-std::string munge_project_dir(std::string_view cwd) {
-  std::string out(cwd);
-  for (char& c : out) {
-    const bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-    if (!alnum) c = '-';
-  }
-  return out;
-}
 
 std::string transcript_path(const std::string& session_id, const std::string& cwd) {
   std::string base = env_value("CLAUDE_CONFIG_DIR");
   if (base.empty()) base = env_value("HOME") + "/.claude";
-  return base + "/projects/" + munge_project_dir(cwd) + "/" + session_id + ".jsonl";
+  return base + "/projects/" + claude_project_folder(cwd) + "/" + session_id + ".jsonl";
 }
 
 TranscriptWatch::TranscriptWatch(std::string path, MarkerRule rule,

@@ -16,11 +16,8 @@
 
 namespace fleet {
 
-// <cwd> with every character that is not an ASCII letter or digit replaced by '-', as Claude
-// Code names a project's transcript directory.
-std::string munge_project_dir(std::string_view cwd);
-
-// $CLAUDE_CONFIG_DIR (else $HOME/.claude) /projects/<munged cwd>/<session_id>.jsonl
+// $CLAUDE_CONFIG_DIR (else $HOME/.claude) /projects/<claude_project_folder(cwd)>/
+// <session_id>.jsonl (claude_project_folder.h)
 std::string transcript_path(const std::string& session_id, const std::string& cwd);
 
 class TranscriptWatch {

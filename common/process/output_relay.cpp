@@ -49,6 +49,10 @@ bool OutputRelay::pump_once() {
 }
 
 void OutputRelay::forward(const char* data, std::size_t size) {
+  if (sink_) {
+    sink_(data, size);
+    return;
+  }
   while (size > 0 && source_) {
     const ssize_t n = ::write(destination_, data, size);
     if (n >= 0) {

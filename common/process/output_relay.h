@@ -3,6 +3,7 @@
 // bounded tail of it for classifying failures.
 
 #include <cstddef>
+#include <functional>
 #include <string>
 
 #include "base/files.h"
@@ -31,8 +32,17 @@ class OutputRelay {
   void close() { source_.reset(); }
 
   // From now on the bytes go to `destination` (e.g. a spool file once the launcher's end of
-  // our stdout has closed). Bytes that could not be written before are not replayed.
-  void redirect(int destination) { destination_ = destination; }
+  // our stdout has closed), also when they were diverted. Bytes that could not be written
+  // before are not replayed.
+  void redirect(int destination) {
+    destination_ = destination;
+    sink_ = nullptr;
+  }
+
+  // From now on the bytes go to `sink` instead of the destination (e.g. a bounded spool that
+  // keeps an attempt's stdout until the launch knows whether it is the final attempt).
+  using Sink = std::function<void(const char* data, std::size_t size)>;
+  void divert(Sink sink) { sink_ = std::move(sink); }
 
   // Called when a write to the destination fails with EPIPE (its reader is gone): returns a
   // new destination to go on with, or -1 to end the stream (the default).
@@ -51,6 +61,7 @@ class OutputRelay {
 
   UniqueFd source_;
   int destination_;
+  Sink sink_;
   int (*replacement_)(void*) = nullptr;
   void* replacement_context_ = nullptr;
   std::size_t tail_limit_;

@@ -9,7 +9,6 @@
 #include <unistd.h>
 #include <cerrno>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 
 #include "base/error.h"
@@ -161,24 +160,6 @@ std::vector<char*> c_strings(std::vector<std::string>& strings) {
   for (auto& s : strings) out.push_back(s.data());
   out.push_back(nullptr);
   return out;
-}
-
-// The paths execvp would try for `name`, in order: `name` itself when it holds a '/', else
-// each $PATH entry (an empty entry is the current directory) joined with it.
-std::vector<std::string> exec_candidates(const std::string& name) {
-  if (name.find('/') != std::string::npos) return {name};
-  const char* path = std::getenv("PATH");
-  const std::string search = path != nullptr ? path : "/usr/local/bin:/bin:/usr/bin";
-  std::vector<std::string> candidates;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t colon = search.find(':', start);
-    const std::string directory = search.substr(start, colon - start);
-    candidates.push_back((directory.empty() ? std::string(".") : directory) + "/" + name);
-    if (colon == std::string::npos) break;
-    start = colon + 1;
-  }
-  return candidates;
 }
 
 // Creates the child running run_child(plan); returns its pid or -errno.
@@ -380,14 +361,6 @@ Spawned spawn(const std::vector<std::string>& argv, const std::vector<std::strin
   if (options.new_process_group) ::setpgid(pid, pid);  // so the group exists on both sides
   state->pid = pid;
   return Spawned(std::move(state));
-}
-
-int ExecFailure::exit_status() const {
-  return error == ENOENT ? exit_status::not_found : exit_status::not_executable;
-}
-
-std::string ExecFailure::reason() const {
-  return std::strerror(error);
 }
 
 int wait_child(pid_t pid) {

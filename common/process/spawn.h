@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "base/files.h"
+#include "process/command_search.h"
 
 namespace fleet {
 
@@ -53,16 +54,6 @@ struct SpawnOptions {
   // The child waits before exec until release(); abort() (or the caller's death) makes it
   // exit 125 without exec.
   bool hold = false;
-};
-
-// An exec that failed in the child.
-struct ExecFailure {
-  int error = 0;  // the exec's errno
-  // What the child exited with: 127 when the command does not exist, 126 when it exists but
-  // cannot be executed (as a shell reports it).
-  int exit_status() const;
-  // Why, for a person (strerror).
-  std::string reason() const;
 };
 
 // A started child until it has exec'd (or exited).

@@ -1,12 +1,15 @@
 #include "settings/settings_file.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -95,6 +98,20 @@ bool parse_lenient(const std::string& text, rapidjson::Document& doc) {
   return !doc.HasParseError() && doc.IsObject();
 }
 
+// What plain JSON does not allow where a strict parse of `text` stopped at `offset`, for a
+// file the lenient parse reads: "a comment at line 2, column 3", "a trailing comma at line
+// 3, column 20" (the comma before the closing bracket the parse stopped at).
+std::string lenient_part(std::string_view text, std::size_t offset) {
+  if (offset < text.size() && text[offset] == '/')
+    return "a comment at " + text_position(text, offset);
+  std::size_t comma = offset;
+  while (comma > 0 && std::string_view(" \t\r\n").find(text[comma - 1]) != std::string_view::npos)
+    --comma;
+  if (comma > 0 && text[comma - 1] == ',')
+    return "a trailing comma at " + text_position(text, comma - 1);
+  return "comments or a trailing comma, from " + text_position(text, offset);
+}
+
 // Where the previous content of `file` goes: `.bak` when none exists yet, else the next
 // `.bak.N`; and the newest existing backup (nullopt when none).
 struct Backup {
@@ -102,12 +119,9 @@ struct Backup {
   std::optional<std::string> newest;
 };
 
-Backup next_backup(const std::string& file) {
-  const std::string bak = file + ".bak";
-  struct stat st {};
-  if (::lstat(bak.c_str(), &st) != 0) return {bak, std::nullopt};
-  std::string newest = bak;
-  long highest = 0;
+// The `<file>.bak.N` backups, highest N first.
+std::vector<std::pair<long, std::string>> numbered_backups(const std::string& file) {
+  std::vector<std::pair<long, std::string>> backups;
   const std::string dir = parent_directory(file);
   const std::string prefix = file.substr(file.rfind('/') + 1) + ".bak.";
   if (DIR* d = ::opendir(dir.c_str())) {
@@ -117,15 +131,38 @@ Backup next_backup(const std::string& file) {
       const std::string digits = name.substr(prefix.size());
       if (digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9)
         continue;
-      const long n = std::stol(digits);
-      if (n > highest) {
-        highest = n;
-        newest = dir + "/" + name;
-      }
+      if (const long n = std::stol(digits); n > 0) backups.emplace_back(n, dir + "/" + name);
     }
     ::closedir(d);
   }
-  return {bak + "." + std::to_string(highest + 1), newest};
+  std::sort(backups.begin(), backups.end(), std::greater<>());
+  return backups;
+}
+
+Backup next_backup(const std::string& file) {
+  const std::string bak = file + ".bak";
+  struct stat st {};
+  if (::lstat(bak.c_str(), &st) != 0) return {bak, std::nullopt};
+  const auto numbered = numbered_backups(file);
+  if (numbered.empty()) return {bak + ".1", bak};
+  return {bak + "." + std::to_string(numbered.front().first + 1), numbered.front().second};
+}
+
+// The directory of a settings file, created when missing like a person would (0755; as root
+// with the owner of the directory it is made in). Throws Error.
+struct stat settings_directory(const std::string& dir) {
+  struct stat dir_st {};
+  if (::stat(dir.c_str(), &dir_st) == 0) return dir_st;
+  const std::string parent = parent_directory(dir);
+  struct stat parent_st {};
+  if (::stat(parent.c_str(), &parent_st) != 0 || !S_ISDIR(parent_st.st_mode))
+    throw Error(parent + " does not exist; nothing was changed");
+  if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
+    throw_errno("cannot create directory " + dir);
+  if (::geteuid() == 0 && ::chown(dir.c_str(), parent_st.st_uid, parent_st.st_gid) != 0)
+    throw_errno("cannot give " + dir + " the owner of " + parent);
+  if (::stat(dir.c_str(), &dir_st) != 0) throw_errno("cannot read " + dir);
+  return dir_st;
 }
 
 }  // namespace
@@ -181,11 +218,11 @@ SettingsRead read_settings(const std::string& path, rapidjson::Document& doc) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) return read;  // reads as {}
   if (!parse_json(text, doc)) {
     const std::string error = parse_error_sentence(doc, text);
+    const std::string where = lenient_part(text, doc.GetErrorOffset());
     if (parse_lenient(text, doc)) {
       read.status = SettingsRead::Status::ignored;
-      read.problem = path +
-                     " is not plain JSON (it has // or /* */ comments or a trailing comma), so "
-                     "Claude Code ignores the whole file";
+      read.problem =
+          path + " is not plain JSON (" + where + "), so Claude Code ignores the whole file";
     } else {
       doc.SetObject();
       read.status = SettingsRead::Status::invalid;
@@ -236,6 +273,43 @@ std::string settings_text(const rapidjson::Value& doc) {
   return text + "\n";
 }
 
+std::optional<std::string> backup_with_settings(const std::string& file, const std::string& text) {
+  constexpr std::size_t kMaxCompared = 16;
+  std::vector<std::string> backups;
+  for (const auto& numbered : numbered_backups(file)) backups.push_back(numbered.second);
+  if (backups.size() > kMaxCompared) backups.resize(kMaxCompared);
+  backups.push_back(file + ".bak");
+  for (const std::string& backup : backups) {
+    const ReadFile read = try_read_regular_file(backup, kMaxSettingsBytes);
+    if (read.status != FileStatus::ok) continue;
+    const bool bom = read.content.starts_with(kUtf8Bom);
+    rapidjson::Document doc;
+    if (!parse_json(std::string_view(read.content).substr(bom ? kUtf8Bom.size() : 0), doc) ||
+        !doc.IsObject())
+      continue;
+    try {
+      if ((bom ? std::string(kUtf8Bom) : "") + settings_text(doc) == text) return read.content;
+    } catch (const Error&) {  // a string settings_text cannot write: not the same settings
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<UniqueFd> lock_settings(const std::string& path, bool create) {
+  // A symlink that leads nowhere is refused later, by write_settings, naming it.
+  const Result<std::string> followed = follow(path);
+  const std::string dir = parent_directory(followed ? *followed : path);
+  if (create) {
+    settings_directory(dir);
+  } else if (struct stat st{}; ::stat(dir.c_str(), &st) != 0) {
+    return std::nullopt;
+  }
+  UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!fd) throw_errno("cannot open " + dir + " to lock " + path);
+  lock_exclusive(fd.get(), dir + " (the lock of " + path + ")");
+  return fd;
+}
+
 void write_settings(const std::string& path, const std::string& text) {
   const Result<std::string> followed = follow(path);
   if (!followed) throw Error(followed.problem() + "; nothing was changed");
@@ -263,21 +337,8 @@ void write_settings(const std::string& path, const std::string& text) {
     replace_file_atomically(file, text, Durability::survives_crash, mode, keep);
     return;
   }
-  // A new file: its directory (usually .claude) is created like a person would (0755), and
-  // as root everything gets the owner of the directory it is made in.
-  const std::string dir = parent_directory(file);
-  struct stat dir_st {};
-  if (::stat(dir.c_str(), &dir_st) != 0) {
-    const std::string parent = parent_directory(dir);
-    struct stat parent_st {};
-    if (::stat(parent.c_str(), &parent_st) != 0 || !S_ISDIR(parent_st.st_mode))
-      throw Error(parent + " does not exist; nothing was changed");
-    if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
-      throw_errno("cannot create directory " + dir);
-    if (::geteuid() == 0 && ::chown(dir.c_str(), parent_st.st_uid, parent_st.st_gid) != 0)
-      throw_errno("cannot give " + dir + " the owner of " + parent);
-    if (::stat(dir.c_str(), &dir_st) != 0) throw_errno("cannot read " + dir);
-  }
+  // A new file: as root it gets the owner of the directory it is made in.
+  const struct stat dir_st = settings_directory(parent_directory(file));
   const FileOwner owner{dir_st.st_uid, dir_st.st_gid};
   replace_file_atomically(file, text, Durability::survives_crash, 0644,
                           ::geteuid() == 0 ? &owner : nullptr);

@@ -8,7 +8,8 @@
 // value (Claude Code's JSON.parse keeps the last).
 // Writing: pretty-printed with every other key kept in its order, atomically (temp file,
 // fsync, rename) into the file a symlink points to (the link stays), keeping the file's
-// mode, owner and group and its BOM, with a backup of the previous content.
+// mode, owner and group and its BOM, with a backup of the previous content. A change holds
+// the file's lock (lock_settings) from its read to its rename, so changes take turns.
 // Failing: read_settings never throws: how the file reads (missing, ok, ignored, invalid) is
 // its result struct, since the check branches on each. Changing a file (load_settings,
 // settings_text, write_settings) throws Error; what may be absent is a std::optional.
@@ -19,6 +20,8 @@
 #include <vector>
 
 #include <rapidjson/document.h>
+
+#include "base/files.h"
 
 namespace fleet {
 
@@ -64,6 +67,20 @@ SettingsRead load_settings(const std::string& path, rapidjson::Document& doc);
 std::string settings_text(const rapidjson::Value& doc);
 
 inline constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
+// The content of the newest backup of `file` (the `.bak` and `.bak.N` write_settings keeps)
+// that holds the same settings as `text` does, as settings_text writes them (BOM included);
+// nullopt when none does. A change that undoes an earlier one writes it, giving the user's
+// own bytes back. Never throws.
+std::optional<std::string> backup_with_settings(const std::string& file, const std::string& text);
+
+// Taken before reading a settings file that is then changed, held until it is written: an
+// exclusive flock on the directory that holds the file (after symlinks), so that programs
+// changing one file take turns and none loses another's change. The directory itself is
+// the lock — no lock file is left beside the user's settings. With `create`, a missing
+// directory is created as write_settings creates it; without, nullopt when it is missing
+// (there is no file to change). Throws Error.
+std::optional<UniqueFd> lock_settings(const std::string& path, bool create);
 
 // Replaces the settings file at `path` (or the file its symlink points to) with `text`.
 // An existing file keeps its mode, owner and group (refused when they cannot be kept, e.g.

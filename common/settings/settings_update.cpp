@@ -83,12 +83,19 @@ SettingsUpdate plan_uninstall(const std::string& path) {
     update.text = try_read_regular_file(read.file, kMaxSettingsBytes).content;
     return update;
   }
-  return finish(path, read, settings,
-                "removed " + std::to_string(removed) + " fleet-hooks entries from " + path);
+  SettingsUpdate update =
+      finish(path, read, settings,
+             "removed " + std::to_string(removed) + " fleet-hooks entries from " + path);
+  // Nothing else changed since a backup: that backup's bytes, the user's formatting.
+  if (auto original = backup_with_settings(read.file, update.text)) update.text = *original;
+  return update;
 }
 
-SettingsUpdate plan_install(const SettingsRequest& request) {
-  const std::string path = settings_path(request.scope, request.project_dir);
+namespace {
+
+// What install writes for `request`: local and user settings name the suite's directory.
+// Throws Error for a directory that does not hold the suite.
+WiringOptions wiring_options(const SettingsRequest& request) {
   WiringOptions wiring;
   wiring.tools = request.tools;
   wiring.fail_open_if_missing = request.fail_open_if_missing;
@@ -98,7 +105,13 @@ SettingsUpdate plan_install(const SettingsRequest& request) {
   } else if (!request.bin_dir.empty()) {
     require_suite_binaries(absolute_path(request.bin_dir));
   }
-  return plan_install(path, wiring);
+  return wiring;
+}
+
+}  // namespace
+
+SettingsUpdate plan_install(const SettingsRequest& request) {
+  return plan_install(settings_path(request.scope, request.project_dir), wiring_options(request));
 }
 
 SettingsUpdate plan_uninstall(const SettingsRequest& request) {
@@ -117,6 +130,19 @@ std::optional<std::string> install_note(const SettingsRequest& request) {
 
 void apply_update(const SettingsUpdate& update) {
   if (update.changed) write_settings(update.path, update.text);
+}
+
+SettingsUpdate update_settings(const SettingsRequest& request, SettingsAction action,
+                               bool dry_run) {
+  const std::string path = settings_path(request.scope, request.project_dir);
+  const bool install = action == SettingsAction::install;
+  const WiringOptions wiring = install ? wiring_options(request) : WiringOptions{};
+  if (dry_run) return install ? plan_install(path, wiring) : plan_uninstall(path);
+  // Held from the read to the rename: installs on one file take turns, none is lost.
+  const std::optional<UniqueFd> lock = lock_settings(path, install);
+  SettingsUpdate update = install ? plan_install(path, wiring) : plan_uninstall(path);
+  apply_update(update);
+  return update;
 }
 
 }  // namespace fleet

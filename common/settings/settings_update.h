@@ -30,8 +30,9 @@ void require_suite_binaries(const std::string& bin_dir);
 // resume-guard and provenance-writer. Writes nothing. Throws Error.
 SettingsUpdate plan_install(const std::string& path, const WiringOptions& options);
 
-// The file without the suite's hooks; a missing file stays missing. Writes nothing. Throws
-// Error.
+// The file without the suite's hooks; a missing file stays missing. When that leaves the
+// settings of a backup (nothing else changed since), the backup's bytes: the user's own
+// formatting comes back. Writes nothing. Throws Error.
 SettingsUpdate plan_uninstall(const std::string& path);
 
 // What `fleet-hooks install` or `uninstall` was asked to do.
@@ -61,5 +62,13 @@ std::optional<std::string> install_note(const SettingsRequest& request);
 
 // Writes `update` (see write_settings) when it changes the file. Throws Error.
 void apply_update(const SettingsUpdate& update);
+
+enum class SettingsAction { install, uninstall };
+
+// What `fleet-hooks install` or `uninstall` does: plan_install or plan_uninstall, then
+// apply_update, holding the file's lock (lock_settings) from the read to the write, so that
+// runs on one file at the same time take turns and none loses another's change. With
+// `dry_run`, only plans (no lock, nothing written or created). Throws Error.
+SettingsUpdate update_settings(const SettingsRequest& request, SettingsAction action, bool dry_run);
 
 }  // namespace fleet

@@ -246,38 +246,38 @@ void update_index(const std::string& store_path, int store_fd, const FileFingerp
   put_all(index.get(), &updated, sizeof updated, 0, path);
 }
 
-IndexCandidates index_candidates(const std::string& store_path, const FileFingerprint& store,
-                                 std::string_view id) {
-  IndexCandidates result;
+bool visit_index_candidates(const std::string& store_path, const FileFingerprint& store,
+                            std::string_view id, const CandidateVisitor& visit) {
   OpenedFile opened = try_open_regular_file(index_path(store_path), O_RDONLY);
-  if (opened.status != FileStatus::ok) return result;
+  if (opened.status != FileStatus::ok) return false;
   const UniqueFd index = std::move(opened.fd);
   const std::optional<Header> read = read_header(index.get());
   struct stat index_stat {};
   if (!read || !describes(*read, store) || ::fstat(index.get(), &index_stat) != 0 ||
       static_cast<std::uint64_t>(index_stat.st_size) < sizeof(Header)) {
-    return result;
+    return false;
   }
   const Header& header = *read;
   const std::uint64_t count =
       (static_cast<std::uint64_t>(index_stat.st_size) - sizeof(Header)) / sizeof(Entry);
-  if (header.sorted > count) return result;
+  if (header.sorted > count) return false;
 
-  // Every key of a session id that starts with `id`.
+  // Every key of a session id that starts with `id`; the exact id's key is the lowest.
   const std::uint64_t low = index_key(id);
   const std::uint64_t high = id.size() >= 8 ? low
                              : id.empty()   ? ~std::uint64_t{0}
                                           : low | ((std::uint64_t{1} << (8 * (8 - id.size()))) - 1);
-  const auto take = [&](const Entry& entry) {
-    if (entry.key >= low && entry.key <= high && entry.offset < store.size) {
-      result.offsets.push_back(entry.offset);
-    }
+  CandidateNeed need = CandidateNeed::all;
+  const auto wanted_up_to = [&] { return need == CandidateNeed::exact_key ? low : high; };
+  // Offers one entry; false once the visitor needs no entry with a key this high.
+  const auto offer = [&](const Entry& entry) {
+    if (entry.key > wanted_up_to()) return false;
+    if (entry.key >= low && entry.offset < store.size) need = visit(entry.offset);
+    return need != CandidateNeed::nothing;
   };
 
-  // The sorted section: the first entry whose key is >= low, found by halving the range with
-  // blocks of kBlock entries (4 KiB, one pread each), ten reads at 100,000 records instead of
-  // seventeen of one entry. Invariant: entries before `first` have keys < low, entries from
-  // `last` on have keys >= low.
+  // Entries are read kBlock at a time (4 KiB, one pread each): memory stays bounded however
+  // many entries the range holds.
   constexpr std::uint64_t kBlock = 256;
   std::vector<Entry> block;  // the entries [block_start, block_start + block.size())
   std::uint64_t block_start = 0;
@@ -287,12 +287,15 @@ IndexCandidates index_candidates(const std::string& store_path, const FileFinger
     return read_exact(index.get(), block.data(), size * sizeof(Entry),
                       sizeof(Header) + at * sizeof(Entry));
   };
+  // The sorted section: the first entry whose key is >= low, found by halving the range with
+  // blocks, ten reads at 100,000 records instead of seventeen of one entry. Invariant: entries
+  // before `first` have keys < low, entries from `last` on have keys >= low.
   std::uint64_t first = 0;
   std::uint64_t last = header.sorted;
   while (first < last) {
     const std::uint64_t span = last - first;
     const std::uint64_t at = span <= kBlock ? first : first + (span - kBlock) / 2;
-    if (!read_block(at, std::min(kBlock, span))) return {};
+    if (!read_block(at, std::min(kBlock, span))) return false;
     if (block.back().key < low) {
       first = at + block.size();
     } else if (block.front().key >= low && at > first) {
@@ -305,29 +308,32 @@ IndexCandidates index_candidates(const std::string& store_path, const FileFinger
       break;
     }
   }
-  // The run of keys up to `high` from there, from the block already read when it holds it.
-  for (std::uint64_t i = first; i < header.sorted;) {
+  // The run of keys from there, while the visitor wants them.
+  for (std::uint64_t i = first; i < header.sorted; ++i) {
     if (i < block_start || i >= block_start + block.size()) {
-      if (!read_block(i, std::min(kBlock, header.sorted - i))) return {};
+      if (!read_block(i, std::min(kBlock, header.sorted - i))) return false;
     }
-    const auto from = block.begin() + static_cast<std::ptrdiff_t>(i - block_start);
-    const auto past = std::find_if(from, block.end(), [&](const Entry& e) { return e.key > high; });
-    std::for_each(from, past, take);
-    if (past != block.end()) break;
-    i = block_start + block.size();
+    if (!offer(block[i - block_start])) break;
   }
-  // The tail, in store order.
-  const std::uint64_t tail = count - header.sorted;
-  if (tail > 0) {
-    std::vector<Entry> entries(tail);
-    if (!read_exact(index.get(), entries.data(), tail * sizeof(Entry),
-                    sizeof(Header) + header.sorted * sizeof(Entry))) {
-      return {};
+  // The tail, in store order: its keys are in no order, so every entry is looked at.
+  for (std::uint64_t i = header.sorted; i < count && need != CandidateNeed::nothing; ++i) {
+    if (i < block_start || i >= block_start + block.size()) {
+      if (!read_block(i, std::min(kBlock, count - i))) return false;
     }
-    for (const Entry& e : entries) take(e);
+    offer(block[i - block_start]);
   }
+  return true;
+}
+
+IndexCandidates index_candidates(const std::string& store_path, const FileFingerprint& store,
+                                 std::string_view id) {
+  IndexCandidates result;
+  result.usable = visit_index_candidates(store_path, store, id, [&](std::uint64_t offset) {
+    result.offsets.push_back(offset);
+    return CandidateNeed::all;
+  });
+  if (!result.usable) return {};
   std::sort(result.offsets.begin(), result.offsets.end());
-  result.usable = true;
   return result;
 }
 

@@ -24,6 +24,7 @@
 // (sorted, into a temporary file renamed over it) when that tail grows long.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,15 +46,32 @@ std::string index_path(const std::string& store_path);
 void update_index(const std::string& store_path, int store_fd, const FileFingerprint* before,
                   std::uint64_t appended_bytes);
 
+// What a visitor of candidate lines (visit_index_candidates) still needs.
+enum class CandidateNeed {
+  all,        // every candidate line
+  exact_key,  // only lines whose key is index_key(id): the lines the exact id can be on
+  nothing,    // no more lines
+};
+using CandidateVisitor = std::function<CandidateNeed(std::uint64_t offset)>;
+
+// Offers `visit` the offsets of the lines of the store whose fingerprint is `store` that may
+// hold records of `id` (a full id, or a prefix of one: every session id starting with a prefix
+// shorter than 8 bytes is a candidate), until it needs no more: first the sorted section by
+// key (the exact id's key first; within a key, in store order), then the lines appended since,
+// in store order. So the first line offered of any one session is its first line in the store.
+// The index is read a block at a time: time and memory grow with the lines visited, not with
+// how many sessions `id` is the start of. Returns false when the index cannot be used (it does
+// not describe the store exactly as `store` says, or cannot be read): the caller scans the
+// store instead, and forgets what it was offered. Never throws.
+bool visit_index_candidates(const std::string& store_path, const FileFingerprint& store,
+                            std::string_view id, const CandidateVisitor& visit);
+
 struct IndexCandidates {
   bool usable = false;                 // false: the index cannot be used; scan the store
   std::vector<std::uint64_t> offsets;  // lines whose key matches `id`, in store order
 };
 
-// The lines of the store open on `store_fd`, whose fingerprint is `store`, that may hold
-// records of `id` (a full id, or a prefix of one: every session id starting with a prefix
-// shorter than 8 bytes is a candidate). Never throws: any problem with the index, or an
-// index that does not describe the store exactly as `store` says, makes it unusable.
+// Every candidate line of `id` (visit_index_candidates), in store order. Never throws.
 IndexCandidates index_candidates(const std::string& store_path, const FileFingerprint& store,
                                  std::string_view id);
 

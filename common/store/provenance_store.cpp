@@ -5,7 +5,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cerrno>
-#include <unordered_set>
 
 #include "base/error.h"
 #include "base/files.h"
@@ -18,10 +17,26 @@
 namespace fleet {
 namespace {
 
-// Collects, in store order, what the records offered to it say about one id.
+// A short id is ambiguous once it is the start of this many sessions: the lookup stops
+// collecting there, so its time and memory do not grow with how many sessions an id prefixes.
+constexpr std::size_t kAmbiguityWitnesses = 2;
+
+// Collects what the records offered to it say about one id. The first record offered of a
+// session must be its first in the store.
 class SessionMatcher {
  public:
-  explicit SessionMatcher(std::string_view id) : id_(id), may_be_prefix_(!is_uuid(id)) {}
+  explicit SessionMatcher(std::string_view id)
+      : id_(id), quoted_id_('"' + std::string(id) + '"'), may_be_prefix_(!is_uuid(id)) {}
+
+  // Whether the record on `line`, if it is one, can change the answer: it may name a session
+  // starting with the id (or spell one with escapes) — once the id is ambiguous, only a line
+  // that may hold the id itself.
+  bool wants(std::string_view line) const {
+    if (line.find('\\') != std::string_view::npos) return true;
+    return line.find(ambiguous() ? std::string_view(quoted_id_) : id_) != std::string_view::npos;
+  }
+
+  bool ambiguous() const { return prefixed_.size() >= kAmbiguityWitnesses; }
 
   // Returns false once the first record of exactly `id` is seen: nothing later matters.
   bool offer(ProvenanceRecord&& record) {
@@ -30,8 +45,8 @@ class SessionMatcher {
       found_ = true;
       return false;
     }
-    if (may_be_prefix_ && std::string_view(record.session_id).starts_with(id_) &&
-        prefixed_ids_.insert(record.session_id).second) {
+    if (may_be_prefix_ && !ambiguous() && std::string_view(record.session_id).starts_with(id_) &&
+        (prefixed_.empty() || prefixed_.front().session_id != record.session_id)) {
       prefixed_.push_back(std::move(record));
     }
     return true;
@@ -54,28 +69,34 @@ class SessionMatcher {
 
  private:
   std::string_view id_;
+  std::string quoted_id_;
   bool may_be_prefix_;
   bool found_ = false;
   ProvenanceRecord exact_;
-  std::vector<ProvenanceRecord> prefixed_;  // first record of each session `id` prefixes
-  std::unordered_set<std::string> prefixed_ids_;
+  std::vector<ProvenanceRecord> prefixed_;  // first records of the first sessions `id` starts
 };
 
-// Offers the lines the index points at, in store order, until the matcher has its answer.
-// Returns false when an offset is not the start of a complete line (an index that disagrees
-// with the store): the caller must scan instead. Lines that are not records of a matching id
-// are skipped, as a scan would.
-bool offer_indexed_lines(int fd, const std::vector<std::uint64_t>& offsets, std::string_view id,
-                         SessionMatcher& matcher) {
-  for (const std::uint64_t offset : offsets) {
+// Offers the lines the index points at to the matcher until it has its answer. Returns false
+// when the index cannot be used, or an offset is not the start of a complete line (an index
+// that disagrees with the store): the caller must scan instead. Lines that are not records of
+// a matching id are skipped, as a scan would.
+bool offer_indexed_lines(int fd, const std::string& store_path, const FileFingerprint& print,
+                         std::string_view id, SessionMatcher& matcher, StoreLookup& result) {
+  bool complete = true;
+  const bool usable = visit_index_candidates(store_path, print, id, [&](std::uint64_t offset) {
     const auto line = read_line_at(fd, offset);
-    if (!line) return false;
-    if (line->find(id) == std::string::npos && line->find('\\') == std::string::npos) continue;
-    auto record = parse_provenance_line(*line);
-    if (!record) continue;
-    if (!matcher.offer(std::move(*record))) return true;
-  }
-  return true;
+    if (!line) {
+      complete = false;
+      return CandidateNeed::nothing;
+    }
+    ++result.candidate_lines;
+    if (matcher.wants(*line)) {
+      auto record = parse_provenance_line(*line);
+      if (record && !matcher.offer(std::move(*record))) return CandidateNeed::nothing;
+    }
+    return matcher.ambiguous() ? CandidateNeed::exact_key : CandidateNeed::all;
+  });
+  return usable && complete;
 }
 
 // Offers every record line at or after `start` that contains `id` — or a backslash: an
@@ -85,6 +106,8 @@ void scan_from(int fd, std::uint64_t start, std::string_view id, SessionMatcher&
   scan_lines_containing(
       fd, start, id,
       [&](std::string_view line, std::uint64_t) {
+        if (!matcher.wants(line)) return true;
+        ++result.candidate_lines;
         auto record = parse_provenance_line(line);
         if (!record) {
           ++result.skipped_lines;
@@ -119,6 +142,27 @@ bool try_rebuild_index(const std::string& store_path) {
   return true;
 }
 
+// Answers the lookup from the index when it describes the store — after rebuilding it, with
+// `maintain_index`, when it does not. Returns false when the caller must scan instead.
+bool answer_from_index(int fd, const std::string& store_path, std::string_view id,
+                       bool maintain_index, StoreLookup& result) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw_errno("cannot stat " + store_path);
+  SessionMatcher matcher(id);
+  bool usable = offer_indexed_lines(fd, store_path, fingerprint_of(fd, st), id, matcher, result);
+  if (!usable && maintain_index && try_rebuild_index(store_path) && ::fstat(fd, &st) == 0) {
+    result.rebuilt_index = true;
+    result.candidate_lines = 0;
+    matcher = SessionMatcher(id);
+    usable = offer_indexed_lines(fd, store_path, fingerprint_of(fd, st), id, matcher, result);
+  }
+  result.candidate_lines = usable ? result.candidate_lines : 0;
+  if (!usable) return false;
+  matcher.finish(result);
+  result.used_index = true;
+  return true;
+}
+
 }  // namespace
 
 StoreLookup lookup_session(const std::string& store_path, std::string_view id,
@@ -133,22 +177,7 @@ StoreLookup lookup_session(const std::string& store_path, std::string_view id,
   }
   const UniqueFd fd = std::move(opened.fd);
   try {
-    struct stat st {};
-    if (::fstat(fd.get(), &st) != 0) throw_errno("cannot stat " + store_path);
-    auto candidates = index_candidates(store_path, fingerprint_of(fd.get(), st), id);
-    if (!candidates.usable && maintain_index && try_rebuild_index(store_path) &&
-        ::fstat(fd.get(), &st) == 0) {
-      candidates = index_candidates(store_path, fingerprint_of(fd.get(), st), id);
-      result.rebuilt_index = true;
-    }
-    if (candidates.usable) {
-      SessionMatcher matcher(id);
-      if (offer_indexed_lines(fd.get(), candidates.offsets, id, matcher)) {
-        matcher.finish(result);
-        result.used_index = true;
-        return result;
-      }
-    }
+    if (answer_from_index(fd.get(), store_path, id, maintain_index, result)) return result;
     SessionMatcher matcher(id);  // no usable index: every line that contains the id
     scan_from(fd.get(), 0, id, matcher, result);
     matcher.finish(result);

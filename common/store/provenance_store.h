@@ -18,7 +18,8 @@ struct StoreLookup {
   enum class Status {
     found,       // `record` is the first record of the session
     not_found,   // no record names the session
-    ambiguous,   // `matches` lists the sessions a short id prefixes
+    ambiguous,   // `matches` names two of the sessions a short id is the start of (which
+                 // two depends on the order the lookup met them)
     missing,     // the store does not exist
     unreadable,  // `error` says why
   };
@@ -26,17 +27,19 @@ struct StoreLookup {
   ProvenanceRecord record;
   std::vector<std::string> matches;
   std::string error;
-  std::uint64_t skipped_lines = 0;  // candidate lines that were not valid records
-  bool used_index = false;          // answered from the index (it described the store exactly)
-  bool rebuilt_index = false;       // the lookup rebuilt the index first (maintain_index)
+  std::uint64_t skipped_lines = 0;    // candidate lines that were not valid records
+  std::uint64_t candidate_lines = 0;  // lines the answer was looked for in (read or parsed)
+  bool used_index = false;            // answered from the index (it described the store exactly)
+  bool rebuilt_index = false;         // the lookup rebuilt the index first (maintain_index)
 };
 
 // Finds the first record whose session_id is `id`. When there is none and `id` is not a
 // UUID, a short id that prefixes exactly one recorded session resolves to that session's
-// first record; one that prefixes several is ambiguous. Only candidate lines are parsed:
-// those the index (provenance_index.h) points at when it describes the store exactly as it
-// is, else every line containing `id`. Either way the answer is the one a scan of the whole
-// store gives.
+// first record; one that prefixes several is ambiguous, and the lookup stops collecting at
+// the second session (it then only looks for the id itself): time and memory do not grow with
+// how many sessions a short id is the start of. Only candidate lines are parsed: those the
+// index (provenance_index.h) points at when it describes the store exactly as it is, else
+// every line containing `id`. Either way the answer is the one a scan of the whole store gives.
 // With `maintain_index`, a lookup that finds the index out of date (another program wrote
 // the store) rebuilds it first when it can take the store's lock without waiting and write
 // the state directory, so that later lookups are fast again; otherwise it scans.

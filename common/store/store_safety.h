@@ -17,10 +17,11 @@ struct StoreSafety {
   std::string fix;      // the command or step that makes it safe ("" when safe)
 };
 
-// Checks the store at `store_path` and its directory, without following symlinks: each,
-// when it exists, must be owned by the effective user and not writable by group or others;
-// the store must be a regular file. A store that does not exist yet is safe when its
-// directory is. Two lstat calls; never throws.
+// Checks the store at `store_path` and its directory: each, when it exists, must be owned by
+// the effective user and not writable by group or others; the store must be a regular file
+// (a symlink is refused). A state directory that is a symbolic link is judged by the
+// directory it resolves to, and a link to anything else is refused as a symbolic link. A
+// store that does not exist yet is safe when its directory is. Never throws.
 StoreSafety store_safety(const std::string& store_path);
 
 }  // namespace fleet

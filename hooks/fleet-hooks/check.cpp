@@ -20,7 +20,7 @@ struct CheckArguments {
 
 int run_check(const CheckArguments& a) {
   if (const auto bad = reject_bad_tools("check", a.tools)) return *bad;
-  const ProjectArgument project = project_argument(a.project);
+  const ProjectArgument project = project_argument("check", a.project);
   if (project.exit_status) return *project.exit_status;
   fleet::CheckOptions options;
   options.project_dir = project.dir;

@@ -1,6 +1,8 @@
 // fleet-hooks compact: rewrite the provenance store without damaged lines and later
 // duplicates (common/store/store_compact.h).
 
+#include <cstdio>
+
 #include "base/exit_status.h"
 #include "base/paths.h"
 #include "store/store_compact.h"
@@ -17,7 +19,12 @@ int run_compact(const CompactOptions& o) {
   const StateDirArgument state = state_dir_argument("compact", o.state_dir);
   if (state.exit_status) return *state.exit_status;
   const std::string store = fleet::provenance_store_path(state.dir);
-  print(fleet::compaction_text(fleet::compact_store(store), store));
+  const fleet::CompactionReport report = fleet::compact_store(store);
+  print(fleet::compaction_text(report, store));
+  if (report.warning) {
+    std::fprintf(stderr, "fleet-hooks compact: warning: %s\n", report.warning->c_str());
+    return fleet::exit_status::failure;
+  }
   return fleet::exit_status::ok;
 }
 

@@ -27,23 +27,23 @@ void add_scope_options(CLI::App& sub, SettingsOptions& o, const char* scope_help
 
 int run_settings(const std::string& name, const SettingsOptions& o, bool install) {
   if (const auto bad = reject_bad_tools(name, o.tools)) return *bad;
-  const ProjectArgument project = project_argument(o.project);
+  const ProjectArgument project = project_argument(name, o.project, o.scope != "user");
   if (project.exit_status) return *project.exit_status;
   const fleet::SettingsRequest request{project.dir, fleet::settings_scope_named(o.scope), o.bin_dir,
                                        o.tools, o.fail_open_if_missing};
-  const fleet::SettingsUpdate update =
-      install ? fleet::plan_install(request) : fleet::plan_uninstall(request);
+  const fleet::SettingsUpdate update = fleet::update_settings(
+      request, install ? fleet::SettingsAction::install : fleet::SettingsAction::uninstall,
+      o.dry_run);
   for (const std::string& note : update.notes)
-    std::fprintf(stderr, "fleet-hooks: note: %s\n", note.c_str());
+    std::fprintf(stderr, "fleet-hooks %s: note: %s\n", name.c_str(), note.c_str());
   if (o.dry_run) {
     print(update.text);
     return fleet::exit_status::ok;
   }
-  fleet::apply_update(update);
   print(update.summary + "\n");
   if (install) {
     if (const auto note = fleet::install_note(request))
-      std::fprintf(stderr, "fleet-hooks: note: %s\n", note->c_str());
+      std::fprintf(stderr, "fleet-hooks %s: note: %s\n", name.c_str(), note->c_str());
   }
   return fleet::exit_status::ok;
 }

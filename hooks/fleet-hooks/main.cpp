@@ -1,7 +1,8 @@
 // fleet-hooks: wire the suite into Claude Code settings, check the wiring in CI, and look
 // after the provenance store (verify, query, compact, replay policy cases). Each subcommand
 // is one file here (its options, and its result mapped to output and an exit status); main
-// adds them, parses the command line, runs the one named and reports a fleet::Error.
+// adds them, parses the command line, runs the one named and reports a fleet::Error, naming
+// the program and the subcommand.
 
 #include <cstdio>
 #include <vector>
@@ -40,13 +41,14 @@ int main(int argc, char** argv) {
   if (const auto parsed = fleet::cli::parse(app, argc, argv, cli); parsed.exit_status) {
     return *parsed.exit_status;
   }
-  try {
-    for (const fleet_hooks::Subcommand& subcommand : subcommands) {
-      if (subcommand.app->parsed()) return subcommand.run();
+  for (const fleet_hooks::Subcommand& subcommand : subcommands) {
+    if (!subcommand.app->parsed()) continue;
+    try {
+      return subcommand.run();
+    } catch (const fleet::Error& e) {
+      std::fprintf(stderr, "fleet-hooks %s: %s\n", subcommand.app->get_name().c_str(), e.what());
+      return fleet::exit_status::failure;
     }
-    return fleet::exit_status::usage;  // not reached: require_subcommand(1)
-  } catch (const fleet::Error& e) {
-    std::fprintf(stderr, "fleet-hooks: %s\n", e.what());
-    return fleet::exit_status::failure;
   }
+  return fleet::exit_status::usage;  // not reached: require_subcommand(1)
 }

@@ -36,6 +36,12 @@ int run_query(QueryOptions o) {
   const auto note = [](const std::string& line) {
     std::fprintf(stderr, "fleet-hooks query: %s\n", line.c_str());
   };
+  if (const auto project = fleet::project_taken_from_current_directory(o.state_dir)) {
+    note(
+        "no project given (no --state-dir, $CLAUDE_PROJECT_DIR or $FLEET_HOOKS_STATE_DIR): "
+        "took the current directory " +
+        *project + " for the project and read its store " + store);
+  }
   const bool store_exists = ::access(store.c_str(), F_OK) == 0;
   if (field != fleet::RecordField::session_id) {
     const auto records = fleet::find_records(store, field, value);
@@ -47,14 +53,19 @@ int run_query(QueryOptions o) {
     }
     return records.empty() ? fleet::exit_status::failure : fleet::exit_status::ok;
   }
+  if (o.as_caller.empty() && fleet::env_value("CLAUDE_CODE_SESSION_ID").empty()) {
+    note(
+        "no caller given (--as-caller, or $CLAUDE_CODE_SESSION_ID): the verdict is the "
+        "guard's for a call that names no session");
+  }
   const fleet::SessionRecords found = fleet::find_session_records(store, o.session);
   print(fleet::records_text(found.records));
   print(fleet::query_verdict({state.dir, o.session, o.as_caller, o.kitchen_id, o.json}));
   if (found.status == fleet::StoreLookup::Status::ambiguous) {
     std::string names;
     for (const auto& match : found.matches) names += (names.empty() ? "" : ", ") + match;
-    note(o.session + " is the start of " + std::to_string(found.matches.size()) +
-         " recorded session ids (" + names + "); pass more of the id");
+    note(o.session + " is the start of more than one recorded session id (" + names +
+         ", ...); pass more of the id");
   } else if (found.records.empty()) {
     note("no record of session " + o.session + " in " + store +
          (store_exists ? "" : " (no store yet)"));

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "base/exit_status.h"
+#include "base/files.h"
 #include "base/paths.h"
 #include "hook/tool_names.h"
 
@@ -25,11 +26,20 @@ std::optional<int> reject_bad_tools(const std::string& subcommand,
   return std::nullopt;
 }
 
-ProjectArgument project_argument(const std::string& project) {
+ProjectArgument project_argument(const std::string& subcommand, const std::string& project,
+                                 bool settings_of_project) {
   ProjectArgument argument{fleet::absolute_path(project), std::nullopt};
   if (fleet::directory_problem(argument.dir)) {
-    std::fprintf(stderr, "fleet-hooks: the project directory %s does not exist\n",
-                 argument.dir.c_str());
+    std::fprintf(stderr, "fleet-hooks %s: the project directory %s does not exist (--project)\n",
+                 subcommand.c_str(), argument.dir.c_str());
+    argument.exit_status = fleet::exit_status::usage;
+  } else if (settings_of_project && argument.dir.ends_with("/.claude")) {
+    std::fprintf(stderr,
+                 "fleet-hooks %s: --project %s is a project's .claude directory, not a project "
+                 "(its settings would be %s/.claude/settings.json); pass the project: --project "
+                 "%s (nothing was changed)\n",
+                 subcommand.c_str(), argument.dir.c_str(), argument.dir.c_str(),
+                 fleet::parent_directory(argument.dir).c_str());
     argument.exit_status = fleet::exit_status::usage;
   }
   return argument;

@@ -41,12 +41,16 @@ void print(const std::string& text);
 std::optional<int> reject_bad_tools(const std::string& subcommand,
                                     const std::vector<std::string>& tools);
 
-// --project made absolute, or the usage error for a directory that does not exist.
+// --project made absolute, or the usage error for a directory that does not exist — or,
+// with `settings_of_project` (the settings files inside the project are meant), for a
+// project's .claude directory (a common slip: `--project .claude` would name
+// .claude/.claude/settings.json); it is refused, naming the project to pass.
 struct ProjectArgument {
   std::string dir;
   std::optional<int> exit_status;
 };
-ProjectArgument project_argument(const std::string& project);
+ProjectArgument project_argument(const std::string& subcommand, const std::string& project,
+                                 bool settings_of_project = true);
 
 // The directory of the provenance store (--state-dir, else as everywhere else for the
 // current project), made absolute; or the usage error for a --state-dir that is not a

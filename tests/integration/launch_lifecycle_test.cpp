@@ -251,3 +251,48 @@ TEST_CASE("session lifecycle: an agent that finishes within the drain leaves no 
   CHECK(state.session_id == "s-9");
   CHECK(state.restart_failure_count == 0);
 }
+
+TEST_CASE("session lifecycle: a stale resume retried as a fresh session moves the key to it") {
+  TempDir tmp;
+  const std::string state_dir = tmp / "state";
+  const fleet::SessionStore store(state_dir, "truck-2");
+  fleet::SessionState dead;
+  dead.session_key = "truck-2";
+  dead.session_id = "dead-1";
+  dead.state = fleet::SessionStatus::resume_pending;
+  dead.resume_reason = fleet::ResumeReason::shutdown_timeout;
+  dead.last_resume_marked_at = "2026-01-01T00:00:00Z";
+  dead.restart_failure_count = 1;
+  store.write(dead);
+  // Claude Code when the resumed session no longer exists; otherwise a turn that takes long.
+  const std::string claude =
+      write_script(tmp / "claude",
+                   "for a in \"$@\"; do if [ \"$a\" = --resume ]; then\n"
+                   "  echo 'No conversation found with session ID: dead-1' >&2; exit 1; fi; done\n"
+                   "echo \"args: $*\"\necho ready\nsleep 60\n");
+  BackgroundProcess w({kWrapper, "--session-key", "truck-2", "--state-dir", state_dir,
+                       "--assign-session-id", "--retries", "1", "--drain", "0.5", "--grace", "2",
+                       "--", claude, "-p", "work"});
+  REQUIRE(w.wait_for_output("ready"));
+  const std::string out = w.result().out;
+  const std::string prefix = "args: --session-id ";
+  const std::size_t at = out.find(prefix);
+  REQUIRE(at != std::string::npos);
+  const std::string fresh =
+      out.substr(at + prefix.size(), out.find(' ', at + prefix.size()) - (at + prefix.size()));
+  CHECK(fresh != "dead-1");
+  // While the fresh session runs, the key already names it.
+  CHECK(store.read().value().session_id == fresh);
+  w.signal(SIGTERM);
+  REQUIRE(w.wait());
+  CHECK(w.result().exit_code == 128 + SIGTERM);
+  const auto summary = wrapper_summary(w.result().err);
+  CHECK(std::string(summary["session_id"].GetString()) == fresh);
+  CHECK(std::string(summary["kill_reason"].GetString()) == "drain_timeout");
+  // The drain ran out: the session the agent ran is the one to resume next time.
+  const auto state = store.read().value();
+  CHECK(state.session_id == fresh);
+  CHECK(fleet::to_string(state.state) == "resume_pending");
+  CHECK(fleet::to_string(state.resume_reason) == "shutdown_timeout");
+  CHECK(state.restart_failure_count == 1);
+}

@@ -222,3 +222,31 @@ TEST_CASE(
     CHECK(summary["exit_code"].GetInt() == 3);
   }
 }
+
+TEST_CASE("output closed: with --stdout final the attempt's stdout so far goes to the spool too") {
+  TempDir tmp;
+  const std::string agent = write_script(
+      tmp / "agent", "echo started\ntouch " + tmp / "started" + "\nwhile [ ! -e " + tmp / "finish" +
+                         " ]; do sleep 0.01; done\necho result-line\n");
+  Launch launch({kWrapper, "--member", "m", "--state-dir", tmp.path(), "--summary-file",
+                 tmp / "summary", "--stdout", "final", "--", agent},
+                tmp / "err");
+  REQUIRE(launch.read_until("FLEET_PID:"));
+  for (int waited = 0; waited < 60000 && ::access((tmp / "started").c_str(), F_OK) != 0;
+       waited += 10) {
+    ::usleep(10000);
+  }
+  launch.drop_stdout();
+  auto doc = json_of(wait_for_spool(tmp, 60000));
+  REQUIRE(doc["record"].HasMember("output_spool"));
+  const std::string spool = doc["record"]["output_spool"].GetString();
+  write_file(tmp / "finish", "");
+  CHECK_MESSAGE(launch.wait() == 0, read_file(tmp / "err"));
+  CHECK(read_file(spool) == "started\nresult-line\n");
+  auto summary = json_of(read_file(tmp / "summary"));
+  CHECK(std::string(summary["kill_reason"].GetString()) == "output_closed");
+  REQUIRE(summary.HasMember("final_stdout"));
+  CHECK(summary["final_stdout"]["bytes"].GetUint64() == 0);
+  CHECK(std::string(summary["final_stdout"]["problem"].GetString()).find(spool) !=
+        std::string::npos);
+}

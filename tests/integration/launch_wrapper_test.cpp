@@ -228,6 +228,36 @@ TEST_CASE("launch-wrapper: exit codes") {
   CHECK(run_process({kWrapper, "--help"}).out.find("--record-provenance") != std::string::npos);
 }
 
+TEST_CASE("launch-wrapper: a command that cannot run is refused before anything is announced") {
+  TempDir tmp;
+  fleet::test::write_file(tmp / "not-executable", "echo hi\n");
+  ::mkdir((tmp / "a-directory").c_str(), 0755);
+  const std::string state = tmp / "state";
+  struct Case {
+    std::string command;
+    int exit_code;
+  };
+  for (const Case& c : {Case{"no-such-agent-command", 127}, Case{tmp / "no-such-file", 127},
+                        Case{tmp / "not-executable", 126}, Case{tmp / "a-directory", 126}}) {
+    for (const std::string announce : {"agent", "wrapper"}) {
+      const RunResult r = run_process(wrapper({"--member", "m1", "--state-dir", state, "--announce",
+                                               announce, "--summary-file", tmp / "summary.json"},
+                                              {c.command, "-p", "hi"}));
+      INFO(c.command, " --announce ", announce);
+      CHECK(r.exit_code == c.exit_code);
+      CHECK(r.out.empty());  // no FLEET_PID line: no pid a launcher could hold
+      CHECK(r.err.find("cannot run '" + c.command + "'") != std::string::npos);
+      auto doc = wrapper_summary(r.err);
+      CHECK(doc["attempts"].GetUint() == 0);
+      CHECK(doc["exit_code"].GetInt() == c.exit_code);
+      CHECK(std::string(doc["kill_reason"].GetString()) == "exec_failed");
+      CHECK(doc["pids"].Size() == 0);
+      CHECK(read_file(tmp / "summary.json").find("\"attempts\":0") != std::string::npos);
+      CHECK(::access((state + "/launch/m1.json").c_str(), F_OK) != 0);  // nothing recorded
+    }
+  }
+}
+
 TEST_CASE("launch-wrapper: left-over processes in the group are stopped unless --leave-children") {
   TempDir tmp;
   const std::string pid_file = tmp / "left";
@@ -322,6 +352,26 @@ TEST_CASE("launch-wrapper: a stale resume is retried once as a fresh session") {
   auto doc = wrapper_summary(r.err);
   CHECK(std::string(doc["failure_classes"][0].GetString()) == "stale_session");
   CHECK(line.find(doc["session_id"].GetString()) != std::string::npos);
+}
+
+TEST_CASE("launch-wrapper: a stale resume of a command that is not Claude Code is not retried") {
+  TempDir tmp;
+  // The agent behind a shell: the wrapper cannot tell which options are Claude Code's, and
+  // removing "-c" (as if it were --continue) would break the shell's command line.
+  const std::string script = "echo \"No conversation found with session ID: s-1\" >&2; exit 1";
+  const RunResult r = run_process(wrapper({"--retries", "1", "--summary-file", tmp / "summary"},
+                                          {"/bin/sh", "-c", script, "--resume", "s-1"}));
+  CHECK(r.exit_code == 1);
+  CHECK(announced_pids(r.out).size() == 1);
+  CHECK(r.err.find("not Claude Code") != std::string::npos);
+  auto doc = wrapper_summary(r.err);
+  CHECK(doc["attempts"].GetUint() == 1);
+  CHECK(std::string(doc["failure_classes"][0].GetString()) == "stale_session");
+  REQUIRE(doc.HasMember("not_retried"));
+  const std::string why = doc["not_retried"].GetString();
+  CHECK(why.find("/bin/sh") != std::string::npos);
+  CHECK(why.find("claude") != std::string::npos);
+  CHECK(read_file(tmp / "summary").find("\"not_retried\"") != std::string::npos);
 }
 
 TEST_CASE("launch-wrapper: TERM during the backoff ends the wrapper") {

@@ -189,3 +189,37 @@ TEST_CASE("provenance-writer hook: never blocks - every problem is one stderr li
   CHECK(other.err.empty());
   CHECK(::access((tmp / "other").c_str(), F_OK) != 0);
 }
+
+TEST_CASE(
+    "provenance-writer hook: a fresh worker whose id starts with the resumed id is recorded") {
+  TempDir tmp;
+  const std::string store = tmp / "session_provenance.jsonl";
+  fleet::test::write_file(
+      store, fleet::test::autoskillit_line(fleet::test::record("w-1", kL3, "k-1")) + "\n");
+  REQUIRE(::chmod(store.c_str(), 0600) == 0);
+  // The L3 resumes w-1; the dispatcher launches a fresh w-10 instead and reports it.
+  const std::string in = fleet::test::post_tool_use(R"({"resume_session_id":"w-1"})",
+                                                    R"({"session_id":"w-10","kitchen_id":"k-1"})");
+  const auto r =
+      run_process({FLEET_PROVENANCE_WRITER, "hook", "--state-dir", tmp.path()}, {in, {}, ""});
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.empty());
+  const auto all = records(store);
+  REQUIRE(all.size() == 2);
+  CHECK(all[1].session_id == "w-10");
+  CHECK(all[1].caller_session_id == kL3);
+  // A stranger resuming w-10 is denied.
+  const std::string stranger = fleet::test::pre_tool_use("stranger-1", "w-10");
+  const auto guard =
+      run_process({FLEET_RESUME_GUARD, "--state-dir", tmp.path()}, {stranger, {}, ""});
+  CHECK(guard.exit_code == 0);
+  CHECK(guard.out.find("\"deny\"") != std::string::npos);
+  // Resuming w-10 itself records nothing more.
+  const auto again = run_process(
+      {FLEET_PROVENANCE_WRITER, "hook", "--state-dir", tmp.path()},
+      {fleet::test::post_tool_use(R"({"resume_session_id":"w-10"})", R"({"session_id":"w-10"})"),
+       {},
+       ""});
+  CHECK(again.err.empty());
+  CHECK(records(store).size() == 2);
+}

@@ -131,3 +131,59 @@ TEST_CASE("store safety: a store owned by another user") {
   CHECK(r.exit_code == 1);
   CHECK(r.err.find("owned by uid 65534") != std::string::npos);
 }
+
+TEST_CASE("store safety: a state directory that is a symbolic link is judged by its target") {
+  State s;
+  const std::string stranger = "c0ffee00-0000-4000-8000-0000000000ff";
+  const std::string link = s.tmp / "link";
+  REQUIRE(::symlink(s.dir.c_str(), link.c_str()) == 0);
+  const std::string fresh = "1e07e5d0-0000-4000-8000-000000000002";
+  // FLEET_HOOKS_STATE_DIR naming a link to a private directory: recorded, and the guard
+  // decides on the records (a stranger is denied).
+  RunResult r = run_process({FLEET_PROVENANCE_WRITER, "record", "--session-id", fresh,
+                             "--caller-session-id", kL3, "--recipe-name", "implement"},
+                            {"", {{"FLEET_HOOKS_STATE_DIR", link}}, ""});
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.empty());
+  CHECK(read_file(s.store).find(fresh) != std::string::npos);
+  r = run_process({FLEET_RESUME_GUARD}, {pre_tool_use(stranger, fresh, "dispatch_food_truck"),
+                                         {{"FLEET_HOOKS_STATE_DIR", link}},
+                                         ""});
+  CHECK(is_deny(r));
+  // The default .autoskillit/temp as a link to a private directory: the hook records.
+  const std::string project = s.tmp / "project";
+  REQUIRE(::mkdir(project.c_str(), 0755) == 0);
+  REQUIRE(::mkdir((project + "/.autoskillit").c_str(), 0755) == 0);
+  REQUIRE(::symlink(s.dir.c_str(), (project + "/.autoskillit/temp").c_str()) == 0);
+  r = run_process({FLEET_PROVENANCE_WRITER, "hook"},
+                  {post_tool_use("{}", R"({"session_id":"w-linked"})", "dispatch_food_truck"),
+                   {{"CLAUDE_PROJECT_DIR", project}},
+                   ""});
+  CHECK(r.err.empty());
+  CHECK(read_file(s.store).find("w-linked") != std::string::npos);
+  // A link to a directory others can write is refused, naming the link and its target.
+  REQUIRE(::chmod(s.dir.c_str(), 0770) == 0);
+  r = run_process({FLEET_PROVENANCE_WRITER, "record", "--session-id", "w-2", "--caller-session-id",
+                   kL3, "--state-dir", link});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("symbolic link") != std::string::npos);
+  CHECK(r.err.find("chmod 700 " + s.dir) != std::string::npos);
+  r = run_process({FLEET_RESUME_GUARD, "--state-dir", link},
+                  {pre_tool_use(stranger, fresh, "dispatch_food_truck"), {}, ""});
+  CHECK_FALSE(is_deny(r));
+  CHECK(r.out.find("symbolic link") != std::string::npos);
+  REQUIRE(::chmod(s.dir.c_str(), 0700) == 0);
+  // A link to something that is not a directory, or to nothing: refused as a symbolic link.
+  const std::string to_file = s.tmp / "to-file";
+  const std::string dangling = s.tmp / "dangling";
+  write_file(s.tmp / "file", "x\n");
+  REQUIRE(::symlink((s.tmp / "file").c_str(), to_file.c_str()) == 0);
+  REQUIRE(::symlink((s.tmp / "nothing").c_str(), dangling.c_str()) == 0);
+  for (const std::string& bad : {to_file, dangling}) {
+    CAPTURE(bad);
+    r = run_process({FLEET_PROVENANCE_WRITER, "record", "--session-id", "w-3",
+                     "--caller-session-id", kL3, "--state-dir", bad});
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.find("is a symbolic link to") != std::string::npos);
+  }
+}

@@ -2,11 +2,16 @@
 // complete record is lost or damaged, and later appends stay intact.
 
 #include <doctest/doctest.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#include <chrono>
 #include <csignal>
+#include <fstream>
 #include <random>
 #include <set>
 
+#include "fixtures.h"
 #include "process.h"
 #include "store/provenance_record.h"
 #include "store/provenance_store.h"
@@ -107,4 +112,63 @@ TEST_CASE("store reliability: writers killed with SIGKILL at random moments dama
           fleet::StoreLookup::Status::found);
   }
   CHECK(read_file(store).back() == '\n');
+}
+
+// AutoSkillit's writer: open('a'), one write of one line, close — no flock.
+TEST_CASE("store reliability: compactions lose nothing a lock-free appender writes") {
+  TempDir tmp;
+  const std::string state = tmp / "state";
+  REQUIRE(::mkdir(state.c_str(), 0700) == 0);
+  const std::string store = state + "/session_provenance.jsonl";
+  using Clock = std::chrono::steady_clock;
+  constexpr int kAppenders = 4;
+  const auto end = Clock::now() + std::chrono::seconds(5);
+  std::vector<pid_t> appenders;
+  for (int a = 0; a < kAppenders; ++a) {
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+      std::ofstream done(tmp / ("done-" + std::to_string(a)));  // the records it wrote
+      for (int i = 0; Clock::now() < end; ++i) {
+        const std::string session = "a-" + std::to_string(a) + "-" + std::to_string(i);
+        const std::string line =
+            fleet::test::autoskillit_line(fleet::test::record(session, "l3", "kitchen-1")) + "\n";
+        const int fd = ::open(store.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+        if (fd < 0) ::_exit(1);
+        const bool written =
+            ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size());
+        ::close(fd);
+        if (written) done << session << "\n" << std::flush;
+        ::usleep(200);  // a busy writer, not a flood: the store stays small enough to compact
+      }
+      ::_exit(0);
+    }
+    appenders.push_back(child);
+  }
+  int compactions = 0;
+  while (Clock::now() < end) {
+    const auto r = fleet::test::run_process({FLEET_HOOKS_CLI, "compact", "--state-dir", state});
+    CHECK_MESSAGE(r.exit_code == 0, r.err);
+    ++compactions;
+  }
+  for (pid_t a : appenders) CHECK(wait_exit(a) == 0);
+
+  std::set<std::string> written;
+  for (int a = 0; a < kAppenders; ++a) {
+    for (const auto& session : split_lines(read_file(tmp / ("done-" + std::to_string(a)))))
+      written.insert(session);
+  }
+  std::set<std::string> stored;
+  for (const auto& line : split_lines(read_file(store))) {
+    const auto record = fleet::parse_provenance_line(line);
+    REQUIRE_MESSAGE(record, line);
+    CHECK_MESSAGE(stored.insert(record->session_id).second, record->session_id);
+  }
+  std::size_t lost = 0;
+  for (const auto& session : written) lost += stored.count(session) == 0 ? 1 : 0;
+  MESSAGE(written.size() << " records written, " << compactions << " compactions, " << lost
+                         << " lost");
+  CHECK(written.size() > 100);
+  CHECK(compactions >= 5);
+  CHECK(lost == 0);
 }

@@ -99,3 +99,39 @@ TEST_CASE("launch_containment: the token finds a process in another session - an
   ::waitpid(outside, nullptr, 0);
   ::waitpid(prefix, nullptr, 0);
 }
+
+TEST_CASE("launch_containment: a sweep removes an empty cgroup only when its maker is gone") {
+  const Containment probe = create_containment(ContainmentMode::automatic);
+  if (probe.cgroup.empty()) {
+    MESSAGE("skipped: no cgroup can be made here (needs root or a delegated cgroup)");
+    return;
+  }
+  remove_containment(probe);
+  // Made by a process that has exited since (a SIGKILLed wrapper): its lock went with it.
+  int report[2];
+  REQUIRE(::pipe(report) == 0);
+  const pid_t maker = ::fork();
+  REQUIRE(maker >= 0);
+  if (maker == 0) {
+    const Containment made = create_containment(ContainmentMode::automatic);
+    (void)!::write(report[1], made.cgroup.data(), made.cgroup.size());
+    ::_exit(0);
+  }
+  ::close(report[1]);
+  char buffer[512] = {};
+  REQUIRE(::read(report[0], buffer, sizeof buffer - 1) > 0);
+  ::close(report[0]);
+  ::waitpid(maker, nullptr, 0);
+  const std::string abandoned = buffer;
+  // Made by this process, which is still running and may start an agent in it any moment.
+  const Containment live = create_containment(ContainmentMode::automatic);
+  REQUIRE_FALSE(live.cgroup.empty());
+  ::sleep(2);  // older than the sweep's minimum age
+  const Containment next = create_containment(ContainmentMode::automatic);
+  CHECK(::access(abandoned.c_str(), F_OK) != 0);
+  CHECK(::access(live.cgroup.c_str(), F_OK) == 0);
+  ::rmdir(abandoned.c_str());
+  remove_containment(live);
+  remove_containment(next);
+  CHECK(::access(live.cgroup.c_str(), F_OK) != 0);
+}

@@ -62,3 +62,23 @@ TEST_CASE("output_relay: a reader that went away closes the stream") {
   ::close(source.write_end);
   ::close(destination.write_end);
 }
+
+TEST_CASE("output_relay: diverted bytes go to the sink until a redirect, the tail kept") {
+  Pipe source, destination;
+  OutputRelay relay(UniqueFd(source.read_end), destination.write_end, 1024);
+  std::string diverted;
+  relay.divert([&](const char* data, std::size_t size) { diverted.append(data, size); });
+  REQUIRE(::write(source.write_end, "held\n", 5) == 5);
+  relay.drain();
+  CHECK(diverted == "held\n");
+  CHECK(read_available(destination.read_end).empty());
+  relay.redirect(destination.write_end);
+  REQUIRE(::write(source.write_end, "passed\n", 7) == 7);
+  relay.drain();
+  CHECK(diverted == "held\n");
+  CHECK(read_available(destination.read_end) == "passed\n");
+  CHECK(relay.tail() == "held\npassed\n");
+  ::close(source.write_end);
+  ::close(destination.read_end);
+  ::close(destination.write_end);
+}

@@ -14,10 +14,11 @@ using fleet::test::TempDir;
 
 namespace {
 
-std::optional<ProvenanceRecord> extract(const std::string& input, std::string& problem) {
+std::optional<ProvenanceRecord> extract(const std::string& input, std::string& problem,
+                                        const std::string& store = "/nonexistent/s.jsonl") {
   const HookInput hook(input);
   REQUIRE(hook.valid());
-  DispatchedRecord dispatched = dispatched_record(hook, "default-kitchen");
+  DispatchedRecord dispatched = dispatched_record(hook, "default-kitchen", store);
   problem = dispatched.outcome == DispatchedRecord::Outcome::no_session_id
                 ? "no dispatched session id"
                 : "";
@@ -111,11 +112,24 @@ TEST_CASE("provenance_hook: a resume records nothing, a session the call launche
           R"([{"type":"text","text":"{\"session_id\":\"0d07e5d0-0000-4000-8000-000000000001\"}"}])"),
       problem));
   CHECK(problem.empty());
+  // A prefix is compared once the store resolves it: to the dispatched session, a resume.
+  TempDir tmp;
+  const std::string store = tmp / "s.jsonl";
+  append_record(store, fleet::test::record("0d07e5d0-0000-4000-8000-000000000001"), {});
   problem = "unset";
   CHECK_FALSE(extract(post_tool_use(R"({"resume_session_id":"0d07e5d0"})",
                                     R"({"session_id":"0d07e5d0-0000-4000-8000-000000000001"})"),
-                      problem));
+                      problem, store));
   CHECK(problem.empty());
+  // To another session (w-1 itself), or to none: the dispatched w-10 is a fresh session.
+  append_record(store, fleet::test::record("w-1"), {});
+  for (const std::string& where : {store, std::string("/nonexistent/s.jsonl")}) {
+    auto fresh_w10 =
+        extract(post_tool_use(R"({"resume_session_id":"w-1"})", R"({"session_id":"w-10"})"),
+                problem, where);
+    REQUIRE(fresh_w10);
+    CHECK(fresh_w10->session_id == "w-10");
+  }
   // The dispatcher launched a fresh session instead: that one is recorded, as a worker.
   auto fresh = extract(post_tool_use(R"({"resume_session_id":"0d07e5d0"})",
                                      R"({"session_id":"1e07e5d0-0000-4000-8000-000000000002"})"),
@@ -158,10 +172,11 @@ TEST_CASE("provenance_hook: Gemini's answer is read without its untrusted_contex
       R"({\"session_id\":\"w-4\"}\n</untrusted_context>"}],"returnDisplay":"x"}})";
   const HookInput hook(text, gemini);
   REQUIRE(hook.valid());
-  const DispatchedRecord dispatched = dispatched_record(hook, "k");
+  const DispatchedRecord dispatched = dispatched_record(hook, "k", "/nonexistent/s.jsonl");
   REQUIRE(dispatched.outcome == DispatchedRecord::Outcome::launched);
   CHECK(dispatched.record.session_id == "w-4");
   // Read as Claude Code's input, the same object names no session.
   const HookInput as_claude(text);
-  CHECK(dispatched_record(as_claude, "k").outcome == DispatchedRecord::Outcome::no_session_id);
+  CHECK(dispatched_record(as_claude, "k", "/nonexistent/s.jsonl").outcome ==
+        DispatchedRecord::Outcome::no_session_id);
 }

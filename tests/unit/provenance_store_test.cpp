@@ -138,3 +138,49 @@ TEST_CASE("provenance_store: invalid records are refused and nothing is written"
   CHECK_THROWS_AS(append_record(store, record(kWorker, ""), {}), Error);
   CHECK(read_file(store) == before);
 }
+
+TEST_CASE("provenance_store: an ambiguous short id stops at the second session it starts") {
+  TempDir tmp;
+  const std::string store = tmp / "s.jsonl";
+  std::string lines;
+  for (int i = 0; i < 1000; ++i) {
+    // Record 600 is the session "w" itself: the exact id wins over the 999 it starts.
+    const std::string number = std::to_string(i);
+    const std::string session = i == 600 ? "w" : "w-" + number;
+    lines += fleet::test::autoskillit_line(record(session, kCaller, "k" + number)) + "\n";
+  }
+  write_file(store, lines);
+  REQUIRE(::chmod(store.c_str(), 0600) == 0);
+  append_record(store, record("x-1", kCaller), {});  // indexes the store
+
+  // Without an index (a scan) the answers are the same.
+  const std::string unindexed = tmp / "unindexed.jsonl";
+  write_file(unindexed, lines);
+  auto scanned = lookup_session(unindexed, "w");
+  CHECK_FALSE(scanned.used_index);
+  CHECK(scanned.record.kitchen_id == "k600");
+  scanned = lookup_session(unindexed, "w-");
+  REQUIRE(scanned.status == StoreLookup::Status::ambiguous);
+  CHECK(scanned.matches.size() == 2);
+  CHECK(scanned.candidate_lines <= 3);  // the rest is searched for "w-" itself, not parsed
+
+  auto exact = lookup_session(store, "w");
+  REQUIRE(exact.status == StoreLookup::Status::found);
+  CHECK(exact.used_index);
+  CHECK(exact.record.kitchen_id == "k600");
+
+  auto ambiguous = lookup_session(store, "w-");
+  REQUIRE(ambiguous.status == StoreLookup::Status::ambiguous);
+  CHECK(ambiguous.used_index);
+  REQUIRE(ambiguous.matches.size() == 2);
+  CHECK(ambiguous.matches[0] != ambiguous.matches[1]);
+  for (const auto& match : ambiguous.matches) CHECK(match.starts_with("w-"));
+  CHECK(ambiguous.candidate_lines <= 3);  // two sessions, and w- itself has no line
+
+  // The exact id appended after the index was sorted (its tail) still wins over the ambiguity.
+  append_record(store, record("w-", kCaller, "k-exact"), {});
+  exact = lookup_session(store, "w-");
+  REQUIRE(exact.status == StoreLookup::Status::found);
+  CHECK(exact.used_index);
+  CHECK(exact.record.kitchen_id == "k-exact");
+}

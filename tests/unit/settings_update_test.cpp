@@ -33,7 +33,7 @@ TEST_CASE("settings_update: install writes once - then nothing changes - uninsta
   CHECK(second.summary.find("unchanged") == 0);
   const SettingsUpdate removed = plan_uninstall(path);
   CHECK(removed.changed);
-  CHECK(removed.text == "{\n  \"model\": \"opus\"\n}\n");
+  CHECK(removed.text == "{\"model\": \"opus\"}");  // the user's bytes, from the .bak
   CHECK_THROWS_AS(plan_install(path, WiringOptions{tmp / "nowhere", {}, false}), Error);
 }
 
