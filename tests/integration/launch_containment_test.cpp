@@ -16,8 +16,8 @@
 
 #include "base/json.h"
 #include "base/timestamp.h"
-#include "launch/launch_registry.h"
 #include "emulator.h"
+#include "launch/launch_registry.h"
 #include "launch_output.h"
 #include "proc_table.h"
 #include "process.h"
