@@ -64,6 +64,20 @@ TEST_CASE("packages: cpack writes the .deb and the tarball and the tarball runs 
     CHECK_FALSE(contains(info.out, "Depends:"));  // static: nothing to depend on
   }
 
+  SUBCASE("prerm: removing the package warns that wired projects will block, upgrading does not") {
+    REQUIRE(run_process({on_path("dpkg-deb"), "-e", deb, t / "control"}).exit_code == 0);
+    const std::string prerm = t / "control/prerm";
+    REQUIRE(fs::exists(prerm));
+    CHECK((fs::status(prerm).permissions() & fs::perms::owner_exec) != fs::perms::none);
+    const RunResult removing = run_process({prerm, "remove"});
+    CHECK(removing.exit_code == 0);
+    CHECK(contains(removing.err, "will then BLOCK"));
+    CHECK(contains(removing.err, "fleet-hooks uninstall --project DIR"));
+    const RunResult upgrading = run_process({prerm, "upgrade", "0.1.0"});
+    CHECK(upgrading.exit_code == 0);
+    CHECK(upgrading.err.empty());
+  }
+
   SUBCASE("dpkg-deb -c: binaries in /usr/bin and docs in /usr/share/doc owned by root") {
     const RunResult list = run_process({on_path("dpkg-deb"), "-c", deb});
     INFO(list.out);
