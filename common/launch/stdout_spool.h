@@ -1,7 +1,8 @@
 #pragma once
 // `--stdout final`: an attempt's stdout kept in a bounded temporary file instead of being
 // passed through, so that only the final attempt's reaches the wrapper's stdout, once the
-// launch has ended (README.md, "Final stdout: for launchers that parse the result at the end").
+// launch has ended (doc/launch-wrapper.md, "Final stdout: for launchers that parse the
+// result at the end").
 
 #include <cstddef>
 #include <cstdint>
