@@ -131,13 +131,10 @@ std::string format_hook_command(const HookCommand& hook, std::string_view name) 
   std::string message = "fleet-hooks: " + std::string(name) +
                         " is not installed on this machine (" + where(plain) + ")";
   if (hook.exit_if_missing == exit_status::hook_blocks) {
-    message +=
-        ", so this call is blocked. Install fleet-hooks and put its bin directory on PATH "
-        "(README, Team setup), then start Claude Code again";
+    message += ", so this call is blocked. " + std::string(kInstallRoutes) +
+               ", then start Claude Code again";
   } else {
-    message +=
-        "; this call ran without it. Install fleet-hooks and put its bin directory on PATH "
-        "(README, Team setup)";
+    message += "; this call ran without it. " + std::string(kInstallRoutes);
   }
   return std::string(kProbe) + hook.executable + std::string(kProbeTail) + "{ echo \"" + message +
          "\" >&2; exit " + std::to_string(hook.exit_if_missing) + "; }" + std::string(kExec) +

@@ -33,6 +33,15 @@ std::vector<std::string> shell_words(std::string_view text);
 // Parses a hook command in either form. nullopt when it is empty.
 std::optional<HookCommand> parse_hook_command(std::string_view command);
 
+// How to install the suite, for a person on a machine without it (the message of a guarded
+// command, `fleet-hooks check`): every route, each as the exact command to run, since that
+// person may have only the project that is wired.
+inline constexpr std::string_view kInstallRoutes =
+    "Install fleet-hooks with one of: npm install -g ./fleet-hooks-<version>.tgz "
+    "./fleet-hooks-linux-<x64|arm64>-<version>.tgz; sudo apt install "
+    "./fleet-hooks_<version>_<amd64|arm64>.deb; its tarball unpacked into ~/.local; or "
+    "./install.sh in a clone of fleet-hooks. Put its bin directory on PATH";
+
 // The command text for `hook`. `name` is the suite executable's name (for the message).
 std::string format_hook_command(const HookCommand& hook, std::string_view name);
 

@@ -10,6 +10,7 @@
 #include "base/exit_status.h"
 #include "base/json.h"
 #include "base/paths.h"
+#include "hook/hook_command.h"
 #include "hook/hook_protocol.h"
 #include "hook/tool_names.h"
 #include "process/child_process.h"
@@ -105,7 +106,7 @@ std::optional<Finding> binary_missing(const ConfiguredHook& hook, const char* na
   } else {
     message += "Claude Code runs the dispatch tool UNGUARDED here, without a warning";
   }
-  message += ". Install fleet-hooks and put its bin directory on PATH (README, Team setup)";
+  message += ". " + std::string(kInstallRoutes);
   if (!hook.parsed.guarded && hook.plugin_root.empty())
     message += ", then run fleet-hooks install again for the fail-closed form";
   return Finding{"binary-missing", is_guard ? Severity::error : Severity::warning, message,

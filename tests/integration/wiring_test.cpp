@@ -254,6 +254,7 @@ TEST_CASE("wiring: project settings are portable and fail closed where the suite
   const std::string missing = finding_line(r, "binary-missing");
   CHECK(missing.find("error binary-missing: resume-guard is not installed on this machine") == 0);
   CHECK(missing.find("blocks every call") != std::string::npos);
+  CHECK(missing.find("npm install -g ./fleet-hooks-<version>.tgz") != std::string::npos);
   CHECK(has_finding(r, "warning", "binary-missing"));  // the writer: fail-open, warned
   // The probe ran through the wrapper, which blocks: not "does not deny", not "missing".
   CHECK_FALSE(has_finding(r, "error", "guard-does-not-deny"));

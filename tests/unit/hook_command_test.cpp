@@ -55,6 +55,11 @@ TEST_CASE("hook_command: /bin/sh runs the guarded form - blocks with the fix whe
       r.err.find(
           "fleet-hooks: resume-guard is not installed on this machine (not found on PATH), so this "
           "call is blocked") == 0);
+  // The teammate without the suite is told the exact commands that install it.
+  CHECK(r.err.find("npm install -g ./fleet-hooks-<version>.tgz") != std::string::npos);
+  CHECK(r.err.find("sudo apt install ./fleet-hooks_<version>_<amd64|arm64>.deb") !=
+        std::string::npos);
+  CHECK(r.err.find("README") == std::string::npos);  // they have no README
   CHECK(r.out.empty());
   // Present: exec'd with its arguments and the hook input on stdin.
   const HookCommand present{"cat", " -", true, fleet::exit_status::hook_blocks};
