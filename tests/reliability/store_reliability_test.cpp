@@ -122,14 +122,18 @@ TEST_CASE("store reliability: compactions lose nothing a lock-free appender writ
   const std::string store = state + "/session_provenance.jsonl";
   using Clock = std::chrono::steady_clock;
   constexpr int kAppenders = 4;
-  const auto end = Clock::now() + std::chrono::seconds(5);
+  // The appenders run until the compactions are done (the stop file), at most 3 minutes: at
+  // least 5 s and at least 5 compactions, however slow the machine (or an emulator) is.
+  const std::string stop = tmp / "stop";
+  const auto started = Clock::now();
+  const auto deadline = started + std::chrono::minutes(3);
   std::vector<pid_t> appenders;
   for (int a = 0; a < kAppenders; ++a) {
     const pid_t child = ::fork();
     REQUIRE(child >= 0);
     if (child == 0) {
       std::ofstream done(tmp / ("done-" + std::to_string(a)));  // the records it wrote
-      for (int i = 0; Clock::now() < end; ++i) {
+      for (int i = 0; ::access(stop.c_str(), F_OK) != 0 && Clock::now() < deadline; ++i) {
         const std::string session = "a-" + std::to_string(a) + "-" + std::to_string(i);
         const std::string line =
             fleet::test::autoskillit_line(fleet::test::record(session, "l3", "kitchen-1")) + "\n";
@@ -146,11 +150,13 @@ TEST_CASE("store reliability: compactions lose nothing a lock-free appender writ
     appenders.push_back(child);
   }
   int compactions = 0;
-  while (Clock::now() < end) {
+  while ((compactions < 5 || Clock::now() < started + std::chrono::seconds(5)) &&
+         Clock::now() < deadline - std::chrono::seconds(10)) {
     const auto r = fleet::test::run_process({FLEET_HOOKS_CLI, "compact", "--state-dir", state});
     CHECK_MESSAGE(r.exit_code == 0, r.err);
     ++compactions;
   }
+  fleet::test::write_file(stop, "");
   for (pid_t a : appenders) CHECK(wait_exit(a) == 0);
 
   std::set<std::string> written;
