@@ -20,26 +20,12 @@ using fleet::test::contains;
 using fleet::test::read_file;
 using fleet::test::run_ls;
 using fleet::test::RunResult;
-using fleet::test::SuiteMachine;
 using fleet::test::write_file;
 using Args = std::vector<std::string>;
 
 namespace {
 
-// A machine with the suite on PATH and a project whose settings are `settings`, mode `mode`.
-struct Project : SuiteMachine {
-  explicit Project(const std::string& settings, mode_t mode = 0644) {
-    ::mkdir((dir + "/.claude").c_str(), 0755);
-    write_file(file(), settings);
-    ::chmod(file().c_str(), mode);
-  }
-  std::string file() const { return dir + "/.claude/settings.json"; }
-  rapidjson::Document settings() const {
-    rapidjson::Document doc;
-    REQUIRE(fleet::parse_json(read_file(file()), doc));
-    return doc;
-  }
-};
+using Project = fleet::test::SettingsProject;
 
 mode_t mode_of(const std::string& path) {
   struct stat st {};

@@ -18,13 +18,10 @@ using Args = std::vector<std::string>;
 
 namespace {
 
-// A machine with the suite on PATH and a project whose settings are `settings`.
-struct Project : SuiteMachine {
-  explicit Project(const std::string& settings) {
-    ::mkdir((dir + "/.claude").c_str(), 0755);
-    write_file(file(), settings);
-  }
-  std::string file() const { return dir + "/.claude/settings.json"; }
+// A machine with the suite on PATH and a project whose settings are `settings`, driven
+// through install and check.
+struct Project : fleet::test::SettingsProject {
+  using SettingsProject::SettingsProject;
   RunResult install(Args extra = {}) const {
     Args args = {"install", "--project", dir};
     args.insert(args.end(), extra.begin(), extra.end());
@@ -36,9 +33,7 @@ struct Project : SuiteMachine {
     return run(args);
   }
   std::string guard_matcher() const {
-    rapidjson::Document doc;
-    REQUIRE(fleet::parse_json(read_file(file()), doc));
-    return doc["hooks"]["PreToolUse"][0]["matcher"].GetString();
+    return settings()["hooks"]["PreToolUse"][0]["matcher"].GetString();
   }
 };
 
@@ -115,8 +110,7 @@ TEST_CASE("install-check: a guard timeout check refuses is set to 10 s, with a n
     const RunResult installed = p.install();
     REQUIRE_MESSAGE(installed.exit_code == 0, installed.err);
     CHECK(installed.err.find("timeout") != std::string::npos);
-    rapidjson::Document doc;
-    REQUIRE(fleet::parse_json(read_file(p.file()), doc));
+    const rapidjson::Document doc = p.settings();
     CHECK(doc["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"].GetInt() == 10);
     const RunResult checked = p.check();
     CHECK_MESSAGE(checked.exit_code == 0, checked.out);
@@ -141,8 +135,7 @@ TEST_CASE("install-check: a guard entry of another type becomes a command entry 
     const RunResult installed = p.install();
     REQUIRE_MESSAGE(installed.exit_code == 0, installed.err);
     CHECK(installed.err.find("type") != std::string::npos);
-    rapidjson::Document doc;
-    REQUIRE(fleet::parse_json(read_file(p.file()), doc));
+    const rapidjson::Document doc = p.settings();
     CHECK(std::string(doc["hooks"]["PreToolUse"][0]["hooks"][0]["type"].GetString()) == "command");
     const RunResult checked = p.check();
     CHECK_MESSAGE(checked.exit_code == 0, checked.out);

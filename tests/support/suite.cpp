@@ -84,6 +84,18 @@ SuiteMachine::SuiteMachine() {
   link_suite(bin, {"resume-guard", "provenance-writer", "fleet-hooks"});
 }
 
+SettingsProject::SettingsProject(const std::string& settings, unsigned mode) {
+  ::mkdir((dir + "/.claude").c_str(), 0755);
+  write_file(file(), settings);
+  ::chmod(file().c_str(), static_cast<mode_t>(mode));
+}
+
+rapidjson::Document SettingsProject::settings() const {
+  rapidjson::Document doc;
+  REQUIRE(parse_json(read_file(file()), doc));
+  return doc;
+}
+
 std::string SuiteMachine::path(bool suite_on_path) const {
   return suite_on_path ? bin + ":" + kSystemPath : kSystemPath;
 }

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <rapidjson/document.h>
+
 #include "fixtures.h"
 #include "process.h"
 #include "temp_dir.h"
@@ -64,6 +66,14 @@ struct SuiteMachine {
   // Runs `program` with `args`, this HOME and path(suite_on_path).
   RunResult run(std::vector<std::string> args, bool suite_on_path = true,
                 const std::string& program = FLEET_HOOKS_CLI) const;
+};
+
+// A SuiteMachine whose project holds .claude/settings.json with `settings`, mode `mode`.
+struct SettingsProject : SuiteMachine {
+  explicit SettingsProject(const std::string& settings, unsigned mode = 0644);
+  std::string file() const { return dir + "/.claude/settings.json"; }
+  // The settings file as it is now, parsed; REQUIREs that it is JSON.
+  rapidjson::Document settings() const;
 };
 
 }  // namespace fleet::test
