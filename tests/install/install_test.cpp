@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <filesystem>
 
+#include "fixtures.h"
 #include "install_sh.h"
 #include "process.h"
 #include "temp_dir.h"
@@ -26,8 +27,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kBinaries[] = {"resume-guard", "provenance-writer", "launch-wrapper",
-                                 "fleet-hooks"};
+using fleet::test::kSuiteBinaries;
 
 }  // namespace
 
@@ -122,7 +122,7 @@ TEST_CASE(
       install_sh({"--prefix", "../prefix", "--project", "../orch-a"}, t / "work", t / "home");
   INFO("stdout: " << a.out << "\nstderr: " << a.err);
   REQUIRE(a.exit_code == 0);
-  for (const char* binary : kBinaries) {
+  for (const char* binary : kSuiteBinaries) {
     const std::string path = t / ("prefix/bin/" + std::string(binary));
     CHECK(::access(path.c_str(), X_OK) == 0);
     const RunResult version = run_process({path, "--version"});
@@ -221,8 +221,7 @@ TEST_CASE(
                        t / ("dist/fleet-hooks-" + version + "-linux-aarch64.tar.gz"), "-C",
                        t / "a64", "--strip-components=1"})
               .exit_code == 0);
-  for (const char* binary :
-       {"resume-guard", "provenance-writer", "launch-wrapper", "fleet-hooks"}) {
+  for (const char* binary : kSuiteBinaries) {
     const std::string elf = read_file(t / ("a64/bin/" + std::string(binary)));
     REQUIRE(elf.size() > 20);
     CHECK(elf.compare(0, 4,

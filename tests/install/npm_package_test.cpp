@@ -26,8 +26,7 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::string kVersion = FLEET_VERSION_NUMBER;
-const char* const kBinaries[] = {"resume-guard", "provenance-writer", "launch-wrapper",
-                                 "fleet-hooks"};
+using fleet::test::kSuiteBinaries;
 
 // The packed packages: {main package, platform package}; skips the test without npm.
 struct Tarballs {
@@ -69,34 +68,25 @@ Tarballs pack_npm_packages(const TempDir& t) {
 RunResult npm_install(const TempDir& t, const std::string& prefix,
                       const std::vector<std::string>& packages, bool ignore_scripts = false) {
   fs::create_directories(t / "home");
-  std::vector<std::string> argv = {
-      "/usr/bin/env",
-      "-i",
-      "HOME=" + (t / "home"),
-      "PATH=" + fs::path(on_path("npm")).parent_path().string() + ":" + fleet::test::kSystemPath,
-      on_path("npm"),
-      "install",
-      "-g",
-      "--prefix",
-      prefix,
-      "--offline",
-      "--no-audit",
-      "--no-fund"};
+  std::vector<std::string> argv = {on_path("npm"), "install",   "-g",         "--prefix",
+                                   prefix,         "--offline", "--no-audit", "--no-fund"};
   if (ignore_scripts) argv.push_back("--ignore-scripts");
   argv.insert(argv.end(), packages.begin(), packages.end());
-  return run_process(argv);
+  return fleet::test::run_with_only_env(
+      {"HOME=" + (t / "home"),
+       "PATH=" + fs::path(on_path("npm")).parent_path().string() + ":" + fleet::test::kSystemPath},
+      argv);
 }
 
 // Runs argv with nothing but PATH=<bin>:/usr/bin:/bin (and HOME) in the environment.
 RunResult run_with_bin(const std::string& bin, const std::string& home,
-                       std::vector<std::string> argv, const std::string& cwd,
+                       const std::vector<std::string>& argv, const std::string& cwd,
                        const std::string& stdin_data = "") {
-  argv.insert(argv.begin(), {"/usr/bin/env", "-i", "HOME=" + home,
-                             "PATH=" + bin + ":" + fleet::test::kSystemPath});
   RunOptions options;
   options.cwd = cwd;
   options.stdin_data = stdin_data;
-  return run_process(argv, options);
+  return fleet::test::run_with_only_env(
+      {"HOME=" + home, "PATH=" + bin + ":" + fleet::test::kSystemPath}, argv, options);
 }
 
 const std::string kStranger = R"({"session_id":"l3-stranger","hook_event_name":"PreToolUse",)"
@@ -116,7 +106,7 @@ TEST_CASE("npm: npm install -g of the packages puts the four static executables 
   const std::string home = t / "home";
   fs::create_directories(t / "work");
 
-  for (const char* binary : kBinaries) {
+  for (const char* binary : kSuiteBinaries) {
     const std::string path = bin + "/" + binary;
     CAPTURE(path);
     // The link npm made leads to the static executable itself: a hook call is one exec.

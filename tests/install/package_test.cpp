@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 #include <filesystem>
 
+#include "fixtures.h"
 #include "process.h"
 #include "temp_dir.h"
 #include "text.h"
@@ -22,17 +23,15 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::string kVersion = FLEET_VERSION_NUMBER;
-const char* const kBinaries[] = {"resume-guard", "provenance-writer", "launch-wrapper",
-                                 "fleet-hooks"};
+using fleet::test::kSuiteBinaries;
 
 // Runs argv under `env -i`: no PATH, no HOME, nothing inherited.
-RunResult run_clean(std::vector<std::string> argv, const std::string& cwd,
+RunResult run_clean(const std::vector<std::string>& argv, const std::string& cwd,
                     const std::string& stdin_data = "") {
-  argv.insert(argv.begin(), {"/usr/bin/env", "-i"});
   RunOptions options;
   options.cwd = cwd;
   options.stdin_data = stdin_data;
-  return run_process(argv, options);
+  return fleet::test::run_with_only_env({}, argv, options);
 }
 
 }  // namespace
@@ -82,7 +81,7 @@ TEST_CASE("packages: cpack writes the .deb and the tarball and the tarball runs 
     const RunResult list = run_process({on_path("dpkg-deb"), "-c", deb});
     INFO(list.out);
     CHECK(list.exit_code == 0);
-    for (const char* binary : kBinaries) {
+    for (const char* binary : kSuiteBinaries) {
       CHECK(contains(list.out, "-rwxr-xr-x root/root"));
       CHECK(contains(list.out, " ./usr/bin/" + std::string(binary) + "\n"));
     }
@@ -107,7 +106,7 @@ TEST_CASE("packages: cpack writes the .deb and the tarball and the tarball runs 
     fs::create_directories(t / "work");
     const std::string work = t / "work";
 
-    for (const char* binary : kBinaries) {
+    for (const char* binary : kSuiteBinaries) {
       const std::string path = root + "/bin/" + binary;
       const RunResult version = run_clean({path, "--version"}, work);
       CHECK(version.exit_code == 0);

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 #include <filesystem>
 
+#include "fixtures.h"
 #include "process.h"
 #include "temp_dir.h"
 #include "text.h"
@@ -47,9 +48,9 @@ TEST_CASE("readme: the tarball commands work as written on a fresh account") {
 
   RunOptions in_downloads;
   in_downloads.cwd = t / "downloads";
-  const RunResult run = run_process({"/usr/bin/env", "-i", "HOME=" + (t / "home"),
-                                     "PATH=/usr/bin:/bin", "/bin/bash", "-e", "-c", block},
-                                    in_downloads);
+  const RunResult run = fleet::test::run_with_only_env(
+      {"HOME=" + (t / "home"), std::string("PATH=") + fleet::test::kSystemPath},
+      {"/bin/bash", "-e", "-c", block}, in_downloads);
   INFO("block:\n" << block << "stdout: " << run.out << "\nstderr: " << run.err);
   CHECK(run.exit_code == 0);
   CHECK(fs::exists(t / "home/.local/bin/resume-guard"));

@@ -19,6 +19,9 @@ inline constexpr const char* kDispatchTool = "mcp__kitchen__dispatch_food_truck"
 inline constexpr const char* kTimestamp = "2026-05-06T13:30:00.123456+00:00";
 // A PATH that holds no fleet-hooks executable (the machine "without the suite").
 inline constexpr const char* kSystemPath = "/usr/bin:/bin";
+// The suite's four executables, as installed.
+inline constexpr const char* kSuiteBinaries[] = {"resume-guard", "provenance-writer",
+                                                 "launch-wrapper", "fleet-hooks"};
 // The exit code that tells CTest a test was skipped (SKIP_RETURN_CODE 77).
 inline constexpr int kSkipped = 77;
 

@@ -98,6 +98,14 @@ PipedChild start_piped(const std::vector<std::string>& argv, const RunOptions& o
 
 }  // namespace
 
+RunResult run_with_only_env(const std::vector<std::string>& env, std::vector<std::string> argv,
+                            const RunOptions& options) {
+  std::vector<std::string> prefix = {"/usr/bin/env", "-i"};
+  prefix.insert(prefix.end(), env.begin(), env.end());
+  argv.insert(argv.begin(), prefix.begin(), prefix.end());
+  return run_process(argv, options);
+}
+
 RunResult run_process(const std::vector<std::string>& argv, const RunOptions& options) {
   const PipedChild child = start_piped(argv, options);
   // Feed stdin while draining stdout and stderr, so no pipe can fill up and deadlock.

@@ -31,6 +31,11 @@ bool is_suite_variable(const char* entry);
 // variables of the same name).
 RunResult run_process(const std::vector<std::string>& argv, const RunOptions& options = {});
 
+// Runs argv under `env -i` with only `env` ("NAME=value" entries) in its environment: nothing
+// is inherited, as on a fresh account or a clean CI step.
+RunResult run_with_only_env(const std::vector<std::string>& env, std::vector<std::string> argv,
+                            const RunOptions& options = {});
+
 // A process running in the background whose stdout and stderr are collected as it runs.
 class BackgroundProcess {
  public:
