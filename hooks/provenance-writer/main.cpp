@@ -41,6 +41,15 @@ int main(int argc, char** argv) {
   cmd_record->add_option("--recipe-name", record.recipe_name,
                          "Recipe (empty marks an L3 orchestrator session)");
   cmd_record->add_option("--step-name", record.step_name, "Step");
+  cmd_record
+      ->add_option("--agent", record.agent_cli,
+                   "The agent CLI the launched session runs in (recorded as agent_cli)")
+      ->check([](const std::string& name) {
+        return fleet::find_agent_cli(name) != nullptr
+                   ? std::string()
+                   : name + " not in {" + fleet::agent_cli_names(",") + "}";
+      })
+      ->option_text(fleet::agent_cli_names("|"));
   cmd_record->add_option("--state-dir", state_dir, state_dir_help);
   cmd_record->add_flag("--fsync", append.fsync, "fdatasync the store after the append");
 

@@ -33,10 +33,10 @@ std::vector<fleet::ProvenanceRecord> records(const std::string& store) {
 
 TEST_CASE("provenance-writer record: appends one complete record") {
   TempDir tmp;
-  const auto r = run_process({FLEET_PROVENANCE_WRITER, "record", "--session-id", kWorker,
-                              "--caller-session-id", kL3, "--kitchen-id", "kitchen-1",
-                              "--dispatch-id", "d-1", "--recipe-name", "implement", "--step-name",
-                              "build", "--state-dir", tmp / "state", "--fsync"});
+  const auto r = run_process(
+      {FLEET_PROVENANCE_WRITER, "record", "--session-id", kWorker, "--caller-session-id", kL3,
+       "--kitchen-id", "kitchen-1", "--dispatch-id", "d-1", "--recipe-name", "implement",
+       "--step-name", "build", "--agent", "codex", "--state-dir", tmp / "state", "--fsync"});
   CHECK(r.exit_code == 0);
   CHECK(r.err.empty());
   const std::string store = tmp / "state/session_provenance.jsonl";
@@ -49,6 +49,8 @@ TEST_CASE("provenance-writer record: appends one complete record") {
   CHECK(all[0].recipe_name == "implement");
   CHECK(all[0].step_name == "build");
   CHECK(all[0].timestamp.size() == 32);
+  CHECK(all[0].agent_cli == "codex");
+  CHECK(read_file(store).starts_with(R"({"agent_cli":"codex",)"));
   struct stat st {};
   REQUIRE(::stat(store.c_str(), &st) == 0);
   CHECK((st.st_mode & 0777) == 0600);
@@ -95,6 +97,7 @@ TEST_CASE("provenance-writer record: bad input exits 2 and writes nothing") {
       {"record", "--session-id", kWorker, "--caller-session-id", kL3, "--kitchen-id", "k/1"},
       {"record", "--session-id", kWorker, "--caller-session-id", kL3, "--step-name", "a\nb"},
       {"record", "--session-id", kWorker, "--caller-session-id", kL3, "--bogus"},
+      {"record", "--session-id", kWorker, "--caller-session-id", kL3, "--agent", "cursor"},
       {},
       {"frobnicate"},
   };
@@ -145,7 +148,9 @@ TEST_CASE("provenance-writer hook: records the dispatched session from an MCP re
       R"("tool_name":"mcp__kitchen__dispatch_food_truck",)"
       R"("tool_input":{"recipe_name":"implement","step_name":"build","prompt":"go"},)"
       R"("tool_response":[{"type":"text","text":"{\"session_id\":\")" +
-      kWorker + R"(\",\"dispatch_id\":\"d-7\",\"kitchen_id\":\"kitchen-1\"}"}],"duration_ms":12})";
+      kWorker +
+      R"(\",\"dispatch_id\":\"d-7\",\"kitchen_id\":\"kitchen-1\",\"agent_cli\":\"gemini\"}"}],)"
+      R"("duration_ms":12})";
   const auto r =
       run_process({FLEET_PROVENANCE_WRITER, "hook", "--state-dir", tmp.path()}, {in, {}, ""});
   CHECK(r.exit_code == 0);
@@ -159,6 +164,7 @@ TEST_CASE("provenance-writer hook: records the dispatched session from an MCP re
   CHECK(all[0].kitchen_id == "kitchen-1");
   CHECK(all[0].recipe_name == "implement");
   CHECK(all[0].step_name == "build");
+  CHECK(all[0].agent_cli == "gemini");  // the worker's CLI, as the dispatcher named it
 }
 
 TEST_CASE("provenance-writer hook: never blocks - every problem is one stderr line and exit 0") {
