@@ -26,8 +26,9 @@ bool text_has_marker(std::string_view text, const MarkerRule& rule) {
 
 bool record_has_marker(std::string_view line, const MarkerRule& rule) {
   if (rule.marker.empty() || line.find(rule.marker) == std::string_view::npos) return false;
-  rapidjson::Document doc;
-  if (!parse_json(line, doc) || !doc.IsObject()) return false;
+  const Result<rapidjson::Document> parsed = parse_json(line);
+  if (!parsed || !parsed->IsObject()) return false;
+  const rapidjson::Value& doc = *parsed;
   if (string_member(doc, "type") != std::string_view(rule.record_type)) return false;
   const rapidjson::Value* message = member(doc, "message");
   const rapidjson::Value* content = message ? member(*message, "content") : nullptr;
