@@ -85,7 +85,8 @@ std::vector<Finding> entry_findings(const ConfiguredHook& hook, const char* what
   } else if (*hook.timeout < hook_timeout_value(agent, kMinHookTimeoutSeconds)) {
     findings.push_back({"timeout", severity,
                         std::string(what) + " timeout " +
-                            std::to_string(static_cast<long long>(*hook.timeout)) + unit +
+                            std::to_string(static_cast<long long>(*hook.timeout)) +
+                            (agent.timeout_unit == TimeoutUnit::milliseconds ? unit : " s") +
                             " is under " + std::to_string(kMinHookTimeoutSeconds) + " s",
                         hook.file});
   }
