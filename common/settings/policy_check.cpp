@@ -16,6 +16,7 @@
 #include "process/child_process.h"
 #include "process/subprocess.h"
 #include "settings/codex_trust.h"
+#include "settings/gemini_trust.h"
 #include "settings/hook_sources.h"
 #include "settings/hook_wiring.h"
 #include "settings/settings_file.h"
@@ -233,6 +234,12 @@ std::vector<Finding> trust_findings(const std::vector<const ConfiguredHook*>& gu
                                     const std::vector<const ConfiguredHook*>& writers,
                                     const std::vector<const ConfiguredHook*>& starts,
                                     const CheckOptions& options) {
+  if (options.agent->hook_trust == HookTrust::gemini_folders) {
+    std::vector<const ConfiguredHook*> all = guards;
+    all.insert(all.end(), writers.begin(), writers.end());
+    all.insert(all.end(), starts.begin(), starts.end());
+    return gemini_trust_findings(options.project_dir, options.config_home, all);
+  }
   if (options.agent->hook_trust != HookTrust::codex_config) return {};
   std::vector<CodexHook> suite;
   for (const ConfiguredHook* hook : guards) suite.push_back({hook, "the resume-guard hook"});

@@ -301,3 +301,34 @@ TEST_CASE("fleet-hooks check --agent codex: hooks turned off in config.toml fail
   CHECK(disabled.exit_code == 1);
   CHECK(contains(disabled.out, "error codex-hook-disabled: the resume-guard hook"));
 }
+
+TEST_CASE("fleet-hooks check --agent gemini: fails while Gemini would not load the hooks") {
+  Machine m;
+  REQUIRE(m.run({"install", "--project", m.dir, "--agent", "gemini"}).exit_code == 0);
+  const auto untrusted = check(m, "gemini");
+  CHECK(untrusted.exit_code == 1);
+  CHECK(contains(untrusted.out, "error gemini-folder-untrusted"));
+  CHECK(contains(untrusted.out, "\"" + m.dir + "\": \"TRUST_FOLDER\""));
+  CHECK(contains(untrusted.out, "--skip-trust"));
+
+  ::mkdir((m.home + "/.gemini").c_str(), 0755);
+  write_file(m.home + "/.gemini/trustedFolders.json",
+             "{\"" + m.tmp.path() + "\": \"TRUST_FOLDER\", \"" + m.dir + "\": \"DO_NOT_TRUST\"}");
+  const auto distrusted = check(m, "gemini");
+  CHECK(distrusted.exit_code == 1);
+  CHECK(contains(distrusted.out, "is marked DO_NOT_TRUST"));
+
+  trust_gemini_folder(m);
+  CHECK(check(m, "gemini").exit_code == 0);
+
+  write_file(m.home + "/.gemini/settings.json",
+             R"({"hooksConfig": {"disabled": ["fleet-hooks resume-guard"]}})");
+  const auto one_off = check(m, "gemini");
+  CHECK(one_off.exit_code == 1);
+  CHECK(contains(one_off.out, "error gemini-hook-disabled: the hook \"fleet-hooks resume-guard\""));
+
+  write_file(m.home + "/.gemini/settings.json", R"({"hooksConfig": {"enabled": false}})");
+  const auto all_off = check(m, "gemini");
+  CHECK(all_off.exit_code == 1);
+  CHECK(contains(all_off.out, "error gemini-hooks-disabled"));
+}
