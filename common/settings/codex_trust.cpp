@@ -5,9 +5,11 @@
 #include <climits>
 #include <cstdlib>
 
+#include "base/error.h"
 #include "base/files.h"
 #include "base/json.h"
 #include "base/sha256.h"
+#include "settings/hook_wiring.h"
 #include "settings/settings_file.h"
 #include "settings/toml_keys.h"
 
@@ -185,7 +187,9 @@ std::vector<Finding> codex_trust_findings(const std::string& project_dir,
   std::vector<Finding> findings;
   if (hooks.empty()) return findings;
   const std::string config = codex_config_path(codex_home);
-  const TomlScan scan = scan_toml(try_read_regular_file(config, kMaxConfigBytes).content);
+  // Followed through a symlink, as Codex reads it.
+  const TomlScan scan =
+      scan_toml(try_read_regular_file(real_path(config).value_or(config), kMaxConfigBytes).content);
   std::optional<bool> enabled = toml_bool(scan, {"features", "hooks"});
   if (!enabled) enabled = toml_bool(scan, {"features", "codex_hooks"});
   if (enabled == false) {
@@ -215,6 +219,39 @@ std::vector<Finding> codex_trust_findings(const std::string& project_dir,
       findings.push_back(std::move(*finding));
   }
   return findings;
+}
+
+CodexTrustUpdate trust_codex_hooks(const std::string& project_dir, const std::string& codex_home,
+                                   bool dry_run) {
+  const AgentCli& codex = *find_agent_cli("codex");
+  HookSourceOptions sources;
+  sources.agent = &codex;
+  sources.settings_files = {project_dir + "/" + std::string(codex.project_hook_file)};
+  const HookSources collected = collect_hooks(sources);
+  CodexTrustUpdate update;
+  update.path = codex_config_path(codex_home);
+  const std::optional<UniqueFd> lock = dry_run ? std::nullopt : lock_settings(update.path, true);
+  const ReadFile current =
+      try_read_regular_file(real_path(update.path).value_or(update.path), kMaxConfigBytes);
+  if (current.status == FileStatus::failed) throw Error(current.problem + "; nothing was trusted");
+  update.text = current.content;
+  update.text = set_toml_string(update.text, {"projects", project_dir}, "trust_level", "trusted");
+  for (const ConfiguredHook& hook : collected.hooks) {
+    if (suite_hook_of_command(hook.command, hook.event, codex) == nullptr) continue;
+    const std::optional<CodexHookState> state = codex_hook_state(hook);
+    if (!state || !state->hash)
+      throw Error("Codex cannot read the hook " + hook.event + " in " + hook.file +
+                  " (a timeout that is not a whole number of seconds?); nothing was trusted");
+    update.text =
+        set_toml_string(update.text, {"hooks", "state", state->key}, "trusted_hash", *state->hash);
+    update.trusted.push_back(state->key);
+  }
+  if (update.trusted.empty())
+    throw Error("no fleet-hooks hook in " + sources.settings_files.front() +
+                " to trust; run fleet-hooks install --agent codex first (nothing was trusted)");
+  update.changed = update.text != current.content;
+  if (update.changed && !dry_run) write_settings(update.path, update.text);
+  return update;
 }
 
 }  // namespace fleet

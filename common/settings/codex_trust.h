@@ -13,8 +13,8 @@
 //   {"event_name": <event_label>, "hooks": [{"async": <bool, default false>,
 //    "command": <command>, "statusMessage": <only when set>, "timeout": <seconds, default
 //    600, at least 1>, "type": "command"}], "matcher": <only when set>}.
-// Failing: nothing throws; what Codex will skip is a Finding; an unreadable config.toml
-// reads as empty (nothing trusted).
+// Failing: the check throws nothing: what Codex will skip is a Finding, and an unreadable
+// config.toml reads as empty (nothing trusted). Trusting (trust_codex_hooks) throws Error.
 
 #include <optional>
 #include <string>
@@ -61,5 +61,20 @@ struct CodexHook {
 std::vector<Finding> codex_trust_findings(const std::string& project_dir,
                                           const std::string& codex_home,
                                           const std::vector<CodexHook>& hooks);
+
+// `fleet-hooks install --agent codex --trust`: $CODEX_HOME/config.toml with the project
+// trusted (`[projects."<project_dir>"] trust_level = "trusted"`) and a `trusted_hash` for each
+// of the suite's own hooks in the project's .codex/hooks.json as it is now — nothing else
+// trusted, every other byte of the file kept. Written (write_settings: atomically, mode and
+// owner kept, the previous content in config.toml.bak) when it changes and not `dry_run`.
+// Throws Error when the project's file holds no suite hook or one Codex cannot read.
+struct CodexTrustUpdate {
+  std::string path;
+  std::string text;  // config.toml as it is afterwards
+  bool changed = false;
+  std::vector<std::string> trusted;  // the hook keys trusted
+};
+CodexTrustUpdate trust_codex_hooks(const std::string& project_dir, const std::string& codex_home,
+                                   bool dry_run);
 
 }  // namespace fleet

@@ -332,3 +332,51 @@ TEST_CASE("fleet-hooks check --agent gemini: fails while Gemini would not load t
   CHECK(all_off.exit_code == 1);
   CHECK(contains(all_off.out, "error gemini-hooks-disabled"));
 }
+
+TEST_CASE("fleet-hooks install --agent codex --trust: Codex then runs the suite's hooks") {
+  Machine m;
+  const std::string config = m.home + "/.codex/config.toml";
+  const std::string mine =
+      "# mine\nmodel = \"o3\"\n\n[projects.\"/elsewhere\"]\n"
+      "trust_level = \"untrusted\"\n";
+  ::mkdir((m.home + "/.codex").c_str(), 0755);
+  write_file(config, mine);
+  REQUIRE(::chmod(config.c_str(), 0600) == 0);
+
+  const std::vector<std::string> trust = {"install", "--project", m.dir,
+                                          "--agent", "codex",     "--trust"};
+  const auto first = m.run(trust);
+  REQUIRE_MESSAGE(first.exit_code == 0, first.err);
+  CHECK(contains(first.out, "trusted in " + config + ": the project " + m.dir + " and 3 "));
+  const std::string written = read_file(config);
+  CHECK(written.starts_with(mine));  // the user's bytes stay, the trust is added after them
+  CHECK(contains(written, "[projects.\"" + m.dir + "\"]\ntrust_level = \"trusted\"\n"));
+  CHECK(mode_of(config) == 0600);
+  const auto checked = check(m, "codex");
+  CHECK_MESSAGE(checked.exit_code == 0, checked.out);
+
+  const auto again = m.run(trust);
+  CHECK(again.exit_code == 0);
+  CHECK(contains(again.out, "already trusted"));
+  CHECK(read_file(config) == written);
+
+  // A hook changed by hand is untrusted until trusted again; only its hash changes.
+  const std::string file = m.dir + "/.codex/hooks.json";
+  std::string text = read_file(file);
+  text.replace(text.find("\"timeout\": 10"), 13, "\"timeout\": 20");
+  write_file(file, text);
+  REQUIRE(check(m, "codex").exit_code == 1);
+  REQUIRE(m.run(trust).exit_code == 0);
+  CHECK(check(m, "codex").exit_code == 0);
+  CHECK(read_file(config).size() == written.size());
+}
+
+TEST_CASE("fleet-hooks install --trust: only with --agent codex") {
+  Machine m;
+  const auto r = m.run({"install", "--project", m.dir, "--agent", "gemini", "--trust"});
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.err, "fleet-hooks install: --trust"));
+  CHECK(contains(r.err, "--agent codex"));
+  CHECK_FALSE(file_exists(m.dir + "/.gemini/settings.json"));
+  CHECK_FALSE(file_exists(m.home + "/.codex/config.toml"));
+}
