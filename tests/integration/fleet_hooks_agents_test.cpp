@@ -87,6 +87,7 @@ TEST_CASE("fleet-hooks install --agent codex: wires .codex/hooks.json, fail-clos
   const auto blocked = run_without_suite(m, command_of(guard));
   CHECK(blocked.exit_code == 2);
   CHECK(contains(blocked.err, "resume-guard is not installed"));
+  CHECK(contains(blocked.err, "then start Codex CLI again"));
   CHECK(run_without_suite(m, command_of(start)).exit_code == 1);
   CHECK(run_without_suite(m, command_of(writer)).exit_code == 1);
 }
