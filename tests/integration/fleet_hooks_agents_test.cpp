@@ -378,7 +378,7 @@ TEST_CASE("fleet-hooks install --agent codex --trust: Codex then runs the suite'
   CHECK(read_file(config).size() == written.size());
 }
 
-TEST_CASE("fleet-hooks install --trust: only with --agent codex") {
+TEST_CASE("fleet-hooks install --trust: only with --agent codex - nothing under --dry-run") {
   Machine m;
   const auto r = m.run({"install", "--project", m.dir, "--agent", "gemini", "--trust"});
   CHECK(r.exit_code == 2);
@@ -386,4 +386,10 @@ TEST_CASE("fleet-hooks install --trust: only with --agent codex") {
   CHECK(contains(r.err, "--agent codex"));
   CHECK_FALSE(file_exists(m.dir + "/.gemini/settings.json"));
   CHECK_FALSE(file_exists(m.home + "/.codex/config.toml"));
+  const auto dry =
+      m.run({"install", "--project", m.dir, "--agent", "codex", "--trust", "--dry-run"});
+  CHECK(dry.exit_code == 0);
+  CHECK(contains(dry.err, "--dry-run trusts nothing"));
+  CHECK_FALSE(file_exists(m.home + "/.codex/config.toml"));
+  CHECK_FALSE(file_exists(m.dir + "/.codex/hooks.json"));
 }
