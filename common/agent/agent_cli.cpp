@@ -36,6 +36,7 @@ constexpr AgentCli kClaude = {
     ".claude",
     "settings.json",
     HookTrust::none,
+    false,
 };
 
 // codex-cli 0.169.0: Claude Code's dialect; an MCP tool's tool_response is the MCP result
@@ -60,6 +61,7 @@ constexpr AgentCli kCodex = {
     ".codex",
     "hooks.json",
     HookTrust::codex_config,
+    false,
 };
 
 // gemini-cli 0.61.0: BeforeTool/AfterTool, mcp_<server>_<tool>, a top-level
@@ -84,6 +86,7 @@ constexpr AgentCli kGemini = {
     ".gemini",
     "settings.json",
     HookTrust::gemini_folders,
+    true,
 };
 
 constexpr std::array<const AgentCli*, 3> kAgents = {&kClaude, &kCodex, &kGemini};
