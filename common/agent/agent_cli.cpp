@@ -1,6 +1,7 @@
 #include "agent/agent_cli.h"
 
 #include <array>
+#include <cstdlib>
 
 namespace fleet {
 namespace {
@@ -30,6 +31,13 @@ constexpr AgentCli kClaude = {
     "systemMessage",
     {"", "text", "", ""},
     TimeoutUnit::seconds,
+    {"SessionStart", ""},
+    false,
+    "CLAUDE_CONFIG_DIR",
+    ".claude",
+    "settings.json",
+    HookTrust::none,
+    false,
 };
 
 // codex-cli 0.169.0: Claude Code's dialect; an MCP tool's tool_response is the MCP result
@@ -48,6 +56,14 @@ constexpr AgentCli kCodex = {
     "systemMessage",
     {"content", "text", "", ""},
     TimeoutUnit::seconds,
+    // A Codex worker is recorded from its first hook (its id cannot be chosen).
+    {"SessionStart", "startup"},
+    false,
+    "CODEX_HOME",
+    ".codex",
+    "hooks.json",
+    HookTrust::codex_config,
+    false,
 };
 
 // gemini-cli 0.61.0: BeforeTool/AfterTool, mcp_<server>_<tool>, a top-level
@@ -67,6 +83,13 @@ constexpr AgentCli kGemini = {
     "systemMessage",
     {"llmContent", "", "<untrusted_context>\n", "\n</untrusted_context>"},
     TimeoutUnit::milliseconds,
+    {"SessionStart", ""},
+    true,
+    "",
+    ".gemini",
+    "settings.json",
+    HookTrust::gemini_folders,
+    true,
 };
 
 constexpr std::array<const AgentCli*, 3> kAgents = {&kClaude, &kCodex, &kGemini};
@@ -86,6 +109,20 @@ const AgentCli* find_agent_cli(std::string_view name) {
     if (agent->name == name) return agent;
   }
   return nullptr;
+}
+
+std::string agent_config_home(const AgentCli& agent) {
+  if (!agent.config_home_variable.empty()) {
+    const char* set = std::getenv(std::string(agent.config_home_variable).c_str());
+    if (set != nullptr && *set != '\0') return set;
+  }
+  const char* home = std::getenv("HOME");
+  if (home == nullptr || *home == '\0') return "";
+  return std::string(home) + "/" + std::string(agent.config_home_default);
+}
+
+int hook_timeout_value(const AgentCli& agent, int seconds) {
+  return agent.timeout_unit == TimeoutUnit::milliseconds ? seconds * 1000 : seconds;
 }
 
 std::string agent_cli_names(std::string_view separator) {

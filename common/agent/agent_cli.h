@@ -52,6 +52,21 @@ struct ToolResponseForm {
 
 enum class TimeoutUnit { seconds, milliseconds };
 
+// What a project's hooks need before the CLI runs them (doc/agents.md, "Trust").
+enum class HookTrust {
+  none,            // Claude Code: a project's settings run as they are
+  codex_config,    // Codex: the project, and each hook's hash, trusted in $CODEX_HOME/config.toml
+  gemini_folders,  // Gemini: the folder trusted in ~/.gemini/trustedFolders.json
+};
+
+// The hooks `fleet-hooks install --agent` wires beyond the guard and the writer: a
+// session-start hook running `provenance-writer session-start --agent <name>` for the sessions
+// whose matcher is `session_start_matcher` ("" : none is wired).
+struct SessionStartWiring {
+  std::string_view event;    // "SessionStart"
+  std::string_view matcher;  // "startup" (Codex's source of a new session); "" : not wired
+};
+
 struct AgentCli {
   std::string_view name;                 // what --agent takes: "claude", "codex", "gemini"
   std::string_view display_name;         // "Claude Code"
@@ -66,7 +81,23 @@ struct AgentCli {
   const char* advisory_key;  // a message shown to the user that decides nothing
   ToolResponseForm response;
   TimeoutUnit timeout_unit;  // of a hook entry's "timeout"
+  SessionStartWiring session_start;
+  bool names_hook_entries;  // each hook entry carries a "name" (Gemini CLI)
+  // The user's configuration directory: $`config_home_variable` when set, else
+  // ~/`config_home_default`; its `user_hook_file` holds the user's own hooks.
+  std::string_view config_home_variable;  // "CODEX_HOME"; "" : none
+  std::string_view config_home_default;   // ".codex"
+  std::string_view user_hook_file;        // "hooks.json"
+  HookTrust hook_trust;
+  bool settings_comments;  // reads // and /* */ comments in its hook file (Gemini CLI)
 };
+
+// `agent`'s configuration directory on this machine (AgentCli::config_home_variable, else
+// $HOME/config_home_default); "" when neither that variable nor HOME is set.
+std::string agent_config_home(const AgentCli& agent);
+
+// `seconds` in the unit of `agent`'s hook "timeout".
+int hook_timeout_value(const AgentCli& agent, int seconds);
 
 // The CLI a hook speaks when --agent is not given.
 const AgentCli& claude_code();

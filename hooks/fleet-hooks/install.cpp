@@ -1,9 +1,13 @@
 // fleet-hooks install / uninstall: the suite's hook entries into or out of a settings file
 // (common/settings/settings_update.h).
 
+#include <algorithm>
 #include <cstdio>
 
+#include "agent/agent_cli.h"
 #include "base/exit_status.h"
+#include "settings/codex_trust.h"
+#include "settings/policy_check.h"
 #include "settings/settings_update.h"
 #include "subcommand.h"
 
@@ -17,20 +21,25 @@ struct SettingsOptions {
   std::vector<std::string> tools;
   bool fail_open_if_missing = false;
   bool dry_run = false;
+  bool trust = false;
+  std::vector<std::string> agents;
 };
 
 void add_scope_options(CLI::App& sub, SettingsOptions& o, const char* scope_help) {
   sub.add_option("--project", o.project, "Project directory (default: .)");
   sub.add_option("--scope", o.scope, scope_help)
       ->check(CLI::IsMember({"project", "local", "user"}));
+  add_agents_option(sub, o.agents,
+                    "The agent CLI whose project file to wire: claude (.claude/settings.json), "
+                    "codex (.codex/hooks.json) or gemini (.gemini/settings.json); repeatable "
+                    "(default: claude)");
 }
 
-int run_settings(const std::string& name, const SettingsOptions& o, bool install) {
-  if (const auto bad = reject_bad_tools(name, o.tools)) return *bad;
-  const ProjectArgument project = project_argument(name, o.project, o.scope != "user");
-  if (project.exit_status) return *project.exit_status;
-  const fleet::SettingsRequest request{project.dir, fleet::settings_scope_named(o.scope), o.bin_dir,
-                                       o.tools, o.fail_open_if_missing};
+int run_one(const std::string& name, const SettingsOptions& o, const fleet::AgentCli& agent,
+            const std::string& project_dir, bool install) {
+  const fleet::SettingsRequest request{
+      project_dir, fleet::settings_scope_named(o.scope), o.bin_dir, o.tools, o.fail_open_if_missing,
+      &agent};
   const fleet::SettingsUpdate update = fleet::update_settings(
       request, install ? fleet::SettingsAction::install : fleet::SettingsAction::uninstall,
       o.dry_run);
@@ -44,6 +53,55 @@ int run_settings(const std::string& name, const SettingsOptions& o, bool install
   if (install) {
     if (const auto note = fleet::install_note(request))
       std::fprintf(stderr, "fleet-hooks %s: note: %s\n", name.c_str(), note->c_str());
+  }
+  return fleet::exit_status::ok;
+}
+
+// After an install: a note for each reason the agent CLI will not run the hooks just wired
+// (not trusted, turned off), saying how to trust them.
+void note_untrusted(const std::string& name, const fleet::AgentCli& agent,
+                    const std::string& project_dir) {
+  if (agent.hook_trust == fleet::HookTrust::none) return;
+  fleet::CheckOptions options;
+  options.project_dir = project_dir;
+  options.agent = &agent;
+  options.config_home = fleet::agent_config_home(agent);
+  for (const fleet::Finding& finding : fleet::trust_findings(options)) {
+    std::fprintf(stderr, "fleet-hooks %s: note: %s: %s\n", name.c_str(), finding.rule.c_str(),
+                 finding.message.c_str());
+  }
+}
+
+int run_settings(const std::string& name, const SettingsOptions& o, bool install) {
+  if (const auto bad = reject_bad_tools(name, o.tools)) return *bad;
+  const ProjectArgument project = project_argument(name, o.project, o.scope != "user");
+  if (project.exit_status) return *project.exit_status;
+  const std::vector<const fleet::AgentCli*> agents = agents_named(o.agents);
+  const fleet::AgentCli* codex = fleet::find_agent_cli("codex");
+  if (o.trust && std::find(agents.begin(), agents.end(), codex) == agents.end()) {
+    std::fprintf(stderr,
+                 "fleet-hooks %s: --trust trusts the Codex wiring: pass --agent codex with it\n",
+                 name.c_str());
+    return fleet::exit_status::usage;
+  }
+  for (const fleet::AgentCli* agent : agents) {
+    if (const int status = run_one(name, o, *agent, project.dir, install); status != 0)
+      return status;
+  }
+  if (o.trust && o.dry_run) {
+    std::fprintf(stderr,
+                 "fleet-hooks %s: note: --dry-run trusts nothing; without it, --trust trusts the "
+                 "project and the suite's hooks of .codex/hooks.json in %s\n",
+                 name.c_str(), fleet::codex_config_path(fleet::agent_config_home(*codex)).c_str());
+  } else if (o.trust) {
+    const fleet::CodexTrustUpdate trusted =
+        fleet::trust_codex_hooks(project.dir, fleet::agent_config_home(*codex), false);
+    print(std::string(trusted.changed ? "trusted" : "already trusted") + " in " + trusted.path +
+          ": the project " + project.dir + " and " + std::to_string(trusted.trusted.size()) +
+          " fleet-hooks hooks of .codex/hooks.json\n");
+  }
+  if (install && !o.dry_run) {
+    for (const fleet::AgentCli* agent : agents) note_untrusted(name, *agent, project.dir);
   }
   return fleet::exit_status::ok;
 }
@@ -64,6 +122,9 @@ Subcommand add_install(CLI::App& program) {
   sub->add_flag("--fail-open-if-missing", o->fail_open_if_missing,
                 "Let dispatches run unguarded (with an error shown) on a machine without "
                 "resume-guard, instead of blocking them");
+  sub->add_flag("--trust", o->trust,
+                "With --agent codex: trust the project and the suite's own hooks in "
+                "$CODEX_HOME/config.toml, so that Codex runs them (doc/agents.md, Trust)");
   sub->add_flag("--dry-run", o->dry_run, "Print the resulting file; write nothing");
   return {sub, [o] { return run_settings("install", *o, true); }};
 }

@@ -1,0 +1,418 @@
+// `fleet-hooks install / uninstall --agent codex|gemini`: the project file of each agent CLI
+// (.codex/hooks.json, .gemini/settings.json) wired in that CLI's dialect, with the guarantees
+// of the Claude Code wiring: portable fail-closed commands, the user's bytes and mode kept,
+// idempotent, and nothing of the suite left after uninstall.
+
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+
+#include <string>
+#include <vector>
+
+#include "base/json.h"
+#include "process.h"
+#include "settings/codex_trust.h"
+#include "settings/toml_keys.h"
+#include "suite.h"
+#include "text.h"
+
+using fleet::test::contains;
+using fleet::test::read_file;
+using fleet::test::write_file;
+
+namespace {
+
+using Machine = fleet::test::SuiteMachine;
+
+rapidjson::Document parsed(const std::string& path) {
+  fleet::Result<rapidjson::Document> doc = fleet::parse_json_object(read_file(path));
+  REQUIRE_MESSAGE(doc.ok(), path);
+  return std::move(*doc);
+}
+
+bool file_exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+mode_t mode_of(const std::string& path) {
+  struct stat st {};
+  REQUIRE(::stat(path.c_str(), &st) == 0);
+  return st.st_mode & 07777;
+}
+
+// The one entry of the one group of `event` in `doc`'s "hooks".
+const rapidjson::Value& only_entry(const rapidjson::Value& doc, const char* event) {
+  REQUIRE_MESSAGE(doc["hooks"].HasMember(event), event);
+  const rapidjson::Value& groups = doc["hooks"][event];
+  REQUIRE(groups.Size() == 1);
+  REQUIRE(groups[0]["hooks"].Size() == 1);
+  return groups[0];
+}
+
+std::string command_of(const rapidjson::Value& group) {
+  return group["hooks"][0]["command"].GetString();
+}
+
+// Runs a hook `command` as the CLI does (/bin/sh -c) on a machine without the suite.
+fleet::test::RunResult run_without_suite(const Machine& m, const std::string& command) {
+  return fleet::test::run_process({"/bin/sh", "-c", command},
+                                  {"{}", {{"PATH", m.path(false)}}, m.dir});
+}
+
+}  // namespace
+
+TEST_CASE("fleet-hooks install --agent codex: wires .codex/hooks.json, fail-closed") {
+  Machine m;
+  const auto r = m.run({"install", "--project", m.dir, "--agent", "codex"});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  CHECK(contains(r.out, m.dir + "/.codex/hooks.json"));
+  // Codex runs none of it until trusted: install says so, and how.
+  CHECK(contains(r.err, "fleet-hooks install: note: codex-project-untrusted"));
+  CHECK(contains(r.err, "fleet-hooks install --agent codex --trust --project " + m.dir));
+  CHECK_FALSE(file_exists(m.dir + "/.claude/settings.json"));
+  const rapidjson::Document doc = parsed(m.dir + "/.codex/hooks.json");
+
+  const rapidjson::Value& guard = only_entry(doc, "PreToolUse");
+  CHECK(std::string(guard["matcher"].GetString()) == "^(mcp__.*__)?dispatch_food_truck$");
+  CHECK(guard["hooks"][0]["timeout"].GetInt() == 10);
+  CHECK(contains(command_of(guard), "exec resume-guard --agent codex"));
+  const rapidjson::Value& writer = only_entry(doc, "PostToolUse");
+  CHECK(contains(command_of(writer), "exec provenance-writer hook --agent codex"));
+  const rapidjson::Value& start = only_entry(doc, "SessionStart");
+  CHECK(std::string(start["matcher"].GetString()) == "startup");
+  CHECK(contains(command_of(start), "exec provenance-writer session-start --agent codex"));
+
+  // On a machine without the suite the guard blocks (exit 2, Codex's deny), the others do not.
+  const auto blocked = run_without_suite(m, command_of(guard));
+  CHECK(blocked.exit_code == 2);
+  CHECK(contains(blocked.err, "resume-guard is not installed"));
+  CHECK(contains(blocked.err, "then start Codex CLI again"));
+  CHECK(run_without_suite(m, command_of(start)).exit_code == 1);
+  CHECK(run_without_suite(m, command_of(writer)).exit_code == 1);
+}
+
+TEST_CASE("fleet-hooks install --agent gemini: BeforeTool, mcp_ names, milliseconds, names") {
+  Machine m;
+  const auto r = m.run({"install", "--project", m.dir, "--agent", "gemini", "--tool", "relay"});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  CHECK(contains(r.err, "fleet-hooks install: note: gemini-folder-untrusted"));
+  CHECK(contains(r.err, "\"" + m.dir + "\": \"TRUST_FOLDER\""));
+  const rapidjson::Document doc = parsed(m.dir + "/.gemini/settings.json");
+  CHECK_FALSE(doc["hooks"].HasMember("PreToolUse"));
+  CHECK_FALSE(doc["hooks"].HasMember("SessionStart"));
+
+  const rapidjson::Value& guard = only_entry(doc, "BeforeTool");
+  CHECK(std::string(guard["matcher"].GetString()) == "^(mcp_.*_)?(dispatch_food_truck|relay)$");
+  const rapidjson::Value& entry = guard["hooks"][0];
+  CHECK(entry["timeout"].GetInt() == 10000);
+  CHECK(std::string(entry["name"].GetString()) == "fleet-hooks resume-guard");
+  CHECK(contains(command_of(guard), "exec resume-guard --agent gemini --tool relay"));
+  const rapidjson::Value& writer = only_entry(doc, "AfterTool");
+  CHECK(std::string(writer["hooks"][0]["name"].GetString()) == "fleet-hooks provenance-writer");
+  CHECK(contains(command_of(writer), "exec provenance-writer hook --agent gemini"));
+  // Gemini blocks on exit 2 and shows the stderr as the reason.
+  const auto blocked = run_without_suite(m, command_of(guard));
+  CHECK(blocked.exit_code == 2);
+  CHECK(contains(blocked.err, "resume-guard is not installed"));
+}
+
+TEST_CASE("fleet-hooks install --agent: repeated, idempotent, user's bytes and mode kept") {
+  Machine m;
+  const std::string gemini = m.dir + "/.gemini/settings.json";
+  const std::string original = "{\"mcpServers\": {\"kitchen\": {\"command\": \"k\"}}}\n";
+  REQUIRE(::mkdir((m.dir + "/.gemini").c_str(), 0755) == 0);
+  write_file(gemini, original);
+  REQUIRE(::chmod(gemini.c_str(), 0640) == 0);
+
+  const std::vector<std::string> all = {"install", "--project", m.dir,     "--agent", "claude",
+                                        "--agent", "codex",     "--agent", "gemini"};
+  REQUIRE(m.run(all).exit_code == 0);
+  const std::string files[] = {m.dir + "/.claude/settings.json", m.dir + "/.codex/hooks.json",
+                               gemini};
+  std::vector<std::string> first;
+  for (const std::string& file : files) first.push_back(read_file(file));
+  CHECK(mode_of(gemini) == 0640);
+  CHECK(std::string(parsed(gemini)["mcpServers"]["kitchen"]["command"].GetString()) == "k");
+
+  const auto again = m.run(all);
+  REQUIRE(again.exit_code == 0);
+  CHECK(contains(again.out, "unchanged: " + gemini));
+  for (std::size_t i = 0; i < 3; ++i) CHECK(read_file(files[i]) == first[i]);
+
+  // Uninstall: no suite entry is left, and the Gemini file is the user's bytes again.
+  const auto removed =
+      m.run({"uninstall", "--project", m.dir, "--agent", "codex", "--agent", "gemini"});
+  REQUIRE_MESSAGE(removed.exit_code == 0, removed.err);
+  CHECK(read_file(gemini) == original);
+  CHECK(mode_of(gemini) == 0640);
+  const std::string codex = read_file(m.dir + "/.codex/hooks.json");
+  CHECK_FALSE(contains(codex, "resume-guard"));
+  CHECK_FALSE(contains(codex, "provenance-writer"));
+  // Claude Code's file was not named, so it keeps its hooks.
+  CHECK(contains(read_file(files[0]), "resume-guard"));
+}
+
+TEST_CASE("fleet-hooks install --agent: an unknown CLI or scope is a usage error") {
+  Machine m;
+  const auto bad = m.run({"install", "--project", m.dir, "--agent", "cursor"});
+  CHECK(bad.exit_code == 2);
+  CHECK(contains(bad.err, "fleet-hooks install"));
+  CHECK(contains(bad.err, "cursor"));
+  const auto scope = m.run({"install", "--project", m.dir, "--agent", "codex", "--scope", "user"});
+  CHECK(scope.exit_code != 0);
+  CHECK(contains(scope.err, "fleet-hooks install"));
+  CHECK(contains(scope.err, ".codex/hooks.json"));
+  CHECK_FALSE(file_exists(m.home + "/.codex/hooks.json"));
+}
+
+namespace {
+
+// A project of `m` trusted by Gemini CLI (~/.gemini/trustedFolders.json).
+void trust_gemini_folder(const Machine& m) {
+  ::mkdir((m.home + "/.gemini").c_str(), 0755);
+  write_file(m.home + "/.gemini/trustedFolders.json", "{\"" + m.dir + "\": \"TRUST_FOLDER\"}\n");
+}
+
+// `check --agent NAME` on `m`'s project.
+fleet::test::RunResult check(const Machine& m, const std::string& agent) {
+  return m.run({"check", "--project", m.dir, "--agent", agent});
+}
+
+}  // namespace
+
+TEST_CASE("fleet-hooks check --agent gemini: reads .gemini/settings.json in Gemini's terms") {
+  Machine m;
+  trust_gemini_folder(m);
+  // Claude Code's wiring does not guard Gemini.
+  REQUIRE(m.run({"install", "--project", m.dir}).exit_code == 0);
+  const auto unwired = check(m, "gemini");
+  CHECK(unwired.exit_code == 1);
+  CHECK(contains(unwired.out, "guard-missing"));
+  CHECK(contains(unwired.out, "mcp_<server>_dispatch_food_truck"));
+  CHECK(contains(unwired.out, "--agent gemini"));
+
+  REQUIRE(m.run({"install", "--project", m.dir, "--agent", "gemini"}).exit_code == 0);
+  const auto wired = check(m, "gemini");
+  CHECK_MESSAGE(wired.exit_code == 0, wired.out);
+  CHECK(contains(wired.out,
+                 "ok: resume-guard guards dispatch_food_truck and "
+                 "mcp_*_dispatch_food_truck"));
+
+  // Claude Code's matcher misses Gemini's MCP names; 10 is 10 ms to Gemini.
+  const std::string file = m.dir + "/.gemini/settings.json";
+  std::string text = read_file(file);
+  text.replace(text.find("^(mcp_.*_)?"), 11, "^(mcp__.*__)?");
+  text.replace(text.find("\"timeout\": 10000"), 16, "\"timeout\": 10");
+  write_file(file, text);
+  const auto wrong = check(m, "gemini");
+  CHECK(wrong.exit_code == 1);
+  CHECK(contains(wrong.out, "matcher-misses-dispatch"));
+  CHECK(contains(wrong.out, "timeout 10 milliseconds is under 5 s"));
+}
+
+TEST_CASE("fleet-hooks check --agent codex: reads .codex/hooks.json, not Claude Code's file") {
+  Machine m;
+  REQUIRE(m.run({"install", "--project", m.dir}).exit_code == 0);
+  REQUIRE(check(m, "claude").exit_code == 0);
+  const auto codex = check(m, "codex");
+  CHECK(codex.exit_code == 1);
+  CHECK(contains(codex.out, "guard-missing"));
+  CHECK(contains(codex.out, "fleet-hooks install --project " + m.dir + " --agent codex"));
+  // Both asked at once: one fails, so the check fails.
+  const auto both = m.run({"check", "--project", m.dir, "--agent", "claude", "--agent", "codex"});
+  CHECK(both.exit_code == 1);
+  CHECK(contains(both.out,
+                 "ok: resume-guard guards dispatch_food_truck and "
+                 "mcp__*__dispatch_food_truck, and denied a forged self-resume\n"));
+}
+
+namespace {
+
+// ~/.codex/config.toml of `m` trusting the project (unless `project` is false) and every
+// hook of its .codex/hooks.json as it is now, then `extra`.
+void trust_codex(const Machine& m, bool project = true, const std::string& extra = "") {
+  const std::string file = m.dir + "/.codex/hooks.json";
+  const rapidjson::Document doc = parsed(file);
+  std::string config = project ? "[projects.\"" + m.dir + "\"]\ntrust_level = \"trusted\"\n" : "";
+  for (const auto& event : doc["hooks"].GetObject()) {
+    const std::string name = event.name.GetString();
+    for (unsigned g = 0; g < event.value.Size(); ++g) {
+      const rapidjson::Value& group = event.value[g];
+      for (unsigned e = 0; e < group["hooks"].Size(); ++e) {
+        config += "\n[hooks.state." +
+                  fleet::toml_basic_string(fleet::codex_hook_key(file, name, g, e)) +
+                  "]\ntrusted_hash = \"" + *fleet::codex_hook_hash(name, group, group["hooks"][e]) +
+                  "\"\n";
+      }
+    }
+  }
+  ::mkdir((m.home + "/.codex").c_str(), 0755);
+  write_file(m.home + "/.codex/config.toml", config + extra);
+}
+
+}  // namespace
+
+TEST_CASE("fleet-hooks check --agent codex: fails while Codex would skip the suite's hooks") {
+  Machine m;
+  REQUIRE(m.run({"install", "--project", m.dir, "--agent", "codex"}).exit_code == 0);
+  const auto untrusted = check(m, "codex");
+  CHECK(untrusted.exit_code == 1);
+  CHECK(contains(untrusted.out, "error codex-project-untrusted"));
+  CHECK(contains(untrusted.out, "error codex-hook-untrusted: the resume-guard hook (" + m.dir +
+                                    "/.codex/hooks.json:pre_tool_use:0:0) is not trusted"));
+  CHECK(contains(untrusted.out, "session_start:0:0"));
+  CHECK(contains(untrusted.out, "run `codex` in " + m.dir));
+  CHECK(contains(untrusted.out, "fleet-hooks install --agent codex --trust"));
+
+  // The hooks trusted but not the project: Codex does not read the project's file at all.
+  trust_codex(m, false);
+  const auto no_project = check(m, "codex");
+  CHECK(no_project.exit_code == 1);
+  CHECK(contains(no_project.out, "codex-project-untrusted"));
+  CHECK_FALSE(contains(no_project.out, "codex-hook-untrusted"));
+
+  trust_codex(m);
+  const auto trusted = check(m, "codex");
+  CHECK_MESSAGE(trusted.exit_code == 0, trusted.out);
+  CHECK(contains(trusted.out, "ok: resume-guard guards"));
+
+  // A changed hook needs trusting again.
+  const std::string file = m.dir + "/.codex/hooks.json";
+  std::string text = read_file(file);
+  text.replace(text.find("\"timeout\": 10"), 13, "\"timeout\": 20");
+  write_file(file, text);
+  const auto changed = check(m, "codex");
+  CHECK(changed.exit_code == 1);
+  CHECK(contains(changed.out, "error codex-hook-modified: the resume-guard hook"));
+}
+
+TEST_CASE("fleet-hooks check --agent codex: hooks turned off in config.toml fail the check") {
+  Machine m;
+  REQUIRE(m.run({"install", "--project", m.dir, "--agent", "codex"}).exit_code == 0);
+  trust_codex(m, true, "\n[features]\nhooks = false\n");
+  const auto off = check(m, "codex");
+  CHECK(off.exit_code == 1);
+  CHECK(contains(off.out, "error codex-hooks-disabled"));
+
+  trust_codex(m, true, "\n[features]\ncodex_hooks = false\nhooks = true\n");
+  CHECK(check(m, "codex").exit_code == 0);
+
+  trust_codex(m);
+  std::string config = read_file(m.home + "/.codex/config.toml");
+  const std::string key = "pre_tool_use:0:0\"]\n";
+  config.insert(config.find(key) + key.size(), "enabled = false\n");
+  write_file(m.home + "/.codex/config.toml", config);
+  const auto disabled = check(m, "codex");
+  CHECK(disabled.exit_code == 1);
+  CHECK(contains(disabled.out, "error codex-hook-disabled: the resume-guard hook"));
+}
+
+TEST_CASE("fleet-hooks check --agent gemini: fails while Gemini would not load the hooks") {
+  Machine m;
+  REQUIRE(m.run({"install", "--project", m.dir, "--agent", "gemini"}).exit_code == 0);
+  const auto untrusted = check(m, "gemini");
+  CHECK(untrusted.exit_code == 1);
+  CHECK(contains(untrusted.out, "error gemini-folder-untrusted"));
+  CHECK(contains(untrusted.out, "\"" + m.dir + "\": \"TRUST_FOLDER\""));
+  CHECK(contains(untrusted.out, "--skip-trust"));
+
+  ::mkdir((m.home + "/.gemini").c_str(), 0755);
+  write_file(m.home + "/.gemini/trustedFolders.json",
+             "{\"" + m.tmp.path() + "\": \"TRUST_FOLDER\", \"" + m.dir + "\": \"DO_NOT_TRUST\"}");
+  const auto distrusted = check(m, "gemini");
+  CHECK(distrusted.exit_code == 1);
+  CHECK(contains(distrusted.out, "is marked DO_NOT_TRUST"));
+
+  trust_gemini_folder(m);
+  CHECK(check(m, "gemini").exit_code == 0);
+
+  write_file(m.home + "/.gemini/settings.json",
+             R"({"hooksConfig": {"disabled": ["fleet-hooks resume-guard"]}})");
+  const auto one_off = check(m, "gemini");
+  CHECK(one_off.exit_code == 1);
+  CHECK(contains(one_off.out, "error gemini-hook-disabled: the hook \"fleet-hooks resume-guard\""));
+
+  write_file(m.home + "/.gemini/settings.json", R"({"hooksConfig": {"enabled": false}})");
+  const auto all_off = check(m, "gemini");
+  CHECK(all_off.exit_code == 1);
+  CHECK(contains(all_off.out, "error gemini-hooks-disabled"));
+}
+
+TEST_CASE("fleet-hooks install --agent codex --trust: Codex then runs the suite's hooks") {
+  Machine m;
+  const std::string config = m.home + "/.codex/config.toml";
+  const std::string mine =
+      "# mine\nmodel = \"o3\"\n\n[projects.\"/elsewhere\"]\n"
+      "trust_level = \"untrusted\"\n";
+  ::mkdir((m.home + "/.codex").c_str(), 0755);
+  write_file(config, mine);
+  REQUIRE(::chmod(config.c_str(), 0600) == 0);
+
+  const std::vector<std::string> trust = {"install", "--project", m.dir,
+                                          "--agent", "codex",     "--trust"};
+  const auto first = m.run(trust);
+  REQUIRE_MESSAGE(first.exit_code == 0, first.err);
+  CHECK(contains(first.out, "trusted in " + config + ": the project " + m.dir + " and 3 "));
+  CHECK_FALSE(contains(first.err, "codex-"));
+  const std::string written = read_file(config);
+  CHECK(written.starts_with(mine));  // the user's bytes stay, the trust is added after them
+  CHECK(contains(written, "[projects.\"" + m.dir + "\"]\ntrust_level = \"trusted\"\n"));
+  CHECK(mode_of(config) == 0600);
+  const auto checked = check(m, "codex");
+  CHECK_MESSAGE(checked.exit_code == 0, checked.out);
+
+  const auto again = m.run(trust);
+  CHECK(again.exit_code == 0);
+  CHECK(contains(again.out, "already trusted"));
+  CHECK(read_file(config) == written);
+
+  // A hook changed by hand is untrusted until trusted again; only its hash changes.
+  const std::string file = m.dir + "/.codex/hooks.json";
+  std::string text = read_file(file);
+  text.replace(text.find("\"timeout\": 10"), 13, "\"timeout\": 20");
+  write_file(file, text);
+  REQUIRE(check(m, "codex").exit_code == 1);
+  REQUIRE(m.run(trust).exit_code == 0);
+  CHECK(check(m, "codex").exit_code == 0);
+  CHECK(read_file(config).size() == written.size());
+}
+
+TEST_CASE("fleet-hooks install --trust: only with --agent codex - nothing under --dry-run") {
+  Machine m;
+  const auto r = m.run({"install", "--project", m.dir, "--agent", "gemini", "--trust"});
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.err, "fleet-hooks install: --trust"));
+  CHECK(contains(r.err, "--agent codex"));
+  CHECK_FALSE(file_exists(m.dir + "/.gemini/settings.json"));
+  CHECK_FALSE(file_exists(m.home + "/.codex/config.toml"));
+  const auto dry =
+      m.run({"install", "--project", m.dir, "--agent", "codex", "--trust", "--dry-run"});
+  CHECK(dry.exit_code == 0);
+  CHECK(contains(dry.err, "--dry-run trusts nothing"));
+  CHECK_FALSE(file_exists(m.home + "/.codex/config.toml"));
+  CHECK_FALSE(file_exists(m.dir + "/.codex/hooks.json"));
+}
+
+TEST_CASE("fleet-hooks check --agent gemini: comments are Gemini's JSON - trailing commas not") {
+  Machine m;
+  trust_gemini_folder(m);
+  REQUIRE(m.run({"install", "--project", m.dir, "--agent", "gemini"}).exit_code == 0);
+  const std::string file = m.dir + "/.gemini/settings.json";
+  const std::string wired = read_file(file);
+  std::string commented = "// the team's settings\n";
+  commented += wired;
+  write_file(file, commented);
+  const auto commented_check = check(m, "gemini");
+  CHECK_MESSAGE(commented_check.exit_code == 0, commented_check.out);
+  // Claude Code drops such a file whole: its check still says so.
+  REQUIRE(::mkdir((m.dir + "/.claude").c_str(), 0755) == 0);
+  write_file(m.dir + "/.claude/settings.json", "// mine\n{}\n");
+  CHECK(contains(check(m, "claude").out, "settings-ignored"));
+
+  const std::size_t cut = wired.rfind('}', wired.rfind('}') - 1) + 1;  // after "hooks": {…}
+  write_file(file, wired.substr(0, cut) + std::string(",") + wired.substr(cut));
+  const auto broken = check(m, "gemini");
+  CHECK(broken.exit_code == 1);
+  CHECK(contains(broken.out, "settings-ignored"));
+}
