@@ -207,3 +207,30 @@ TEST_CASE("plugin: install.sh --package joins both architectures and aarch64 run
   CHECK(here.exit_code == 2);
   CHECK(contains(here.err, "has no resume-guard for linux-x86_64"));
 }
+
+TEST_CASE("plugin: fleet-hooks check says when the plugin's guard cannot run on this machine") {
+  TempDir t;
+  REQUIRE(run_process({FLEET_CMAKE, "--install", FLEET_BINARY_DIR, "--prefix", t / "prefix"})
+              .exit_code == 0);
+  const std::string plugin = t / "prefix/share/fleet-hooks/claude-plugin";
+  fs::create_directories(t / "orch");
+  fs::create_directories(t / "home");
+  fs::create_directories(t / "uname");
+  fleet::test::write_script(t / "uname/uname", "echo 'Linux riscv64'");
+  const auto check = [&](const std::string& path) {
+    return fleet::test::run_with_only_env(
+        {"HOME=" + (t / "home"), "PATH=" + path},
+        {t / "prefix/bin/fleet-hooks", "check", "--project", t / "orch", "--plugin-dir", plugin});
+  };
+  const RunResult here = check(fleet::test::kSystemPath);
+  CHECK_MESSAGE(here.exit_code == 0, here.out);
+  // Where the selector finds no binary for the machine, every dispatch is blocked: not "ok".
+  const RunResult elsewhere = check(t / "uname:" + std::string(fleet::test::kSystemPath));
+  INFO(elsewhere.out);
+  CHECK(elsewhere.exit_code == 1);
+  CHECK(contains(elsewhere.out, "error binary-missing: resume-guard cannot run on this machine"));
+  CHECK(
+      contains(elsewhere.out, "so its hook blocks every call of the dispatch tool here (exit 2)"));
+  CHECK(contains(elsewhere.out, "not for this machine (uname -sm: Linux riscv64)"));
+  CHECK_FALSE(contains(elsewhere.out, "guard-missing"));
+}
