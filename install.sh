@@ -400,13 +400,14 @@ if [ "$mode" = test ]; then
   # The end-to-end tests drive the real Claude Code CLI from the npm registry; without it they
   # report themselves skipped, with the reason.
   tests/e2e/setup.sh
+  # Before the release tests too: one of them runs the plugin's aarch64 guard.
+  aarch64_emulation
   echo "install.sh: building the release preset"
   cmake --preset release >/dev/null
   cmake --build --preset release --parallel "$jobs"
   echo "install.sh: running the test suite on the release build"
   ctest --preset release
   echo "install.sh: cross-building for linux-aarch64 and testing it under qemu-aarch64-static"
-  aarch64_emulation
   cmake --preset release-aarch64 >/dev/null
   cmake --build --preset release-aarch64 --parallel "$jobs"
   ctest --preset release-aarch64
