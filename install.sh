@@ -3,7 +3,7 @@
 #   ./install.sh [--prefix DIR] [--project DIR]   build the four executables, install them,
 #                                                 wire and check a project
 #   ./install.sh --uninstall [--prefix DIR] [--project DIR]
-#   ./install.sh --package DIR                    write the .deb, .tar.gz and npm packages into DIR
+#   ./install.sh --package DIR                    write every package (.deb, tarball, npm, plugin)
 #   ./install.sh --test                           build and run the whole test suite
 set -euo pipefail
 
@@ -41,7 +41,9 @@ usage() {
                  fleet-hooks_<version>_<amd64|arm64>.deb and the tarball
                  fleet-hooks-<version>-linux-<x86_64|aarch64>.tar.gz; with npm pack the
                  npm packages fleet-hooks-linux-<x64|arm64>-<version>.tgz and the main
-                 package fleet-hooks-<version>.tgz; and SHA256SUMS.
+                 package fleet-hooks-<version>.tgz; the Claude Code plugin with the
+                 binaries of both, fleet-hooks-claude-plugin-<version>.tar.gz (a local
+                 marketplace); and SHA256SUMS.
   --test         Build and run the whole test suite: unit, integration, install, end-to-end
                  and reliability tests on the release build, the unit and integration
                  tests of the aarch64 build under qemu-aarch64-static, then again under
@@ -328,7 +330,8 @@ announce_build() {
 
 if [ "$mode" = package ]; then
   echo "install.sh: writing the packages for linux-x86_64 and linux-aarch64 into $package_dir:"
-  echo "  the Debian packages, the tarballs and the npm packages, with SHA256SUMS"
+  echo "  the Debian packages, the tarballs, the npm packages and the Claude Code plugin,"
+  echo "  with SHA256SUMS"
   mkdir -p "$package_dir"
   staging="$(mktemp -d)"
   trap 'rm -rf "$staging"' EXIT
@@ -344,9 +347,13 @@ if [ "$mode" = package ]; then
     fi
     cmake --install "build/$preset" --prefix "$staging/prefix-$arch" --strip >/dev/null
   done
+  version="$(sed -n 's/^project(fleet-hooks VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)"
+  # The Claude Code plugin with the binaries of both architectures, as one archive.
+  cmake -DVERSION="$version" -DOUT_DIR="$staging/cpack" \
+    -DTREES="$staging/prefix-x86_64/share/fleet-hooks;$staging/prefix-aarch64/share/fleet-hooks" \
+    -P cmake/ClaudePlugin.cmake
   written=("$staging"/cpack/*.deb "$staging"/cpack/*.tar.gz)
   if command -v npm >/dev/null; then
-    version="$(sed -n 's/^project(fleet-hooks VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)"
     cmake -DSOURCE_DIR="$source_dir" -DVERSION="$version" -DOUT_DIR="$staging/npm" \
       -DBIN_x64="$staging/prefix-x86_64/bin" -DBIN_arm64="$staging/prefix-aarch64/bin" \
       -P cmake/NpmPackages.cmake
@@ -393,13 +400,14 @@ if [ "$mode" = test ]; then
   # The end-to-end tests drive the real Claude Code CLI from the npm registry; without it they
   # report themselves skipped, with the reason.
   tests/e2e/setup.sh
+  # Before the release tests too: one of them runs the plugin's aarch64 guard.
+  aarch64_emulation
   echo "install.sh: building the release preset"
   cmake --preset release >/dev/null
   cmake --build --preset release --parallel "$jobs"
   echo "install.sh: running the test suite on the release build"
   ctest --preset release
   echo "install.sh: cross-building for linux-aarch64 and testing it under qemu-aarch64-static"
-  aarch64_emulation
   cmake --preset release-aarch64 >/dev/null
   cmake --build --preset release-aarch64 --parallel "$jobs"
   ctest --preset release-aarch64

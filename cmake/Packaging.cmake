@@ -16,15 +16,14 @@ install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/doc/ DESTINATION share/doc/fleet-hooks/doc
         FILES_MATCHING PATTERN "*.md")
 
-if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+# FLEET_ARCH (CMakeLists.txt) names the tarball; Debian names the same machines its own way.
+set(fleet_tar_arch ${FLEET_ARCH})
+if(FLEET_ARCH STREQUAL "x86_64")
   set(fleet_deb_arch amd64)
-  set(fleet_tar_arch x86_64)
-elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$")
+elseif(FLEET_ARCH STREQUAL "aarch64")
   set(fleet_deb_arch arm64)
-  set(fleet_tar_arch aarch64)
 else()
-  set(fleet_deb_arch ${CMAKE_SYSTEM_PROCESSOR})
-  set(fleet_tar_arch ${CMAKE_SYSTEM_PROCESSOR})
+  set(fleet_deb_arch ${FLEET_ARCH})
 endif()
 
 set(CPACK_GENERATOR DEB TGZ)

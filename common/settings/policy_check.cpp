@@ -131,6 +131,11 @@ std::optional<Finding> binary_missing(const ConfiguredHook& hook, const char* na
 struct ForgeryOutcome {
   bool blocked = false;
   std::string detail;  // when not blocked
+  // What the command printed when it blocked by exiting 2 with the suite's own fail-closed
+  // message ("fleet-hooks: …", as the guarded command form and the plugin's bin/ selector
+  // print when they cannot run resume-guard, which itself never exits 2): every call of the
+  // tool is then blocked here, not guarded.
+  std::optional<std::string> blocked_by_wrapper = std::nullopt;
 };
 
 // True when `out` is `agent`'s deny (hook_protocol.h's pre_tool_use_deny).
@@ -166,7 +171,10 @@ ForgeryOutcome run_forgery(const ConfiguredHook& hook, const std::string& tool,
   }
   ::rmdir(state.c_str());
   if (result.timed_out) return {false, "it did not answer within its timeout"};
-  if (result.exit_code == exit_status::hook_blocks) return {true, ""};
+  if (result.exit_code == exit_status::hook_blocks) {
+    if (!result.err.starts_with("fleet-hooks: ")) return {true, ""};
+    return {true, "", result.err};
+  }
   if (result.exit_code == 0 && is_deny(result.out, agent)) return {true, ""};
   return {false, "exit " + std::to_string(result.exit_code) + ", stdout '" +
                      result.out.substr(0, 200) + "', stderr '" + result.err.substr(0, 200) + "'"};
@@ -315,6 +323,15 @@ CheckResult check_wiring(const CheckOptions& options) {
                             guard->file});
       }
       continue;
+    }
+    if (present && forgery.blocked_by_wrapper) {
+      std::string said = forgery.blocked_by_wrapper->substr(0, 600);
+      while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
+      findings.push_back({"binary-missing", Severity::error,
+                          "resume-guard cannot run on this machine, so its hook blocks every call "
+                          "of the dispatch tool here (exit 2); it says: " +
+                              said,
+                          guard->file});
     }
     if (broken) continue;
     for (const std::string& tool : required) {

@@ -64,6 +64,37 @@ class Team {
   std::string suite_path() const { return prefix_ + "/bin:" + kSystemPath; }
   std::string plugin() const { return prefix_ + "/share/fleet-hooks/claude-plugin"; }
   std::string marketplace() const { return prefix_ + "/share/fleet-hooks"; }
+
+  // The plugin as a user gets it: the archive cmake/ClaudePlugin.cmake writes (the step of
+  // ./install.sh --package, here from this build's architecture only), unpacked; returns the
+  // marketplace directory it holds.
+  std::string packaged_marketplace() const {
+    const std::string name = "fleet-hooks-claude-plugin-" + std::string(FLEET_VERSION_NUMBER);
+    const RunResult packed =
+        run_process({FLEET_CMAKE, "-DVERSION=" + std::string(FLEET_VERSION_NUMBER),
+                     "-DOUT_DIR=" + tmp_.path(), "-DTREES=" + marketplace(), "-P",
+                     std::string(FLEET_SOURCE_DIR) + "/cmake/ClaudePlugin.cmake"});
+    REQUIRE_MESSAGE(packed.exit_code == 0, packed.err);
+    ::mkdir((tmp_ / "unpacked").c_str(), 0755);
+    REQUIRE(run_process({"/bin/tar", "-xzf", tmp_ / (name + ".tar.gz"), "-C", tmp_ / "unpacked"})
+                .exit_code == 0);
+    return tmp_ / ("unpacked/" + name);
+  }
+
+  // A PATH of one directory holding links to `tools` (from kSystemPath) and nothing else.
+  std::string only_on_path(const std::vector<std::string>& tools) const {
+    const std::string dir = tmp_ / "path-only";
+    ::mkdir(dir.c_str(), 0755);
+    for (const std::string& tool : tools) {
+      std::string target;
+      for (const char* bin : {"/usr/bin/", "/bin/"}) {
+        if (target.empty() && ::access((bin + tool).c_str(), X_OK) == 0) target = bin + tool;
+      }
+      REQUIRE_MESSAGE(!target.empty(), tool << " is not in " << kSystemPath);
+      REQUIRE(::symlink(target.c_str(), (dir + "/" + tool).c_str()) == 0);
+    }
+    return dir;
+  }
   const std::string& project() const { return project_; }
   const std::string& claude() const { return claude_; }
   std::string store() const { return state_ + "/session_provenance.jsonl"; }
@@ -224,6 +255,37 @@ TEST_CASE("e2e: the plugin through a local marketplace, installed offline for a 
   ClaudeRun denied = team.stranger_resumes(worker, home, kSystemPath);
   CHECK(denied.denials() == 1);
   CHECK(team.calls().size() == 2);
+}
+
+TEST_CASE(
+    "e2e: the packaged plugin installed offline denies a stranger with nothing else on PATH") {
+  Team team(/*dispatcher_records=*/false);
+  const std::string home = team.home("packaged");
+  // "Nothing else": PATH is one directory holding only what this run needs besides Claude Code
+  // (started by its absolute path): node, because the MCP dispatcher fixture is a node script
+  // (the fleet's own tool, not the suite; it starts launch-wrapper and the worker's claude by
+  // absolute paths), and uname, which the plugin's bin/ selector asks for the machine. No
+  // suite binary, no build directory, not even a shell's usual tools: Claude Code (2.1.328)
+  // finds its shell for hook commands by an absolute path, and the hooks need nothing else.
+  // Without uname the selector blocks every dispatch; without node the dispatcher is absent.
+  const std::string path = team.only_on_path({"node", "uname"});
+  fleet::test::require_suite_absent(path);
+  const std::string marketplace = team.packaged_marketplace();
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"plugin", "marketplace", "add", marketplace},
+        std::vector<std::string>{"plugin", "install", "fleet-hooks@fleet-hooks"}}) {
+    std::vector<std::string> argv = {team.claude()};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const RunResult r = run_process(argv, {"", team.claude_env(home, path), ""});
+    REQUIRE_MESSAGE(r.exit_code == 0, (r.out + r.err));
+  }
+
+  const std::string worker = team.owner_dispatches_and_resumes(home, path);
+  CHECK(fleet::lookup_session(team.store(), worker).record.caller_session_id == kOwner);
+  ClaudeRun denied = team.stranger_resumes(worker, home, path);
+  CHECK(denied.denials() == 1);
+  CHECK(team.calls().size() == 2);
+  CHECK(team.tool_results().find("Refused to resume session '" + worker) != std::string::npos);
 }
 
 TEST_CASE("e2e: another dispatch tool name - install --tool spawn_worker guards it") {

@@ -201,6 +201,7 @@ TEST_CASE(
                                              "fleet-hooks-" + version + "-linux-aarch64.tar.gz",
                                              "fleet-hooks-" + version + "-linux-x86_64.tar.gz",
                                              "fleet-hooks-" + version + ".tgz",
+                                             "fleet-hooks-claude-plugin-" + version + ".tar.gz",
                                              "fleet-hooks-linux-arm64-" + version + ".tgz",
                                              "fleet-hooks-linux-x64-" + version + ".tgz",
                                              "fleet-hooks_" + version + "_amd64.deb",

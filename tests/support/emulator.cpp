@@ -3,12 +3,22 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <sys/stat.h>
+
 #include "fixtures.h"
+#include "temp_dir.h"
 
 namespace fleet::test {
 
 const char* emulator() {
   return FLEET_TEST_EMULATOR;
+}
+
+std::string emulated_uname_path(const std::string& dir) {
+  if (emulator()[0] == '\0') return "";
+  ::mkdir(dir.c_str(), 0755);
+  write_script(dir + "/uname", std::string("echo 'Linux ") + FLEET_TEST_MACHINE + "'");
+  return dir + ":";
 }
 
 void skip_under_emulator(const char* reason) {

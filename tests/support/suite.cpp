@@ -95,7 +95,7 @@ rapidjson::Document SettingsProject::settings() const {
 }
 
 std::string SuiteMachine::path(bool suite_on_path) const {
-  return suite_on_path ? bin + ":" + kSystemPath : kSystemPath;
+  return machine + (suite_on_path ? bin + ":" + kSystemPath : kSystemPath);
 }
 
 RunResult SuiteMachine::run(std::vector<std::string> args, bool suite_on_path,

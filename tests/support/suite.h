@@ -9,6 +9,7 @@
 
 #include <rapidjson/document.h>
 
+#include "emulator.h"
 #include "fixtures.h"
 #include "process.h"
 #include "temp_dir.h"
@@ -54,12 +55,15 @@ void link_suite(const std::string& bin_dir, std::initializer_list<std::string> n
 void require_suite_absent(const std::string& path);
 
 // A machine as the wiring tests see it: a project `dir`, a `home`, and a `bin` dir holding
-// resume-guard, provenance-writer and fleet-hooks, on PATH (before kSystemPath) only when asked.
+// resume-guard, provenance-writer and fleet-hooks, on PATH (before kSystemPath) only when asked;
+// under an emulator a `uname` naming the emulated machine comes first on PATH.
 struct SuiteMachine {
   TempDir tmp;
   std::string dir = tmp / "project";
   std::string home = tmp / "home";
   std::string bin = tmp / "bin";
+  // Under an emulator, "<dir>:" of a uname naming the emulated machine (emulator.h); "".
+  std::string machine = emulated_uname_path(tmp / "machine");
 
   SuiteMachine();
   std::string path(bool suite_on_path) const;
