@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "launch/session_files.h"
+
 namespace fleet {
 namespace {
 
@@ -23,6 +25,8 @@ constexpr AgentProfile kClaude = {
     kClaudePrograms,
     {"--session-id", "", ""},
     {"", "--resume", "-r", kClaudeLatest},
+    &claude_session_file,
+    kClaudeCompletion,
     {kClaudeTexts, {}, true},
 };
 
@@ -52,6 +56,8 @@ constexpr AgentProfile kCodex = {
     kCodexPrograms,
     {"", "thread.started", "thread_id"},
     {"exec", "resume", "", kCodexLatest},
+    &codex_session_file,
+    {"event_msg", "payload", "type", "task_complete", {"payload", "last_agent_message"}, ""},
     {kCodexTexts, {}, true},
 };
 
@@ -90,6 +96,8 @@ constexpr AgentProfile kGemini = {
     kGeminiPrograms,
     {"--session-id", "", ""},
     {"", "--resume", "-r", {}},
+    &gemini_session_file,
+    {"gemini", "", "", "", {"content", ""}, ""},
     {kGeminiTexts, kGeminiExits, false},
 };
 

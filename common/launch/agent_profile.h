@@ -2,13 +2,15 @@
 // What launch-wrapper needs to know of an agent CLI (Claude Code, Codex CLI, Gemini CLI), one
 // table per CLI, looked up by the name `--agent` takes (agent/agent_cli.h holds the hook side):
 // which command line is the agent's own, how a session id is given or learned, how a session
-// is resumed, and which of its failures are worth another attempt (doc/agents.md, "Adding a CLI").
+// is resumed, where its session file is and which record in it finishes a turn, and which of
+// its failures are worth another attempt (doc/agents.md, "Adding a CLI").
 // Failing: nothing here fails; an unknown name is nullptr.
 
 #include <span>
 #include <string>
 #include <string_view>
 
+#include "launch/completion_marker.h"
 #include "launch/error_class.h"
 
 namespace fleet {
@@ -39,6 +41,10 @@ struct AgentProfile {
   std::span<const std::string_view> programs;  // base names of its command: "claude"
   SessionIdForm session_id;
   ResumeForm resume;
+  // The session file of `session_id` for working directory `cwd`, "" when it is not found
+  // (yet): a file whose name the CLI chooses when the session starts is found once it exists.
+  std::string (*session_file)(const std::string& session_id, const std::string& cwd);
+  CompletionRecordForm completion;
   ErrorForm errors;
 };
 

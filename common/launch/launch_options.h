@@ -67,7 +67,7 @@ struct ProvenanceOptions {
 struct CompletionOptions {
   std::string marker;       // "" disables the watch
   std::string session_log;  // transcript path ("" derives it from the session id)
-  std::string record_type = "assistant";
+  std::string record_type;  // "" : the agent CLI's (agent_profile.h)
   bool marker_anywhere = false;
   std::chrono::milliseconds poll_interval{500};
   bool use_inotify = true;

@@ -142,3 +142,67 @@ TEST_CASE("launch agents: --agent names one of the known CLIs") {
   CHECK(r.err.find("--agent") != std::string::npos);
   CHECK(r.err.find("claude") != std::string::npos);
 }
+
+namespace {
+
+constexpr const char* kCodexId = "019a8d2e-5b1c-7f20-9a4e-3c2d1b0a9f88";
+constexpr const char* kGeminiId = "5f2c9a10-3b4d-4e6f-8a7b-1c2d3e4f5a6b";
+const std::string kMarker = "%%W1_DONE%%";
+
+// A resumed agent that works a while ("still working" on stdout) before it appends its new
+// completion record to `session_file` and then idles: only the new record may end it.
+std::string resumed_agent(const std::string& path, const std::string& session_file,
+                          const std::string& record) {
+  return write_script(path, "sleep 1\necho still working\nprintf '%s\\n' '" + record + "' >> " +
+                                session_file + "\necho finished\nexec sleep 60\n");
+}
+
+void check_ended_by_new_record(const RunResult& r) {
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("still working\nfinished\n") != std::string::npos);
+  auto summary = wrapper_summary(r.err);
+  CHECK(summary["completion_seen"].GetBool());
+  CHECK(std::string(summary["kill_reason"].GetString()) == "completed_then_stopped");
+}
+
+}  // namespace
+
+TEST_CASE("launch agents: a resumed Codex worker runs on past its old task_complete") {
+  TempDir tmp;
+  const std::string day = tmp / "codex-home/sessions/2026/11/25";
+  REQUIRE(run_process({"/bin/mkdir", "-p", day}).exit_code == 0);
+  const std::string rollout = day + "/rollout-2026-11-25T23-59-01-" + kCodexId + ".jsonl";
+  const auto done = [](const std::string& text) {
+    return R"({"timestamp":"t","type":"event_msg","payload":{"type":"task_complete","last_agent_message":"ok\n)" +
+           text + "\"}}";
+  };
+  fleet::test::write_file(rollout, done(kMarker) + "\n");  // the interrupted run's last turn
+  const std::string codex = resumed_agent(tmp / "codex", rollout, done(kMarker));
+  const RunResult r = run_process(
+      launch({"--agent", "codex", "--completion-marker", kMarker, "--drain", "0.2", "--grace", "1"},
+             {codex, "exec", "resume", kCodexId, "--json", "go on"}),
+      {"", {{"CODEX_HOME", tmp / "codex-home"}}, ""});
+  check_ended_by_new_record(r);
+}
+
+TEST_CASE("launch agents: a resumed Gemini worker runs on past its old answer") {
+  TempDir tmp;
+  const std::string project = tmp / "project";
+  const std::string chats = tmp / "home/.gemini/tmp/project/chats";
+  REQUIRE(run_process({"/bin/mkdir", "-p", chats, project}).exit_code == 0);
+  fleet::test::write_file(tmp / "home/.gemini/tmp/project/.project_root", project);
+  const std::string session =
+      chats + "/session-2026-11-25T23-59-" + std::string(kGeminiId).substr(0, 8) + ".jsonl";
+  const std::string answer =
+      R"({"id":"m2","timestamp":"t","type":"gemini","content":"ok\n)" + kMarker + "\"}";
+  fleet::test::write_file(session, R"({"sessionId":")" + std::string(kGeminiId) +
+                                       R"(","projectHash":"h"})"
+                                       "\n" +
+                                       answer + "\n");
+  const std::string gemini = resumed_agent(tmp / "gemini", session, answer);
+  const RunResult r = run_process(launch({"--agent", "gemini", "--completion-marker", kMarker,
+                                          "--drain", "0.2", "--grace", "1"},
+                                         {gemini, "--resume", kGeminiId, "-p", "go on"}),
+                                  {"", {{"HOME", tmp / "home"}, {"GEMINI_CLI_HOME", ""}}, project});
+  check_ended_by_new_record(r);
+}

@@ -5,6 +5,7 @@
 
 #include "agent/agent_cli.h"
 #include "launch/command_line.h"
+#include "launch/completion_marker.h"
 #include "launch/error_class.h"
 #include "launch/launch_plan.h"
 #include "launch/retry_policy.h"
@@ -185,5 +186,45 @@ TEST_CASE("agent_profile: retry classes come from each CLI's error texts and exi
     CHECK(d.failure == c.expected);
     CHECK((d.step == RetryStep::backoff) == (c.expected == ErrorClass::retryable));
     CHECK(d.not_retried.empty() != c.not_retried);
+  }
+}
+
+namespace {
+
+struct CompletionCase {
+  std::string_view agent;
+  std::string_view line;
+  bool completes;
+};
+
+const CompletionCase kCompletionCases[] = {
+    {"claude",
+     R"({"type":"assistant","message":{"content":[{"type":"text","text":"ok\n%%DONE%%"}]}})", true},
+    {"claude", R"({"type":"user","message":{"content":"%%DONE%%"}})", false},
+    {"codex",
+     R"({"timestamp":"t","type":"event_msg","payload":{"type":"task_complete","last_agent_message":"ok\n%%DONE%%"}})",
+     true},
+    {"codex",
+     R"({"timestamp":"t","type":"event_msg","payload":{"type":"agent_message","message":"%%DONE%%"}})",
+     false},
+    {"codex",
+     R"({"timestamp":"t","type":"response_item","payload":{"type":"message","content":[{"type":"output_text","text":"%%DONE%%"}]}})",
+     false},
+    {"codex",
+     R"({"timestamp":"t","type":"event_msg","payload":{"type":"task_complete","last_agent_message":null}})",
+     false},
+    {"gemini", R"({"id":"m2","timestamp":"t","type":"gemini","content":"ok\n%%DONE%%"})", true},
+    {"gemini", R"({"id":"m1","timestamp":"t","type":"user","content":[{"text":"%%DONE%%"}]})",
+     false},
+    {"gemini", R"({"$set":{"sessionId":"%%DONE%%"}})", false},
+};
+
+}  // namespace
+
+TEST_CASE("agent_profile: completion records - only each CLI's finished answer counts") {
+  for (const CompletionCase& c : kCompletionCases) {
+    CAPTURE(c.line);
+    const MarkerRule rule{"%%DONE%%", "", false, &profile(c.agent).completion};
+    CHECK(record_has_marker(c.line, rule) == c.completes);
   }
 }
