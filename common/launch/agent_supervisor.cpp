@@ -49,6 +49,7 @@ AgentExit supervise_agent(HeldChild& child, SignalRouter& router,
   OutputRelay out(std::move(child.out), STDOUT_FILENO, options.tail_bytes);
   OutputRelay err(std::move(child.err), STDERR_FILENO, options.tail_bytes);
   if (options.stdout_sink) out.divert(options.stdout_sink);
+  if (options.stdout_observer) out.observe(options.stdout_observer);
   std::optional<Clock::time_point> completion_deadline, drain_deadline;
   sigset_t sent;  // every signal the wrapper sent to the agent's group
   sigemptyset(&sent);
