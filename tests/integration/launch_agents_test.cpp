@@ -151,10 +151,14 @@ const std::string kMarker = "%%W1_DONE%%";
 
 // A resumed agent that works a while ("still working" on stdout) before it appends its new
 // completion record to `session_file` and then idles: only the new record may end it.
+// `prelude` is what the CLI appends when it resumes, before the turn.
 std::string resumed_agent(const std::string& path, const std::string& session_file,
-                          const std::string& record) {
-  return write_script(path, "sleep 1\necho still working\nprintf '%s\\n' '" + record + "' >> " +
-                                session_file + "\necho finished\nexec sleep 60\n");
+                          const std::string& record, const std::string& prelude = "") {
+  const std::string append_prelude =
+      prelude.empty() ? "" : "printf '%s\\n' '" + prelude + "' >> " + session_file + "\n";
+  return write_script(path, append_prelude + "sleep 1\necho still working\nprintf '%s\\n' '" +
+                                record + "' >> " + session_file +
+                                "\necho finished\nexec sleep 60\n");
 }
 
 void check_ended_by_new_record(const RunResult& r) {
@@ -199,7 +203,15 @@ TEST_CASE("launch agents: a resumed Gemini worker runs on past its old answer") 
                                        R"(","projectHash":"h"})"
                                        "\n" +
                                        answer + "\n");
-  const std::string gemini = resumed_agent(tmp / "gemini", session, answer);
+  // gemini-cli 0.61.0 resuming: a new header line, then the earlier messages again in a $set
+  // (the old answer with its marker among them).
+  const std::string prelude =
+      R"({"sessionId":")" + std::string(kGeminiId) +
+      R"(","projectHash":"h"})"
+      "\n" +
+      R"({"$set":{"messages":[{"id":"m2","type":"gemini","content":[{"text":"ok\n)" + kMarker +
+      R"("}]}]}})";
+  const std::string gemini = resumed_agent(tmp / "gemini", session, answer, prelude);
   const RunResult r = run_process(launch({"--agent", "gemini", "--completion-marker", kMarker,
                                           "--drain", "0.2", "--grace", "1"},
                                          {gemini, "--resume", kGeminiId, "-p", "go on"}),

@@ -217,6 +217,10 @@ const CompletionCase kCompletionCases[] = {
     {"gemini", R"({"id":"m1","timestamp":"t","type":"user","content":[{"text":"%%DONE%%"}]})",
      false},
     {"gemini", R"({"$set":{"sessionId":"%%DONE%%"}})", false},
+    // A resume repeats the earlier messages, the old answer among them, inside a $set.
+    {"gemini",
+     R"({"$set":{"messages":[{"id":"m2","type":"gemini","content":[{"text":"%%DONE%%"}]}]}})",
+     false},
 };
 
 }  // namespace
