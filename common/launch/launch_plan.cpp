@@ -101,6 +101,14 @@ LaunchPlan fresh_session_plan(const LaunchPlan& stale, bool assign_session_id_to
 
 void check_plan(const LaunchOptions& options, const LaunchPlan& plan, const std::string& caller,
                 const std::function<ProvenanceRecord(const std::string&)>& record) {
+  const AgentProfile& agent = *options.agent;
+  if (agent.session_id.assign_option.empty() && !options.session.session_id.empty() &&
+      plan.resume_id.empty()) {
+    throw Error("--session-id " + options.session.session_id + " cannot name a new " +
+                std::string(agent.display_name) +
+                " session: it picks its own id (captured from its --json output); leave "
+                "--session-id out, or resume the session with the command");
+  }
   if (options.provenance.record) {
     if (caller.empty()) {
       throw Error(

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "agent/agent_cli.h"
+#include "base/error.h"
 #include "launch/command_line.h"
 #include "launch/completion_marker.h"
 #include "launch/error_class.h"
@@ -133,6 +134,30 @@ TEST_CASE("agent_profile: launch plan - a command that is not the CLI's is never
   CHECK_FALSE(is_agent_command({"codex", "--version"}, profile("codex")));
   CHECK(is_agent_command({"/usr/bin/codex", "exec", "go"}, profile("codex")));
   CHECK(is_agent_command({"claude.exe", "-p", "go"}, profile("claude")));
+}
+
+TEST_CASE("agent_profile: launch plan - --session-id cannot name a new Codex session") {
+  LaunchOptions options;
+  options.agent = &profile("codex");
+  options.session.session_id = "019a8d2e-5b1c-7f20-9a4e-3c2d1b0a9f88";
+  options.command = {"codex", "exec", "--json", "go"};
+  const auto record = [](const std::string& id) {
+    return ProvenanceRecord{id, "c", "", "", "", "", ""};
+  };
+  LaunchPlan plan =
+      plan_launch(options.command, options.session, std::nullopt, counting_ids(), *options.agent);
+  CHECK_THROWS_WITH_AS(check_plan(options, plan, "", record), doctest::Contains("picks its own id"),
+                       Error);
+  // Resuming it is what the id is for.
+  options.command = {"codex", "exec", "resume", "019a8d2e-5b1c-7f20-9a4e-3c2d1b0a9f88", "go"};
+  plan =
+      plan_launch(options.command, options.session, std::nullopt, counting_ids(), *options.agent);
+  CHECK_NOTHROW(check_plan(options, plan, "", record));
+  options.agent = &profile("gemini");
+  options.command = {"gemini", "-p", "go"};
+  plan =
+      plan_launch(options.command, options.session, std::nullopt, counting_ids(), *options.agent);
+  CHECK_NOTHROW(check_plan(options, plan, "", record));
 }
 
 namespace {
