@@ -144,9 +144,9 @@ ForgeryOutcome run_forgery(const ConfiguredHook& hook, const std::string& tool,
   ::rmdir(state.c_str());
   if (result.timed_out) return {false, "it did not answer within its timeout"};
   if (result.exit_code == exit_status::hook_blocks) return {true, ""};
-  rapidjson::Document output;
-  if (result.exit_code == 0 && parse_json(result.out, output)) {
-    const rapidjson::Value* specific = member(output, "hookSpecificOutput");
+  if (result.exit_code == 0) {
+    const Result<rapidjson::Document> output = parse_json(result.out);
+    const rapidjson::Value* specific = output ? member(*output, "hookSpecificOutput") : nullptr;
     if (specific && string_member(*specific, "permissionDecision") == "deny") return {true, ""};
   }
   return {false, "exit " + std::to_string(result.exit_code) + ", stdout '" +
