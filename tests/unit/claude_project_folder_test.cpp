@@ -4,7 +4,7 @@
 
 #include "base/json.h"
 #include "fixtures.h"
-#include "launch/transcript_watch.h"
+#include "launch/session_files.h"
 #include "temp_dir.h"
 
 using namespace fleet;
@@ -17,7 +17,7 @@ namespace {
 // The transcript folder of `cwd`, as the completion watch derives it.
 std::string folder_of(const std::string& cwd) {
   ScopedEnv config("CLAUDE_CONFIG_DIR", "/cfg");
-  const std::string path = transcript_path("s", cwd);
+  const std::string path = claude_session_file("s", cwd);
   const std::string prefix = "/cfg/projects/";
   REQUIRE(path.starts_with(prefix));
   REQUIRE(path.ends_with("/s.jsonl"));
