@@ -146,6 +146,18 @@ TEST_CASE("agent_profile: launch plan - a command that is not the CLI's is never
   CHECK(is_agent_command({"claude.exe", "-p", "go"}, profile("claude")));
 }
 
+TEST_CASE("agent_profile: launch plan - a Codex command without --json is told its id is lost") {
+  const AgentProfile& codex = profile("codex");
+  LaunchPlan plan =
+      plan_launch({"codex", "exec", "go"}, SessionOptions{}, std::nullopt, counting_ids(), codex);
+  CHECK(plan.capture_session_id);
+  REQUIRE(plan.notice);
+  CHECK(plan.notice->find("add --json") != std::string::npos);
+  plan = plan_launch({"codex", "exec", "--json", "go"}, SessionOptions{}, std::nullopt,
+                     counting_ids(), codex);
+  CHECK_FALSE(plan.notice);
+}
+
 TEST_CASE("agent_profile: launch plan - --session-id cannot name a new Codex session") {
   LaunchOptions options;
   options.agent = &profile("codex");
