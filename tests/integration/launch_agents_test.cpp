@@ -58,14 +58,16 @@ TEST_CASE("launch agents: a pending Codex session resumes as codex exec resume <
 
 TEST_CASE("launch agents: a stale Codex resume is retried as a fresh codex exec") {
   TempDir tmp;
-  const std::string codex = write_script(tmp / "codex",
-                                         "if [ \"$2\" = resume ]; then\n"
-                                         "  echo \"Error: thread/resume: thread/resume failed: no "
-                                         "rollout found for thread id $3\" >&2\n"
-                                         "  exit 1\nfi\necho \"args: $*\"\n");
+  const std::string codex = write_script(
+      tmp / "codex",
+      "for a in \"$@\"; do if [ \"$a\" = resume ]; then\n"
+      "  echo 'Error: thread/resume: thread/resume failed: no rollout found for thread id "
+      "019a8d2e-5b1c-7f20-9a4e-3c2d1b0a9f88' >&2\n"
+      "  exit 1\nfi; done\necho \"args: $*\"\n");
+  // exec's options before `resume <id>`, as people write it.
   const RunResult r = run_process(
       launch({"--agent", "codex", "--retries", "1"},
-             {codex, "exec", "resume", "019a8d2e-5b1c-7f20-9a4e-3c2d1b0a9f88", "--json", "go"}));
+             {codex, "exec", "--json", "resume", "019a8d2e-5b1c-7f20-9a4e-3c2d1b0a9f88", "go"}));
   CHECK(r.exit_code == 0);
   CHECK(announced_pids(r.out).size() == 2);
   CHECK(r.out.find("args: exec --json go\n") != std::string::npos);
