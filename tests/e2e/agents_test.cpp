@@ -1,0 +1,89 @@
+// End to end: the real Codex CLI and Gemini CLI as L3 orchestrators, each against a scripted
+// model API on loopback (its own wire), calling dispatch_food_truck on the stdio MCP
+// dispatcher, which launches Claude Code workers through launch-wrapper. The hooks are wired
+// with --agent for the CLI and trusted. Assertions use what each CLI sent back to its model,
+// the dispatcher's calls and the store.
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "agent_orchestrator.h"
+#include "base/json.h"
+#include "store/provenance_store.h"
+
+using fleet::test::AgentFleet;
+using fleet::test::AgentRun;
+
+namespace {
+
+std::string field(const std::string& call_line, const char* object, const char* key) {
+  const auto doc = fleet::parse_json_object(call_line);
+  REQUIRE(doc.ok());
+  const auto* inner = fleet::member(*doc, object);
+  REQUIRE(inner != nullptr);
+  return std::string(fleet::string_member(*inner, key).value_or(""));
+}
+
+// An L3 dispatches a worker and resumes it in the same session: both calls run, and the
+// worker is recorded by the L3's after-tool hook as the L3's. Then a stranger — another L3
+// session in another kitchen — tries to resume that worker: the guard denies it, the CLI tells
+// its model so, and the dispatcher never runs. Returns nothing; REQUIREs / CHECKs each step.
+void guarded_fleet(AgentFleet& fleet) {
+  const std::string agent = fleet.profile().name;
+  fleet.script(R"({"rules":[{"match":"L3-OWN","turns":[)" +
+               fleet.dispatch_turn(
+                   R"({"prompt":"L2-WORK build","recipe_name":"implement","step_name":"build"})") +
+               "," +
+               fleet.dispatch_turn(
+                   R"({"prompt":"L2-WORK continue","resume_session_id":"{{last_session_id}}"})") +
+               R"(,{"text":"L3 done"}]},{"match":"L2-WORK","turns":[{"text":"worker finished"}]}],)"
+               R"("default":{"text":"ok"}})");
+  const AgentRun owner = fleet.l3("L3-OWN dispatch the build", "kitchen-1");
+  CHECK_MESSAGE(owner.process.exit_code == 0, owner.process.err);
+  auto calls = fleet.calls();
+  REQUIRE_MESSAGE(calls.size() == 2, (fleet.tool_results() + owner.process.err));
+  const std::string worker = field(calls[0], "result", "session_id");
+  REQUIRE(!worker.empty());
+  // (b) the owner's resume ran.
+  CHECK(field(calls[1], "input", "resume_session_id") == worker);
+  CHECK(field(calls[1], "result", "session_id") == worker);
+  CHECK(fleet.tool_results().find(fleet.profile().blocked_prefix) == std::string::npos);
+  // (c) the fresh dispatch was recorded by `provenance-writer hook --agent <cli>` (the
+  // dispatcher records nothing here), with the L3's own session id as the caller.
+  const auto record = fleet::lookup_session(fleet.store(), worker);
+  REQUIRE_MESSAGE(record.status == fleet::StoreLookup::Status::found, agent);
+  CHECK(record.record.caller_session_id == owner.session_id);
+  CHECK(record.record.kitchen_id == "kitchen-1");
+  CHECK(record.record.recipe_name == "implement");
+
+  // (a) a stranger's resume is denied: the model is told why, the dispatcher does not run.
+  fleet.script(
+      R"({"rules":[{"match":"L3-STEAL","turns":[)" +
+      fleet.dispatch_turn(R"({"prompt":"L2-WORK steal","resume_session_id":")" + worker + R"("})") +
+      R"(,{"text":"gave up"}]},{"match":"L2-WORK","turns":[{"text":"x"}]}]})");
+  const AgentRun stranger = fleet.l3("L3-STEAL resume the worker", "kitchen-2");
+  CHECK_MESSAGE(stranger.process.exit_code == 0, stranger.process.err);
+  CHECK(stranger.session_id != owner.session_id);
+  CHECK(fleet.calls().size() == 2);
+  CHECK_MESSAGE(
+      fleet.tool_results().find(fleet.profile().blocked_prefix + "Refused to resume session '" +
+                                worker) != std::string::npos,
+      fleet.tool_results());
+}
+
+}  // namespace
+
+TEST_CASE("e2e: codex - a stranger's resume is denied, the owner's runs, a dispatch is recorded") {
+  AgentFleet fleet("codex", FLEET_E2E_FIXTURES, FLEET_E2E_CACHE);
+  fleet.wire_hooks_by_hand();
+  fleet.trust();
+  guarded_fleet(fleet);
+}
+
+TEST_CASE("e2e: gemini - a stranger's resume is denied, the owner's runs, a dispatch is recorded") {
+  AgentFleet fleet("gemini", FLEET_E2E_FIXTURES, FLEET_E2E_CACHE);
+  fleet.wire_hooks_by_hand();
+  fleet.trust();
+  guarded_fleet(fleet);
+}

@@ -1,0 +1,244 @@
+#include "agent_orchestrator.h"
+
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+
+#include <stdexcept>
+
+#include "base/json.h"
+#include "base/paths.h"
+#include "suite.h"
+
+namespace fleet::test {
+namespace {
+
+using Env = std::vector<std::pair<std::string, std::string>>;
+
+// A TOML basic string: JSON's escapes are TOML's for the plain paths and values used here.
+std::string toml_string(const std::string& text) {
+  rapidjson::Document doc;
+  return to_json(json_string(text, doc.GetAllocator()));
+}
+
+// The wiring doc/agents.md shows: the fail-closed guard before the dispatch tool and the
+// provenance hook after it, both naming the CLI with --agent.
+std::string hand_wired_hooks(const std::string& agent) {
+  const bool gemini = agent == "gemini";
+  const std::string matcher =
+      gemini ? "^(mcp_.+_)?dispatch_food_truck$" : "^(mcp__.*__)?dispatch_food_truck$";
+  const std::string guard =
+      "command -v resume-guard >/dev/null 2>&1 || { echo \"fleet-hooks: resume-guard is not "
+      "installed on this machine (not found on PATH), so this call is blocked\" >&2; exit 2; }; "
+      "exec resume-guard --agent " +
+      agent;
+  const std::string writer =
+      "command -v provenance-writer >/dev/null 2>&1 || { echo \"fleet-hooks: provenance-writer "
+      "is not installed on this machine (not found on PATH); this call ran without it\" >&2; "
+      "exit 1; }; exec provenance-writer hook --agent " +
+      agent;
+  rapidjson::Document hooks(rapidjson::kObjectType);
+  auto& alloc = hooks.GetAllocator();
+  const auto add = [&](const char* event, const char* name, const std::string& command) {
+    rapidjson::Value hook(rapidjson::kObjectType);
+    if (gemini) hook.AddMember("name", json_string(name, alloc), alloc);
+    hook.AddMember("type", "command", alloc);
+    hook.AddMember("timeout", gemini ? 10000 : 10, alloc);
+    hook.AddMember("command", json_string(command, alloc), alloc);
+    rapidjson::Value list(rapidjson::kArrayType);
+    list.PushBack(hook, alloc);
+    rapidjson::Value group(rapidjson::kObjectType);
+    group.AddMember("matcher", json_string(matcher, alloc), alloc);
+    group.AddMember("hooks", list, alloc);
+    rapidjson::Value groups(rapidjson::kArrayType);
+    groups.PushBack(group, alloc);
+    hooks.AddMember(rapidjson::StringRef(event), groups, alloc);
+  };
+  add(gemini ? "BeforeTool" : "PreToolUse", "resume-guard", guard);
+  add(gemini ? "AfterTool" : "PostToolUse", "provenance-writer", writer);
+  return to_json(hooks);
+}
+
+// The MCP dispatcher as a Gemini "mcpServers" entry (trusted: no confirmation).
+rapidjson::Value gemini_server(const std::string& script, const Env& env,
+                               rapidjson::Document::AllocatorType& alloc) {
+  rapidjson::Value variables(rapidjson::kObjectType);
+  for (const auto& [name, value] : env) {
+    variables.AddMember(json_string(name, alloc), json_string(value, alloc), alloc);
+  }
+  rapidjson::Value args(rapidjson::kArrayType);
+  args.PushBack(json_string(script, alloc), alloc);
+  rapidjson::Value server(rapidjson::kObjectType);
+  server.AddMember("command", "node", alloc);
+  server.AddMember("args", args, alloc);
+  server.AddMember("env", variables, alloc);
+  server.AddMember("trust", true, alloc);
+  return server;
+}
+
+}  // namespace
+
+const AgentCliProfile& agent_profile(const std::string& name) {
+  static const AgentCliProfile codex{"codex", "Tool call blocked by PreToolUse hook: "};
+  static const AgentCliProfile gemini{"gemini", "Tool execution blocked: "};
+  if (name == "codex") return codex;
+  if (name == "gemini") return gemini;
+  throw std::invalid_argument("no agent CLI profile named " + name);
+}
+
+AgentFleet::AgentFleet(const std::string& agent, const std::string& fixtures_dir,
+                       const std::string& cache_dir)
+    : profile_(agent_profile(agent)),
+      fixtures_(fixtures_dir),
+      cli_(cli_or_skip(cache_dir, agent)),
+      claude_(cli_or_skip(cache_dir, "claude")) {
+  for (const std::string& dir : {home_, codex_home_, project_, bin_, state_, home_ + "/.gemini"}) {
+    ::mkdir(dir.c_str(), 0755);
+  }
+  link_suite(bin_, {"resume-guard", "provenance-writer", "launch-wrapper", "fleet-hooks"});
+  path_ = bin_ + ":" + env_value("PATH");
+  api_ = std::make_unique<MockMessagesApi>(fixtures_dir, tmp_.path());
+  if (agent == "codex") {
+    configure_codex();
+  } else {
+    configure_gemini();
+  }
+}
+
+AgentFleet::~AgentFleet() = default;
+
+Env AgentFleet::dispatcher_env() const {
+  Env env = api_->client_env();  // for the Claude Code workers
+  env.insert(env.end(), {{"HOME", home_},
+                         {"PATH", path_},
+                         {"FLEET_E2E_WRAPPER", bin_ + "/launch-wrapper"},
+                         {"FLEET_E2E_CLAUDE", claude_},
+                         {"FLEET_E2E_STATE_DIR", state_},
+                         {"FLEET_E2E_KITCHEN", "kitchen-1"},
+                         {"FLEET_E2E_CALLS", calls_},
+                         // The record comes from the L3's PostToolUse / AfterTool hook.
+                         {"FLEET_E2E_NO_RECORD", "1"}});
+  return env;
+}
+
+// $CODEX_HOME/config.toml: the mock as the model provider (Responses API), the dispatcher as
+// the MCP server "kitchen" whose tools run without asking (codex exec never asks).
+void AgentFleet::configure_codex() const {
+  std::string toml =
+      "model = \"gpt-5\"\nmodel_provider = \"mock\"\n\n[model_providers.mock]\n"
+      "name = \"mock\"\nbase_url = " +
+      toml_string("http://127.0.0.1:" + api_->port() + "/v1") +
+      "\nwire_api = \"responses\"\nenv_key = \"FLEET_E2E_MODEL_KEY\"\n\n"
+      "[mcp_servers.kitchen]\ncommand = \"node\"\nargs = [" +
+      toml_string(fixtures_ + "/mcp_dispatcher.mjs") +
+      "]\ndefault_tools_approval_mode = \"approve\"\n\n[mcp_servers.kitchen.env]\n";
+  for (const auto& [name, value] : dispatcher_env())
+    toml += name + " = " + toml_string(value) + "\n";
+  write_file(codex_home_ + "/config.toml", toml);
+}
+
+// ~/.gemini/settings.json: API-key auth (the base URL alone selects a gateway auth that
+// headless runs refuse) and no usage statistics; the project's .gemini/settings.json: the
+// dispatcher as the trusted MCP server "kitchen".
+void AgentFleet::configure_gemini() const {
+  write_file(home_ + "/.gemini/settings.json",
+             R"({"security":{"auth":{"selectedType":"gemini-api-key"}},)"
+             R"("privacy":{"usageStatisticsEnabled":false}})");
+  rapidjson::Document settings(rapidjson::kObjectType);
+  auto& alloc = settings.GetAllocator();
+  rapidjson::Value servers(rapidjson::kObjectType);
+  servers.AddMember(
+      "kitchen", gemini_server(fixtures_ + "/mcp_dispatcher.mjs", dispatcher_env(), alloc), alloc);
+  settings.AddMember("mcpServers", servers, alloc);
+  ::mkdir((project_ + "/.gemini").c_str(), 0755);
+  write_file(project_ + "/.gemini/settings.json", to_json(settings));
+}
+
+void AgentFleet::wire_hooks_by_hand() const {
+  const std::string hooks = hand_wired_hooks(profile_.name);
+  if (profile_.name == "codex") {
+    ::mkdir((project_ + "/.codex").c_str(), 0755);
+    write_file(project_ + "/.codex/hooks.json", R"({"hooks":)" + hooks + "}\n");
+    return;
+  }
+  const std::string path = project_ + "/.gemini/settings.json";
+  auto settings = parse_json_object(read_file(path));
+  auto parsed = parse_json_object(hooks);
+  REQUIRE(settings.ok());
+  REQUIRE(parsed.ok());
+  settings->AddMember("hooks", rapidjson::Value(*parsed, settings->GetAllocator()),
+                      settings->GetAllocator());
+  write_file(path, to_json(*settings));
+}
+
+void AgentFleet::trust() const {
+  if (profile_.name == "gemini") {
+    rapidjson::Document folders(rapidjson::kObjectType);
+    rapidjson::Value folder = json_string(project_, folders.GetAllocator());
+    folders.AddMember(folder, "TRUST_FOLDER", folders.GetAllocator());
+    write_file(home_ + "/.gemini/trustedFolders.json", to_json(folders));
+    return;
+  }
+  const RunResult trusted = run_process(
+      {"/usr/bin/env", "node", fixtures_ + "/codex_trust.mjs", cli_, codex_home_, project_},
+      {"", {{"HOME", home_}, {"PATH", path_}}, project_});
+  REQUIRE_MESSAGE(trusted.exit_code == 0, trusted.err);
+}
+
+void AgentFleet::script(const std::string& json) const {
+  api_->script(json);
+}
+
+std::string AgentFleet::dispatch_turn(const std::string& input_json) const {
+  // Codex offers an MCP server's tools in the namespace mcp__<server>, under their own names;
+  // Gemini offers them as mcp_<server>_<tool>.
+  if (profile_.name == "codex") {
+    return R"({"tool_use":{"name":"dispatch_food_truck","namespace":"mcp__kitchen","input":)" +
+           input_json + "}}";
+  }
+  return R"({"tool_use":{"name":"mcp_kitchen_dispatch_food_truck","input":)" + input_json + "}}";
+}
+
+Env AgentFleet::suite_env() const {
+  return {{"HOME", home_},
+          {"PATH", path_},
+          {"CODEX_HOME", codex_home_},
+          {"FLEET_HOOKS_STATE_DIR", state_}};
+}
+
+AgentRun AgentFleet::l3(const std::string& prompt, const std::string& kitchen) const {
+  Env env = suite_env();
+  env.emplace_back("FLEET_HOOKS_KITCHEN_ID", kitchen);
+  std::vector<std::string> argv;
+  if (profile_.name == "codex") {
+    env.emplace_back("FLEET_E2E_MODEL_KEY", "test");
+    argv = {cli_, "exec", "--json", "--skip-git-repo-check", prompt};
+  } else {
+    env.insert(env.end(), {{"GOOGLE_GEMINI_BASE_URL", "http://127.0.0.1:" + api_->port()},
+                           {"GEMINI_API_KEY", "test"},
+                           // One process instead of a relaunched child: seconds less per run.
+                           {"GEMINI_CLI_NO_RELAUNCH", "true"},
+                           // Under GitHub Actions Gemini strips the hooks' environment to a
+                           // few variables (FLEET_HOOKS_* among the lost): not in this test.
+                           {"GITHUB_SHA", ""},
+                           {"SURFACE", ""}});
+    argv = {cli_, "-p", prompt, "-o", "json"};
+  }
+  AgentRun run{run_process(argv, {"", env, project_}), ""};
+  // Codex: the "thread.started" line of --json; Gemini: the object -o json prints.
+  const std::vector<std::string> lines =
+      profile_.name == "codex" ? split_lines(run.process.out) : std::vector{run.process.out};
+  for (const auto& line : lines) {
+    const auto doc = parse_json_object(line);
+    if (!doc.ok()) continue;
+    const char* key = profile_.name == "codex" ? "thread_id" : "session_id";
+    if (auto id = string_member(*doc, key)) run.session_id = std::string(*id);
+  }
+  REQUIRE_MESSAGE(!run.session_id.empty(), (run.process.out + run.process.err));
+  return run;
+}
+
+std::vector<std::string> AgentFleet::calls() const {
+  return split_lines(read_file(calls_));
+}
+
+}  // namespace fleet::test

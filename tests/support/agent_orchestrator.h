@@ -1,0 +1,88 @@
+#pragma once
+// Test support for the end-to-end tests of the Codex CLI and the Gemini CLI as L3
+// orchestrators: the real CLI that tests/e2e/setup.sh installed, run headless in a private
+// home against the scripted model API (tests/e2e/fixtures/mock_api.mjs, which speaks each CLI's
+// wire), with the stdio MCP dispatcher (fixtures/mcp_dispatcher.mjs) as the server "kitchen";
+// the workers it launches through launch-wrapper are Claude Code sessions.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "claude_cli.h"
+#include "process.h"
+#include "temp_dir.h"
+
+namespace fleet::test {
+
+// What one agent CLI needs from the tests: its name for --agent and setup.sh, how its model
+// calls the dispatch tool, and what it tells the model when a hook blocks a call.
+struct AgentCliProfile {
+  std::string name;            // "codex" or "gemini"
+  std::string blocked_prefix;  // the text the model gets for a denied call, before the reason
+};
+const AgentCliProfile& agent_profile(const std::string& name);
+
+// One headless run of the CLI as an L3 orchestrator.
+struct AgentRun {
+  RunResult process;
+  std::string session_id;  // the session the CLI reported (Codex: thread.started; Gemini: -o json)
+};
+
+class AgentFleet {
+ public:
+  // Sets up a private home, project, state directory and the suite on PATH, the CLI configured
+  // for the mock API and the dispatcher, no hooks wired yet; skips (fails where CI is set)
+  // when setup.sh could not install the CLI or Claude Code. `fixtures_dir` holds the mock and
+  // the dispatcher, `cache_dir` is setup.sh's cache.
+  AgentFleet(const std::string& agent, const std::string& fixtures_dir,
+             const std::string& cache_dir);
+  ~AgentFleet();
+
+  // Wires the hooks into the project by hand as doc/agents.md shows (.codex/hooks.json, or the
+  // "hooks" key of .gemini/settings.json), with --agent on both commands.
+  void wire_hooks_by_hand() const;
+  // Trusts the project and its hooks as a user does: Codex, the project and each hook's
+  // currentHash (from `codex app-server` hooks/list) in $CODEX_HOME/config.toml; Gemini, the
+  // folder in ~/.gemini/trustedFolders.json.
+  void trust() const;
+
+  // The mock API's script (mock_api.mjs's format); dispatch_turn gives a turn calling the
+  // dispatch tool with `input_json` the way this CLI's model calls it.
+  void script(const std::string& json) const;
+  std::string dispatch_turn(const std::string& input_json) const;
+
+  // One headless run with `prompt` in `kitchen` (FLEET_HOOKS_KITCHEN_ID).
+  AgentRun l3(const std::string& prompt, const std::string& kitchen) const;
+
+  // The tool calls the dispatcher ran, as {"input", "result"} JSON lines.
+  std::vector<std::string> calls() const;
+  std::string store() const { return state_ + "/session_provenance.jsonl"; }
+  // The text of every tool result the CLI sent back to the model so far, a request a line.
+  std::string tool_results() const { return api_->tool_results(); }
+  const AgentCliProfile& profile() const { return profile_; }
+  const std::string& project() const { return project_; }
+  // The environment the suite's programs run with here (HOME, PATH, CODEX_HOME, state dir).
+  std::vector<std::pair<std::string, std::string>> suite_env() const;
+
+ private:
+  void configure_codex() const;
+  void configure_gemini() const;
+  std::vector<std::pair<std::string, std::string>> dispatcher_env() const;
+
+  const AgentCliProfile& profile_;
+  std::string fixtures_;
+  TempDir tmp_;
+  std::string cli_;
+  std::string claude_;
+  std::string home_ = tmp_ / "home";
+  std::string codex_home_ = tmp_ / "codex-home";
+  std::string project_ = tmp_ / "project";
+  std::string bin_ = tmp_ / "bin";
+  std::string state_ = tmp_ / "state";
+  std::string calls_ = tmp_ / "calls.jsonl";
+  std::string path_;
+  std::unique_ptr<MockMessagesApi> api_;
+};
+
+}  // namespace fleet::test
