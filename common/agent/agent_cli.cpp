@@ -29,6 +29,8 @@ constexpr AgentCli kClaude = {
     "systemMessage",
     {"", "text", "", ""},
     TimeoutUnit::seconds,
+    {"SessionStart", ""},
+    false,
 };
 
 // codex-cli 0.169.0: Claude Code's dialect; an MCP tool's tool_response is the MCP result
@@ -46,6 +48,9 @@ constexpr AgentCli kCodex = {
     "systemMessage",
     {"content", "text", "", ""},
     TimeoutUnit::seconds,
+    // A Codex worker is recorded from its first hook (its id cannot be chosen).
+    {"SessionStart", "startup"},
+    false,
 };
 
 // gemini-cli 0.61.0: BeforeTool/AfterTool, mcp_<server>_<tool>, a top-level
@@ -64,6 +69,8 @@ constexpr AgentCli kGemini = {
     "systemMessage",
     {"llmContent", "", "<untrusted_context>\n", "\n</untrusted_context>"},
     TimeoutUnit::milliseconds,
+    {"SessionStart", ""},
+    true,
 };
 
 constexpr std::array<const AgentCli*, 3> kAgents = {&kClaude, &kCodex, &kGemini};
@@ -83,6 +90,10 @@ const AgentCli* find_agent_cli(std::string_view name) {
     if (agent->name == name) return agent;
   }
   return nullptr;
+}
+
+int hook_timeout_value(const AgentCli& agent, int seconds) {
+  return agent.timeout_unit == TimeoutUnit::milliseconds ? seconds * 1000 : seconds;
 }
 
 std::string agent_cli_names(std::string_view separator) {

@@ -52,6 +52,14 @@ struct ToolResponseForm {
 
 enum class TimeoutUnit { seconds, milliseconds };
 
+// The hooks `fleet-hooks install --agent` wires beyond the guard and the writer: a
+// session-start hook running `provenance-writer session-start --agent <name>` for the sessions
+// whose matcher is `session_start_matcher` ("" : none is wired).
+struct SessionStartWiring {
+  std::string_view event;    // "SessionStart"
+  std::string_view matcher;  // "startup" (Codex's source of a new session); "" : not wired
+};
+
 struct AgentCli {
   std::string_view name;               // what --agent takes: "claude", "codex", "gemini"
   std::string_view display_name;       // "Claude Code"
@@ -65,7 +73,12 @@ struct AgentCli {
   const char* advisory_key;  // a message shown to the user that decides nothing
   ToolResponseForm response;
   TimeoutUnit timeout_unit;  // of a hook entry's "timeout"
+  SessionStartWiring session_start;
+  bool names_hook_entries;  // each hook entry carries a "name" (Gemini CLI)
 };
+
+// `seconds` in the unit of `agent`'s hook "timeout".
+int hook_timeout_value(const AgentCli& agent, int seconds);
 
 // The CLI a hook speaks when --agent is not given.
 const AgentCli& claude_code();

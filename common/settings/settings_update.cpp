@@ -60,23 +60,29 @@ SettingsUpdate plan_install(const std::string& path, const WiringOptions& option
   }
   std::string tools = "dispatch_food_truck";
   for (const std::string& tool : options.tools) tools += ", " + tool;
-  SettingsUpdate update =
-      finish(path, read, settings,
-             "installed resume-guard (PreToolUse, " +
-                 std::string(options.fail_open_if_missing ? "fail-open" : "fail-closed") +
-                 " when missing) and provenance-writer hook (PostToolUse) for " + tools + ", " +
-                 from + ", into " + path);
+  const AgentCli& agent = *options.agent;
+  std::string session_start;
+  if (!agent.session_start.matcher.empty()) {
+    session_start = ", provenance-writer session-start (" + std::string(agent.session_start.event) +
+                    " " + std::string(agent.session_start.matcher) + ")";
+  }
+  SettingsUpdate update = finish(
+      path, read, settings,
+      "installed resume-guard (" + std::string(agent.pre_tool_event) + ", " +
+          std::string(options.fail_open_if_missing ? "fail-open" : "fail-closed") +
+          " when missing) and provenance-writer hook (" + std::string(agent.post_tool_event) +
+          ") for " + tools + session_start + ", " + from + ", into " + path);
   update.notes = std::move(notes);
   return update;
 }
 
-SettingsUpdate plan_uninstall(const std::string& path) {
+SettingsUpdate plan_uninstall(const std::string& path, const AgentCli& agent) {
   rapidjson::Document settings;
   const SettingsRead read = load_settings(path, settings);
   if (read.status == SettingsRead::Status::missing) {
     return SettingsUpdate{path, "", false, "nothing to remove: " + path + " does not exist", {}};
   }
-  const int removed = uninstall_suite_hooks(settings);
+  const int removed = uninstall_suite_hooks(settings, agent);
   if (removed == 0) {  // left exactly as it is, formatting included
     SettingsUpdate update{
         path, "", false, "nothing to remove: no fleet-hooks entries in " + path, {}};
@@ -99,6 +105,7 @@ WiringOptions wiring_options(const SettingsRequest& request) {
   WiringOptions wiring;
   wiring.tools = request.tools;
   wiring.fail_open_if_missing = request.fail_open_if_missing;
+  wiring.agent = request.agent;
   // The project's settings are committed: they name no path of this machine.
   if (request.scope != SettingsScope::project) {
     wiring.bin_dir = absolute_path(request.bin_dir.empty() ? program_directory() : request.bin_dir);
@@ -110,12 +117,23 @@ WiringOptions wiring_options(const SettingsRequest& request) {
 
 }  // namespace
 
+std::string request_path(const SettingsRequest& request) {
+  if (request.agent->name == claude_code().name)
+    return settings_path(request.scope, request.project_dir);
+  if (request.scope != SettingsScope::project) {
+    throw Error("--scope local and user are Claude Code's settings files; for --agent " +
+                std::string(request.agent->name) + " only the project's " +
+                std::string(request.agent->project_hook_file) + " is wired: drop --scope");
+  }
+  return request.project_dir + "/" + std::string(request.agent->project_hook_file);
+}
+
 SettingsUpdate plan_install(const SettingsRequest& request) {
-  return plan_install(settings_path(request.scope, request.project_dir), wiring_options(request));
+  return plan_install(request_path(request), wiring_options(request));
 }
 
 SettingsUpdate plan_uninstall(const SettingsRequest& request) {
-  return plan_uninstall(settings_path(request.scope, request.project_dir));
+  return plan_uninstall(request_path(request), *request.agent);
 }
 
 std::optional<std::string> install_note(const SettingsRequest& request) {
@@ -125,7 +143,8 @@ std::optional<std::string> install_note(const SettingsRequest& request) {
   if (find_on_path("resume-guard")) return std::nullopt;
   return "resume-guard is not on PATH here, so this project's hooks block every dispatch on "
          "this machine until it is: add " +
-         bin_dir + " to PATH (e.g. in ~/.profile) and start Claude Code again";
+         bin_dir + " to PATH (e.g. in ~/.profile) and start " +
+         std::string(request.agent->display_name) + " again";
 }
 
 void apply_update(const SettingsUpdate& update) {
@@ -134,13 +153,14 @@ void apply_update(const SettingsUpdate& update) {
 
 SettingsUpdate update_settings(const SettingsRequest& request, SettingsAction action,
                                bool dry_run) {
-  const std::string path = settings_path(request.scope, request.project_dir);
+  const std::string path = request_path(request);
   const bool install = action == SettingsAction::install;
   const WiringOptions wiring = install ? wiring_options(request) : WiringOptions{};
-  if (dry_run) return install ? plan_install(path, wiring) : plan_uninstall(path);
+  const AgentCli& agent = *request.agent;
+  if (dry_run) return install ? plan_install(path, wiring) : plan_uninstall(path, agent);
   // Held from the read to the rename: installs on one file take turns, none is lost.
   const std::optional<UniqueFd> lock = lock_settings(path, install);
-  SettingsUpdate update = install ? plan_install(path, wiring) : plan_uninstall(path);
+  SettingsUpdate update = install ? plan_install(path, wiring) : plan_uninstall(path, agent);
   apply_update(update);
   return update;
 }

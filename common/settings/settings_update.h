@@ -30,10 +30,10 @@ void require_suite_binaries(const std::string& bin_dir);
 // resume-guard and provenance-writer. Writes nothing. Throws Error.
 SettingsUpdate plan_install(const std::string& path, const WiringOptions& options);
 
-// The file without the suite's hooks; a missing file stays missing. When that leaves the
-// settings of a backup (nothing else changed since), the backup's bytes: the user's own
+// The file (of `agent`) without the suite's hooks; a missing file stays missing. When that leaves
+// the settings of a backup (nothing else changed since), the backup's bytes: the user's own
 // formatting comes back. Writes nothing. Throws Error.
-SettingsUpdate plan_uninstall(const std::string& path);
+SettingsUpdate plan_uninstall(const std::string& path, const AgentCli& agent = claude_code());
 
 // What `fleet-hooks install` or `uninstall` was asked to do.
 struct SettingsRequest {
@@ -42,7 +42,14 @@ struct SettingsRequest {
   std::string bin_dir;  // --bin-dir as given, "" when not given
   std::vector<std::string> tools;
   bool fail_open_if_missing = false;
+  // Whose file: Claude Code's settings of `scope`, or the project's .codex/hooks.json or
+  // .gemini/settings.json (AgentCli::project_hook_file; only the project scope).
+  const AgentCli* agent = &claude_code();
 };
+
+// The file `request` changes. Throws Error for a scope other than the project's with an
+// agent CLI other than Claude Code.
+std::string request_path(const SettingsRequest& request);
 
 // plan_install for the settings file of `request.scope`. Local and user settings name the
 // executables in `bin_dir` (default: the directory of the running program); the project's

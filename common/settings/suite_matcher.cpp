@@ -9,10 +9,17 @@
 namespace fleet {
 namespace {
 
-constexpr std::string_view kMcpPrefix = "^(mcp__.*__)?";
+// "^(mcp__.*__)?": the optional MCP part of a dispatch matcher in `agent`'s form.
+std::string mcp_prefix(const AgentCli& agent) {
+  return "^(" + std::string(agent.mcp.prefix) + ".*" + std::string(agent.mcp.separator) + ")?";
+}
+
 // Tools a dispatch tool's matcher must not select (with each tool's "_status", MCP
 // "_status" and "re" neighbours), unless the entry acts on them.
-constexpr const char* kOtherTools[] = {"Bash", "Read", "Task", "mcp__kitchen__list_trucks"};
+std::vector<std::string> other_tools(const AgentCli& agent) {
+  return {"Bash", "Read", "Task", "run_shell_command",
+          mcp_tool_name("kitchen", "list_trucks", agent)};
+}
 
 bool contains(const std::vector<std::string>& list, std::string_view item) {
   return std::find(list.begin(), list.end(), item) != list.end();
@@ -20,27 +27,30 @@ bool contains(const std::vector<std::string>& list, std::string_view item) {
 
 }  // namespace
 
-std::string dispatch_matcher(const std::vector<std::string>& tools) {
+std::string dispatch_matcher(const std::vector<std::string>& tools, const AgentCli& agent) {
+  const std::string prefix = mcp_prefix(agent);
   std::vector<std::string> names = {std::string(kDispatchToolName)};
   for (const std::string& tool : tools) {
     if (!contains(names, tool)) names.push_back(tool);
   }
-  if (names.size() == 1) return std::string(kMcpPrefix) + names[0] + "$";
+  if (names.size() == 1) return prefix + names[0] + "$";
   std::string list;
   for (const std::string& name : names) list += (list.empty() ? "" : "|") + name;
-  return std::string(kMcpPrefix) + "(" + list + ")$";
+  return prefix + "(" + list + ")$";
 }
 
-bool matcher_covers_tool(std::string_view matcher, std::string_view tool) {
-  const std::string name(tool);
-  return matcher_matches(matcher, name) && matcher_matches(matcher, "mcp__kitchen__" + name) &&
-         matcher_matches(matcher, "mcp__other_server__" + name);
+bool matcher_covers_tool(std::string_view matcher, std::string_view tool, const AgentCli& agent) {
+  return matcher_matches(matcher, tool) &&
+         matcher_matches(matcher, mcp_tool_name("kitchen", tool, agent)) &&
+         matcher_matches(matcher, mcp_tool_name("other_server", tool, agent));
 }
 
-std::optional<std::vector<std::string>> matcher_names(std::string_view matcher) {
+std::optional<std::vector<std::string>> matcher_names(std::string_view matcher,
+                                                      const AgentCli& agent) {
+  const std::string prefix = mcp_prefix(agent);
   std::string_view list = matcher;
-  if (matcher.starts_with(kMcpPrefix) && matcher.ends_with("$")) {
-    list = matcher.substr(kMcpPrefix.size(), matcher.size() - kMcpPrefix.size() - 1);
+  if (matcher.starts_with(prefix) && matcher.ends_with("$")) {
+    list = matcher.substr(prefix.size(), matcher.size() - prefix.size() - 1);
     if (list.starts_with("(") && list.ends_with(")")) list = list.substr(1, list.size() - 2);
   } else if (!matcher_is_plain(matcher)) {
     return std::nullopt;
@@ -68,10 +78,13 @@ std::vector<std::string> tools_acted_on(std::string_view arguments) {
   return tools;
 }
 
-std::vector<MatcherFault> matcher_faults(std::string_view matcher, std::string_view arguments) {
+std::vector<MatcherFault> matcher_faults(std::string_view matcher, std::string_view arguments,
+                                         const AgentCli& agent) {
   std::vector<MatcherFault> faults;
   std::vector<std::string> tools = command_tools(arguments);
-  const std::string anchored = dispatch_matcher(tools);
+  const std::string anchored = dispatch_matcher(tools, agent);
+  const std::string mcp_form =
+      std::string(agent.mcp.prefix) + "<server>" + std::string(agent.mcp.separator);
   if (tools.empty()) tools.emplace_back(kDispatchToolName);
   const MatcherReading reading = read_matcher(matcher);
   if (reading != MatcherReading::exact) {
@@ -87,25 +100,25 @@ std::vector<MatcherFault> matcher_faults(std::string_view matcher, std::string_v
     tools.clear();  // nothing more can be said about what it selects
   }
   for (const std::string& tool : tools) {
-    if (matcher_covers_tool(matcher, tool)) continue;
+    if (matcher_covers_tool(matcher, tool, agent)) continue;
     const bool bare_only = matcher_matches(matcher, tool) && matcher_is_plain(matcher);
     faults.push_back({bare_only ? "matcher-misses-mcp" : "matcher-misses-dispatch",
-                      (bare_only ? " is a plain tool name list, which misses mcp__<server>__"
-                                 : " does not select both " + tool + " and mcp__<server>__") +
+                      (bare_only ? " is a plain tool name list, which misses " + mcp_form
+                                 : " does not select both " + tool + " and " + mcp_form) +
                           tool + "; use " + anchored});
     break;
   }
-  std::vector<std::string> probes(std::begin(kOtherTools), std::end(kOtherTools));
+  std::vector<std::string> probes = other_tools(agent);
   for (const std::string& tool : tools) {
     probes.push_back(tool + "_status");
-    probes.push_back("mcp__kitchen__" + tool + "_status");
+    probes.push_back(mcp_tool_name("kitchen", tool + "_status", agent));
     probes.push_back("re" + tool);
   }
   // A tool the entry acts on is no other tool, whatever it is called (--tool Bash).
   const std::vector<std::string> acted_on = tools_acted_on(arguments);
   for (const std::string& probe : probes) {
     const bool own = std::any_of(acted_on.begin(), acted_on.end(), [&](const std::string& tool) {
-      return probe == tool || probe == "mcp__kitchen__" + tool;
+      return probe == tool || probe == mcp_tool_name("kitchen", tool, agent);
     });
     if (own || !matcher_matches(matcher, probe)) continue;
     faults.push_back({"matcher-too-broad", " also matches " + probe +

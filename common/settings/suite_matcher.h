@@ -13,19 +13,27 @@
 #include <string_view>
 #include <vector>
 
+#include "agent/agent_cli.h"
+
 namespace fleet {
 
 inline constexpr std::string_view kDispatchMatcher = "^(mcp__.*__)?dispatch_food_truck$";
 
-// The anchored matcher for dispatch_food_truck and `tools`, bare and as MCP tools.
-std::string dispatch_matcher(const std::vector<std::string>& tools);
+// The anchored matcher for dispatch_food_truck and `tools`, bare and as MCP tools in
+// `agent`'s form ("^(mcp__.*__)?…$"; Gemini CLI: "^(mcp_.*_)?…$").
+std::string dispatch_matcher(const std::vector<std::string>& tools,
+                             const AgentCli& agent = claude_code());
 
-// True when `matcher` selects `tool`, `mcp__kitchen__<tool>` and `mcp__other_server__<tool>`.
-bool matcher_covers_tool(std::string_view matcher, std::string_view tool);
+// True when `matcher` selects `tool`, and `tool` of the MCP servers kitchen and other_server
+// in `agent`'s form (mcp__kitchen__<tool>).
+bool matcher_covers_tool(std::string_view matcher, std::string_view tool,
+                         const AgentCli& agent = claude_code());
 
 // The tool names a matcher the suite could have written lists: "^(mcp__.*__)?NAME$",
-// "^(mcp__.*__)?(A|B)$", or plain names "A|B" (or "A, B"). nullopt for anything else.
-std::optional<std::vector<std::string>> matcher_names(std::string_view matcher);
+// "^(mcp__.*__)?(A|B)$" (in `agent`'s MCP form), or plain names "A|B" (or "A, B"). nullopt
+// for anything else.
+std::optional<std::vector<std::string>> matcher_names(std::string_view matcher,
+                                                      const AgentCli& agent = claude_code());
 
 // The tools an entry whose command has `arguments` acts on: dispatch_food_truck, then its
 // --tool names.
@@ -43,6 +51,7 @@ struct MatcherFault {
 // one of it selecting no tool it is meant for (invalid, unjudged, misses), then at most one
 // of it selecting another tool (too broad). The tools it is meant for are its --tool names,
 // else dispatch_food_truck.
-std::vector<MatcherFault> matcher_faults(std::string_view matcher, std::string_view arguments);
+std::vector<MatcherFault> matcher_faults(std::string_view matcher, std::string_view arguments,
+                                         const AgentCli& agent = claude_code());
 
 }  // namespace fleet

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "agent/agent_cli.h"
 #include "base/exit_status.h"
 #include "settings/settings_update.h"
 #include "subcommand.h"
@@ -17,20 +18,24 @@ struct SettingsOptions {
   std::vector<std::string> tools;
   bool fail_open_if_missing = false;
   bool dry_run = false;
+  std::vector<std::string> agents;
 };
 
 void add_scope_options(CLI::App& sub, SettingsOptions& o, const char* scope_help) {
   sub.add_option("--project", o.project, "Project directory (default: .)");
   sub.add_option("--scope", o.scope, scope_help)
       ->check(CLI::IsMember({"project", "local", "user"}));
+  add_agents_option(sub, o.agents,
+                    "The agent CLI whose project file to wire: claude (.claude/settings.json), "
+                    "codex (.codex/hooks.json) or gemini (.gemini/settings.json); repeatable "
+                    "(default: claude)");
 }
 
-int run_settings(const std::string& name, const SettingsOptions& o, bool install) {
-  if (const auto bad = reject_bad_tools(name, o.tools)) return *bad;
-  const ProjectArgument project = project_argument(name, o.project, o.scope != "user");
-  if (project.exit_status) return *project.exit_status;
-  const fleet::SettingsRequest request{project.dir, fleet::settings_scope_named(o.scope), o.bin_dir,
-                                       o.tools, o.fail_open_if_missing};
+int run_one(const std::string& name, const SettingsOptions& o, const fleet::AgentCli& agent,
+            const std::string& project_dir, bool install) {
+  const fleet::SettingsRequest request{
+      project_dir, fleet::settings_scope_named(o.scope), o.bin_dir, o.tools, o.fail_open_if_missing,
+      &agent};
   const fleet::SettingsUpdate update = fleet::update_settings(
       request, install ? fleet::SettingsAction::install : fleet::SettingsAction::uninstall,
       o.dry_run);
@@ -44,6 +49,17 @@ int run_settings(const std::string& name, const SettingsOptions& o, bool install
   if (install) {
     if (const auto note = fleet::install_note(request))
       std::fprintf(stderr, "fleet-hooks %s: note: %s\n", name.c_str(), note->c_str());
+  }
+  return fleet::exit_status::ok;
+}
+
+int run_settings(const std::string& name, const SettingsOptions& o, bool install) {
+  if (const auto bad = reject_bad_tools(name, o.tools)) return *bad;
+  const ProjectArgument project = project_argument(name, o.project, o.scope != "user");
+  if (project.exit_status) return *project.exit_status;
+  for (const fleet::AgentCli* agent : agents_named(o.agents)) {
+    if (const int status = run_one(name, o, *agent, project.dir, install); status != 0)
+      return status;
   }
   return fleet::exit_status::ok;
 }

@@ -1,5 +1,6 @@
 #include "subcommand.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "base/exit_status.h"
@@ -11,6 +12,26 @@ namespace fleet_hooks {
 
 void print(const std::string& text) {
   std::fwrite(text.data(), 1, text.size(), stdout);
+}
+
+void add_agents_option(CLI::App& sub, std::vector<std::string>& agents, const std::string& help) {
+  std::vector<std::string> names;
+  for (const fleet::AgentCli* agent : fleet::agent_clis()) names.emplace_back(agent->name);
+  sub.add_option("--agent", agents, help)
+      ->check(CLI::IsMember(names))
+      ->allow_extra_args(false)
+      ->option_text(fleet::agent_cli_names("|"));
+}
+
+std::vector<const fleet::AgentCli*> agents_named(const std::vector<std::string>& agents) {
+  std::vector<const fleet::AgentCli*> named;
+  for (const std::string& name : agents) {
+    const fleet::AgentCli* agent = fleet::find_agent_cli(name);
+    if (agent != nullptr && std::find(named.begin(), named.end(), agent) == named.end())
+      named.push_back(agent);
+  }
+  if (named.empty()) named.push_back(&fleet::claude_code());
+  return named;
 }
 
 std::optional<int> reject_bad_tools(const std::string& subcommand,

@@ -10,6 +10,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "agent/agent_cli.h"
+
 namespace fleet_hooks {
 
 // A subcommand added to the program's CLI::App, with what runs it once it was parsed (its
@@ -40,6 +42,13 @@ void print(const std::string& text);
 // matcher, where anything but letters, digits, _ and - would be a regular expression).
 std::optional<int> reject_bad_tools(const std::string& subcommand,
                                     const std::vector<std::string>& tools);
+
+// Adds a repeatable --agent NAME (claude|codex|gemini) collecting into `agents`; another
+// name is a usage error of the subcommand.
+void add_agents_option(CLI::App& sub, std::vector<std::string>& agents, const std::string& help);
+
+// The CLIs `agents` names, each once, in order; Claude Code when none is named.
+std::vector<const fleet::AgentCli*> agents_named(const std::vector<std::string>& agents);
 
 // --project made absolute, or the usage error for a directory that does not exist — or,
 // with `settings_of_project` (the settings files inside the project are meant), for a

@@ -1,0 +1,159 @@
+// `fleet-hooks install / uninstall --agent codex|gemini`: the project file of each agent CLI
+// (.codex/hooks.json, .gemini/settings.json) wired in that CLI's dialect, with the guarantees
+// of the Claude Code wiring: portable fail-closed commands, the user's bytes and mode kept,
+// idempotent, and nothing of the suite left after uninstall.
+
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+
+#include <string>
+#include <vector>
+
+#include "base/json.h"
+#include "process.h"
+#include "suite.h"
+#include "text.h"
+
+using fleet::test::contains;
+using fleet::test::read_file;
+using fleet::test::write_file;
+
+namespace {
+
+using Machine = fleet::test::SuiteMachine;
+
+rapidjson::Document parsed(const std::string& path) {
+  rapidjson::Document doc;
+  REQUIRE_MESSAGE(fleet::parse_json(read_file(path), doc), path);
+  return doc;
+}
+
+bool file_exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+mode_t mode_of(const std::string& path) {
+  struct stat st {};
+  REQUIRE(::stat(path.c_str(), &st) == 0);
+  return st.st_mode & 07777;
+}
+
+// The one entry of the one group of `event` in `doc`'s "hooks".
+const rapidjson::Value& only_entry(const rapidjson::Value& doc, const char* event) {
+  REQUIRE_MESSAGE(doc["hooks"].HasMember(event), event);
+  const rapidjson::Value& groups = doc["hooks"][event];
+  REQUIRE(groups.Size() == 1);
+  REQUIRE(groups[0]["hooks"].Size() == 1);
+  return groups[0];
+}
+
+std::string command_of(const rapidjson::Value& group) {
+  return group["hooks"][0]["command"].GetString();
+}
+
+// Runs a hook `command` as the CLI does (/bin/sh -c) on a machine without the suite.
+fleet::test::RunResult run_without_suite(const Machine& m, const std::string& command) {
+  return fleet::test::run_process({"/bin/sh", "-c", command},
+                                  {"{}", {{"PATH", m.path(false)}}, m.dir});
+}
+
+}  // namespace
+
+TEST_CASE("fleet-hooks install --agent codex: wires .codex/hooks.json, fail-closed") {
+  Machine m;
+  const auto r = m.run({"install", "--project", m.dir, "--agent", "codex"});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  CHECK(contains(r.out, m.dir + "/.codex/hooks.json"));
+  CHECK_FALSE(file_exists(m.dir + "/.claude/settings.json"));
+  const rapidjson::Document doc = parsed(m.dir + "/.codex/hooks.json");
+
+  const rapidjson::Value& guard = only_entry(doc, "PreToolUse");
+  CHECK(std::string(guard["matcher"].GetString()) == "^(mcp__.*__)?dispatch_food_truck$");
+  CHECK(guard["hooks"][0]["timeout"].GetInt() == 10);
+  CHECK(contains(command_of(guard), "exec resume-guard --agent codex"));
+  const rapidjson::Value& writer = only_entry(doc, "PostToolUse");
+  CHECK(contains(command_of(writer), "exec provenance-writer hook --agent codex"));
+  const rapidjson::Value& start = only_entry(doc, "SessionStart");
+  CHECK(std::string(start["matcher"].GetString()) == "startup");
+  CHECK(contains(command_of(start), "exec provenance-writer session-start --agent codex"));
+
+  // On a machine without the suite the guard blocks (exit 2, Codex's deny), the others do not.
+  const auto blocked = run_without_suite(m, command_of(guard));
+  CHECK(blocked.exit_code == 2);
+  CHECK(contains(blocked.err, "resume-guard is not installed"));
+  CHECK(run_without_suite(m, command_of(start)).exit_code == 1);
+  CHECK(run_without_suite(m, command_of(writer)).exit_code == 1);
+}
+
+TEST_CASE("fleet-hooks install --agent gemini: BeforeTool, mcp_ names, milliseconds, names") {
+  Machine m;
+  const auto r = m.run({"install", "--project", m.dir, "--agent", "gemini", "--tool", "relay"});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  const rapidjson::Document doc = parsed(m.dir + "/.gemini/settings.json");
+  CHECK_FALSE(doc["hooks"].HasMember("PreToolUse"));
+  CHECK_FALSE(doc["hooks"].HasMember("SessionStart"));
+
+  const rapidjson::Value& guard = only_entry(doc, "BeforeTool");
+  CHECK(std::string(guard["matcher"].GetString()) == "^(mcp_.*_)?(dispatch_food_truck|relay)$");
+  const rapidjson::Value& entry = guard["hooks"][0];
+  CHECK(entry["timeout"].GetInt() == 10000);
+  CHECK(std::string(entry["name"].GetString()) == "fleet-hooks resume-guard");
+  CHECK(contains(command_of(guard), "exec resume-guard --agent gemini --tool relay"));
+  const rapidjson::Value& writer = only_entry(doc, "AfterTool");
+  CHECK(std::string(writer["hooks"][0]["name"].GetString()) == "fleet-hooks provenance-writer");
+  CHECK(contains(command_of(writer), "exec provenance-writer hook --agent gemini"));
+  // Gemini blocks on exit 2 and shows the stderr as the reason.
+  const auto blocked = run_without_suite(m, command_of(guard));
+  CHECK(blocked.exit_code == 2);
+  CHECK(contains(blocked.err, "resume-guard is not installed"));
+}
+
+TEST_CASE("fleet-hooks install --agent: repeated, idempotent, user's bytes and mode kept") {
+  Machine m;
+  const std::string gemini = m.dir + "/.gemini/settings.json";
+  const std::string original = "{\"mcpServers\": {\"kitchen\": {\"command\": \"k\"}}}\n";
+  REQUIRE(::mkdir((m.dir + "/.gemini").c_str(), 0755) == 0);
+  write_file(gemini, original);
+  REQUIRE(::chmod(gemini.c_str(), 0640) == 0);
+
+  const std::vector<std::string> all = {"install", "--project", m.dir,     "--agent", "claude",
+                                        "--agent", "codex",     "--agent", "gemini"};
+  REQUIRE(m.run(all).exit_code == 0);
+  const std::string files[] = {m.dir + "/.claude/settings.json", m.dir + "/.codex/hooks.json",
+                               gemini};
+  std::vector<std::string> first;
+  for (const std::string& file : files) first.push_back(read_file(file));
+  CHECK(mode_of(gemini) == 0640);
+  CHECK(std::string(parsed(gemini)["mcpServers"]["kitchen"]["command"].GetString()) == "k");
+
+  const auto again = m.run(all);
+  REQUIRE(again.exit_code == 0);
+  CHECK(contains(again.out, "unchanged: " + gemini));
+  for (std::size_t i = 0; i < 3; ++i) CHECK(read_file(files[i]) == first[i]);
+
+  // Uninstall: no suite entry is left, and the Gemini file is the user's bytes again.
+  const auto removed =
+      m.run({"uninstall", "--project", m.dir, "--agent", "codex", "--agent", "gemini"});
+  REQUIRE_MESSAGE(removed.exit_code == 0, removed.err);
+  CHECK(read_file(gemini) == original);
+  CHECK(mode_of(gemini) == 0640);
+  const std::string codex = read_file(m.dir + "/.codex/hooks.json");
+  CHECK_FALSE(contains(codex, "resume-guard"));
+  CHECK_FALSE(contains(codex, "provenance-writer"));
+  // Claude Code's file was not named, so it keeps its hooks.
+  CHECK(contains(read_file(files[0]), "resume-guard"));
+}
+
+TEST_CASE("fleet-hooks install --agent: an unknown CLI or scope is a usage error") {
+  Machine m;
+  const auto bad = m.run({"install", "--project", m.dir, "--agent", "cursor"});
+  CHECK(bad.exit_code == 2);
+  CHECK(contains(bad.err, "fleet-hooks install"));
+  CHECK(contains(bad.err, "cursor"));
+  const auto scope = m.run({"install", "--project", m.dir, "--agent", "codex", "--scope", "user"});
+  CHECK(scope.exit_code != 0);
+  CHECK(contains(scope.err, "fleet-hooks install"));
+  CHECK(contains(scope.err, ".codex/hooks.json"));
+  CHECK_FALSE(file_exists(m.home + "/.codex/hooks.json"));
+}
