@@ -1,8 +1,8 @@
 // End to end: the real Codex CLI and Gemini CLI as L3 orchestrators, each against a scripted
 // model API on loopback (its own wire), calling dispatch_food_truck on the stdio MCP
 // dispatcher, which launches Claude Code workers through launch-wrapper. The hooks are wired
-// with --agent for the CLI and trusted. Assertions use what each CLI sent back to its model,
-// the dispatcher's calls and the store.
+// by `fleet-hooks install --agent <cli>` and trusted. Assertions use what each CLI sent back to its
+// model, the dispatcher's calls and the store.
 
 #include <doctest/doctest.h>
 
@@ -76,14 +76,14 @@ void guarded_fleet(AgentFleet& fleet) {
 
 TEST_CASE("e2e: codex - a stranger's resume is denied, the owner's runs, a dispatch is recorded") {
   AgentFleet fleet("codex", FLEET_E2E_FIXTURES, FLEET_E2E_CACHE);
-  fleet.wire_hooks_by_hand();
+  fleet.install();
   fleet.trust();
   guarded_fleet(fleet);
 }
 
 TEST_CASE("e2e: gemini - a stranger's resume is denied, the owner's runs, a dispatch is recorded") {
   AgentFleet fleet("gemini", FLEET_E2E_FIXTURES, FLEET_E2E_CACHE);
-  fleet.wire_hooks_by_hand();
+  fleet.install();
   fleet.trust();
   guarded_fleet(fleet);
 }

@@ -20,44 +20,6 @@ std::string toml_string(const std::string& text) {
   return to_json(json_string(text, doc.GetAllocator()));
 }
 
-// The wiring doc/agents.md shows: the fail-closed guard before the dispatch tool and the
-// provenance hook after it, both naming the CLI with --agent.
-std::string hand_wired_hooks(const std::string& agent) {
-  const bool gemini = agent == "gemini";
-  const std::string matcher =
-      gemini ? "^(mcp_.+_)?dispatch_food_truck$" : "^(mcp__.*__)?dispatch_food_truck$";
-  const std::string guard =
-      "command -v resume-guard >/dev/null 2>&1 || { echo \"fleet-hooks: resume-guard is not "
-      "installed on this machine (not found on PATH), so this call is blocked\" >&2; exit 2; }; "
-      "exec resume-guard --agent " +
-      agent;
-  const std::string writer =
-      "command -v provenance-writer >/dev/null 2>&1 || { echo \"fleet-hooks: provenance-writer "
-      "is not installed on this machine (not found on PATH); this call ran without it\" >&2; "
-      "exit 1; }; exec provenance-writer hook --agent " +
-      agent;
-  rapidjson::Document hooks(rapidjson::kObjectType);
-  auto& alloc = hooks.GetAllocator();
-  const auto add = [&](const char* event, const char* name, const std::string& command) {
-    rapidjson::Value hook(rapidjson::kObjectType);
-    if (gemini) hook.AddMember("name", json_string(name, alloc), alloc);
-    hook.AddMember("type", "command", alloc);
-    hook.AddMember("timeout", gemini ? 10000 : 10, alloc);
-    hook.AddMember("command", json_string(command, alloc), alloc);
-    rapidjson::Value list(rapidjson::kArrayType);
-    list.PushBack(hook, alloc);
-    rapidjson::Value group(rapidjson::kObjectType);
-    group.AddMember("matcher", json_string(matcher, alloc), alloc);
-    group.AddMember("hooks", list, alloc);
-    rapidjson::Value groups(rapidjson::kArrayType);
-    groups.PushBack(group, alloc);
-    hooks.AddMember(rapidjson::StringRef(event), groups, alloc);
-  };
-  add(gemini ? "BeforeTool" : "PreToolUse", "resume-guard", guard);
-  add(gemini ? "AfterTool" : "PostToolUse", "provenance-writer", writer);
-  return to_json(hooks);
-}
-
 // The MCP dispatcher as a Gemini "mcpServers" entry (trusted: no confirmation).
 rapidjson::Value gemini_server(const std::string& script, const Env& env,
                                rapidjson::Document::AllocatorType& alloc) {
@@ -153,21 +115,11 @@ void AgentFleet::configure_gemini() const {
   write_file(project_ + "/.gemini/settings.json", to_json(settings));
 }
 
-void AgentFleet::wire_hooks_by_hand() const {
-  const std::string hooks = hand_wired_hooks(profile_.name);
-  if (profile_.name == "codex") {
-    ::mkdir((project_ + "/.codex").c_str(), 0755);
-    write_file(project_ + "/.codex/hooks.json", R"({"hooks":)" + hooks + "}\n");
-    return;
-  }
-  const std::string path = project_ + "/.gemini/settings.json";
-  auto settings = parse_json_object(read_file(path));
-  auto parsed = parse_json_object(hooks);
-  REQUIRE(settings.ok());
-  REQUIRE(parsed.ok());
-  settings->AddMember("hooks", rapidjson::Value(*parsed, settings->GetAllocator()),
-                      settings->GetAllocator());
-  write_file(path, to_json(*settings));
+void AgentFleet::install() const {
+  const RunResult install = run_process(
+      {bin_ + "/fleet-hooks", "install", "--agent", profile_.name, "--project", project_},
+      {"", suite_env(), ""});
+  REQUIRE_MESSAGE(install.exit_code == 0, (install.out + install.err));
 }
 
 void AgentFleet::trust() const {

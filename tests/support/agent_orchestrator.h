@@ -39,9 +39,9 @@ class AgentFleet {
              const std::string& cache_dir);
   ~AgentFleet();
 
-  // Wires the hooks into the project by hand as doc/agents.md shows (.codex/hooks.json, or the
-  // "hooks" key of .gemini/settings.json), with --agent on both commands.
-  void wire_hooks_by_hand() const;
+  // Wires the hooks into the project as a user does: `fleet-hooks install --agent <cli>`
+  // (.codex/hooks.json, or the "hooks" key of .gemini/settings.json); REQUIREs exit 0.
+  void install() const;
   // Trusts the project and its hooks as a user does: Codex, the project and each hook's
   // currentHash (from `codex app-server` hooks/list) in $CODEX_HOME/config.toml; Gemini, the
   // folder in ~/.gemini/trustedFolders.json.
