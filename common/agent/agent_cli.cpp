@@ -1,6 +1,7 @@
 #include "agent/agent_cli.h"
 
 #include <array>
+#include <cstdlib>
 
 namespace fleet {
 namespace {
@@ -31,6 +32,9 @@ constexpr AgentCli kClaude = {
     TimeoutUnit::seconds,
     {"SessionStart", ""},
     false,
+    "CLAUDE_CONFIG_DIR",
+    ".claude",
+    "settings.json",
 };
 
 // codex-cli 0.169.0: Claude Code's dialect; an MCP tool's tool_response is the MCP result
@@ -51,6 +55,9 @@ constexpr AgentCli kCodex = {
     // A Codex worker is recorded from its first hook (its id cannot be chosen).
     {"SessionStart", "startup"},
     false,
+    "CODEX_HOME",
+    ".codex",
+    "hooks.json",
 };
 
 // gemini-cli 0.61.0: BeforeTool/AfterTool, mcp_<server>_<tool>, a top-level
@@ -71,6 +78,9 @@ constexpr AgentCli kGemini = {
     TimeoutUnit::milliseconds,
     {"SessionStart", ""},
     true,
+    "",
+    ".gemini",
+    "settings.json",
 };
 
 constexpr std::array<const AgentCli*, 3> kAgents = {&kClaude, &kCodex, &kGemini};
@@ -90,6 +100,16 @@ const AgentCli* find_agent_cli(std::string_view name) {
     if (agent->name == name) return agent;
   }
   return nullptr;
+}
+
+std::string agent_config_home(const AgentCli& agent) {
+  if (!agent.config_home_variable.empty()) {
+    const char* set = std::getenv(std::string(agent.config_home_variable).c_str());
+    if (set != nullptr && *set != '\0') return set;
+  }
+  const char* home = std::getenv("HOME");
+  if (home == nullptr || *home == '\0') return "";
+  return std::string(home) + "/" + std::string(agent.config_home_default);
 }
 
 int hook_timeout_value(const AgentCli& agent, int seconds) {

@@ -75,7 +75,16 @@ struct AgentCli {
   TimeoutUnit timeout_unit;  // of a hook entry's "timeout"
   SessionStartWiring session_start;
   bool names_hook_entries;  // each hook entry carries a "name" (Gemini CLI)
+  // The user's configuration directory: $`config_home_variable` when set, else
+  // ~/`config_home_default`; its `user_hook_file` holds the user's own hooks.
+  std::string_view config_home_variable;  // "CODEX_HOME"; "" : none
+  std::string_view config_home_default;   // ".codex"
+  std::string_view user_hook_file;        // "hooks.json"
 };
+
+// `agent`'s configuration directory on this machine (AgentCli::config_home_variable, else
+// $HOME/config_home_default); "" when neither that variable nor HOME is set.
+std::string agent_config_home(const AgentCli& agent);
 
 // `seconds` in the unit of `agent`'s hook "timeout".
 int hook_timeout_value(const AgentCli& agent, int seconds);

@@ -6,24 +6,29 @@
 #include "base/error.h"
 #include "base/json.h"
 #include "base/paths.h"
+#include "settings/hook_wiring.h"
 #include "settings/settings_file.h"
 
 namespace fleet {
 namespace {
 
-constexpr const char* kEvents[] = {"PreToolUse", "PostToolUse"};
-
 void collect_from(const rapidjson::Value& doc, const std::string& file,
-                  const std::string& plugin_root, std::vector<ConfiguredHook>& out) {
+                  const std::string& plugin_root, const AgentCli& agent,
+                  std::vector<ConfiguredHook>& out) {
   const rapidjson::Value* hooks = member(doc, "hooks");
-  for (const char* event : kEvents) {
-    const rapidjson::Value* groups = hooks ? member(*hooks, event) : nullptr;
+  for (const SuiteHook* suite : suite_hooks_for(agent)) {
+    const std::string event = suite_hook_event(*suite, agent);
+    const rapidjson::Value* groups = hooks ? member(*hooks, event.c_str()) : nullptr;
     if (groups == nullptr || !groups->IsArray()) continue;
+    int group_index = -1;
     for (const auto& group : groups->GetArray()) {
+      ++group_index;
       const std::string matcher(string_member(group, "matcher").value_or(""));
       const rapidjson::Value* entries = member(group, "hooks");
       if (entries == nullptr || !entries->IsArray()) continue;
+      int entry_index = -1;
       for (const auto& entry : entries->GetArray()) {
+        ++entry_index;
         const auto command = string_member(entry, "command");
         if (!command) continue;
         const auto parsed = parse_hook_command(*command);
@@ -35,6 +40,9 @@ void collect_from(const rapidjson::Value& doc, const std::string& file,
         hook.command = std::string(*command);
         hook.parsed = *parsed;
         hook.plugin_root = plugin_root;
+        hook.name = std::string(string_member(entry, "name").value_or(""));
+        hook.group_index = group_index;
+        hook.entry_index = entry_index;
         if (const rapidjson::Value* timeout = member(entry, "timeout");
             timeout && timeout->IsNumber()) {
           hook.timeout = timeout->GetDouble();
@@ -73,15 +81,18 @@ std::string marketplace_hint() {
   return "<prefix>/share/fleet-hooks";
 }
 
-std::string lost_hooks(const rapidjson::Value& doc, const std::string& file) {
+std::string lost_hooks(const rapidjson::Value& doc, const std::string& file,
+                       const AgentCli& agent) {
   std::vector<ConfiguredHook> lost;
-  collect_from(doc, file, "", lost);
+  collect_from(doc, file, "", agent, lost);
   std::string list;
   for (const ConfiguredHook& hook : lost) {
     list += (list.empty() ? "" : ", ") + hook.event + " " +
             command_executable_name(hook.command).value_or("(no command)");
   }
-  return list.empty() ? "no PreToolUse or PostToolUse hook" : list;
+  return list.empty() ? "no " + std::string(agent.pre_tool_event) + " or " +
+                            std::string(agent.post_tool_event) + " hook"
+                      : list;
 }
 
 }  // namespace
@@ -91,6 +102,8 @@ HookSources collect_hooks(const HookSourceOptions& options) {
   std::vector<ConfiguredHook>& hooks = sources.hooks;
   std::vector<Finding>& findings = sources.findings;
   std::vector<std::string> plugins = options.plugin_dirs;
+  const AgentCli& agent = *options.agent;
+  const std::string cli(agent.display_name);
   for (const std::string& file : options.settings_files) {
     rapidjson::Document doc;
     const SettingsRead read = read_settings(file, doc);
@@ -99,12 +112,13 @@ HookSources collect_hooks(const HookSourceOptions& options) {
         continue;
       case SettingsRead::Status::invalid:
         findings.push_back({"settings-invalid", Severity::error,
-                            read.problem + "; Claude Code cannot use it: fix it", file});
+                            read.problem + "; " + cli + " cannot use it: fix it", file});
         continue;
       case SettingsRead::Status::ignored:
         findings.push_back({"settings-ignored", Severity::error,
                             read.problem + ", without a warning: these hooks never run: " +
-                                lost_hooks(doc, file) + ". Remove the comments and trailing commas",
+                                lost_hooks(doc, file, agent) +
+                                ". Remove the comments and trailing commas",
                             file});
         continue;
       case SettingsRead::Status::ok:
@@ -112,12 +126,12 @@ HookSources collect_hooks(const HookSourceOptions& options) {
     }
     for (const std::string& key : read.duplicate_keys) {
       findings.push_back({"settings-duplicate-key", Severity::warning,
-                          "the key " + key +
-                              " appears more than once; Claude Code uses only the last one, and "
-                              "so does this check. Merge them into one",
+                          "the key " + key + " appears more than once; " + cli +
+                              " uses only the last one, and so does this check. Merge them into "
+                              "one",
                           file});
     }
-    collect_from(doc, file, "", hooks);
+    collect_from(doc, file, "", agent, hooks);
     const rapidjson::Value* enabled = member(doc, "enabledPlugins");
     if (enabled == nullptr || !enabled->IsObject()) continue;
     for (const auto& plugin : enabled->GetObject()) {
@@ -155,7 +169,7 @@ HookSources collect_hooks(const HookSourceOptions& options) {
            file});
       continue;
     }
-    collect_from(doc, file, root, hooks);
+    collect_from(doc, file, root, agent, hooks);
   }
   return sources;
 }

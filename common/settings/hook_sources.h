@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "agent/agent_cli.h"
 #include "base/finding.h"
 #include "hook/hook_command.h"
 
@@ -26,12 +27,17 @@ struct ConfiguredHook {
   // The entry's "type" when it is a string. Claude Code runs an entry's command only when its
   // type is "command" (the others are "prompt", "agent", "http").
   std::optional<std::string> type;
+  std::string name;     // the entry's "name" (Gemini CLI), "" when none
+  int group_index = 0;  // the place of the entry in its file: "hooks".<event>[group_index]
+  int entry_index = 0;  // ."hooks"[entry_index] (what Codex keys its hook trust by)
 };
 
 struct HookSourceOptions {
   std::vector<std::string> settings_files;  // in Claude Code's order: user, project, local
   std::vector<std::string> plugin_dirs;     // `claude --plugin-dir` directories
   std::string config_dir;  // Claude Code's ($CLAUDE_CONFIG_DIR or ~/.claude), for plugins
+  // Whose files these are: the events collected and the words of the findings.
+  const AgentCli* agent = &claude_code();
 };
 
 inline constexpr std::string_view kPluginName = "fleet-hooks";
@@ -44,7 +50,8 @@ struct HookSources {
   std::vector<Finding> findings;
 };
 
-// Every command hook of PreToolUse and PostToolUse, and the findings on their files.
+// Every command hook of the agent's pre-tool, post-tool and (where the suite wires one)
+// session-start events, and the findings on their files.
 HookSources collect_hooks(const HookSourceOptions& options);
 
 // The executable a hook command runs on this machine, as /bin/sh would find it: quotes

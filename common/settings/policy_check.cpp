@@ -42,8 +42,10 @@ bool binary_acts_on(const ConfiguredHook& hook, std::string_view tool) {
   return contains(tools_acted_on(hook.parsed.arguments), tool);
 }
 
-std::string install_hint(const std::string& project_dir, const std::vector<std::string>& tools) {
+std::string install_hint(const std::string& project_dir, const std::vector<std::string>& tools,
+                         const AgentCli& agent) {
   std::string hint = "fleet-hooks install --project " + project_dir;
+  if (agent.name != claude_code().name) hint += " --agent " + std::string(agent.name);
   for (const std::string& tool : tools) {
     if (tool != kDispatchToolName) hint += " --tool " + tool;
   }
@@ -51,33 +53,41 @@ std::string install_hint(const std::string& project_dir, const std::vector<std::
 }
 
 // The findings on one entry: its type, matcher and timeout.
-std::vector<Finding> entry_findings(const ConfiguredHook& hook, const char* what,
-                                    Severity severity) {
+// The findings on one entry: its type, matcher (for a tool hook) and timeout.
+std::vector<Finding> entry_findings(const ConfiguredHook& hook, const char* what, Severity severity,
+                                    const AgentCli& agent, bool tool_hook = true) {
   std::vector<Finding> findings;
   if (hook.type != "command") {
     findings.push_back(
         {"hook-type", severity,
          std::string(what) +
-             (hook.type ? " has type \"" + *hook.type + "\"" : std::string(" has no type")) +
-             ": Claude Code runs only entries of type \"command\" as commands, so it never "
-             "runs this one; set \"type\": \"command\"",
+             (hook.type ? " has type \"" + *hook.type + "\"" : std::string(" has no type")) + ": " +
+             std::string(agent.display_name) +
+             " runs only entries of type \"command\" as commands, so it never runs this one; "
+             "set \"type\": \"command\"",
          hook.file});
   }
-  for (const MatcherFault& fault : matcher_faults(hook.matcher, hook.parsed.arguments)) {
-    findings.push_back({fault.rule, severity,
-                        std::string(what) + " matcher '" + hook.matcher + "'" + fault.problem,
-                        hook.file});
+  if (tool_hook) {
+    for (const MatcherFault& fault : matcher_faults(hook.matcher, hook.parsed.arguments, agent)) {
+      findings.push_back({fault.rule, severity,
+                          std::string(what) + " matcher '" + hook.matcher + "'" + fault.problem,
+                          hook.file});
+    }
   }
+  const std::string unit =
+      agent.timeout_unit == TimeoutUnit::milliseconds ? " milliseconds" : " seconds";
   if (!hook.timeout) {
     findings.push_back({"timeout", severity,
                         std::string(what) + " has no timeout; set \"timeout\": " +
-                            std::to_string(kHookTimeoutSeconds) + " (seconds)",
+                            std::to_string(hook_timeout_value(agent, kHookTimeoutSeconds)) + " (" +
+                            unit.substr(1) + ")",
                         hook.file});
-  } else if (*hook.timeout < kMinHookTimeoutSeconds) {
+  } else if (*hook.timeout < hook_timeout_value(agent, kMinHookTimeoutSeconds)) {
     findings.push_back({"timeout", severity,
                         std::string(what) + " timeout " +
-                            std::to_string(static_cast<int>(*hook.timeout)) + " s is under " +
-                            std::to_string(kMinHookTimeoutSeconds) + " s",
+                            std::to_string(static_cast<long long>(*hook.timeout)) +
+                            (agent.timeout_unit == TimeoutUnit::milliseconds ? unit : " s") +
+                            " is under " + std::to_string(kMinHookTimeoutSeconds) + " s",
                         hook.file});
   }
   return findings;
@@ -86,7 +96,7 @@ std::vector<Finding> entry_findings(const ConfiguredHook& hook, const char* what
 // nullopt when the entry's executable can be run on this machine; else a binary-missing
 // finding that says what Claude Code does here.
 std::optional<Finding> binary_missing(const ConfiguredHook& hook, const char* name, bool is_guard,
-                                      const std::string& project_dir) {
+                                      const std::string& project_dir, const AgentCli& agent) {
   const std::optional<std::string> binary = resolve_hook_executable(hook, project_dir);
   struct stat st {};
   if (binary && ::stat(binary->c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
@@ -104,7 +114,8 @@ std::optional<Finding> binary_missing(const ConfiguredHook& hook, const char* na
   } else if (hook.parsed.exit_if_missing == exit_status::hook_blocks) {
     message += "the wiring blocks every call of the dispatch tool here (fail-closed)";
   } else {
-    message += "Claude Code runs the dispatch tool UNGUARDED here, without a warning";
+    message += std::string(agent.display_name) +
+               " runs the dispatch tool UNGUARDED here, without a warning";
   }
   message += ". " + std::string(kInstallRoutes);
   if (!hook.parsed.guarded && hook.plugin_root.empty())
@@ -120,19 +131,29 @@ struct ForgeryOutcome {
   std::string detail;  // when not blocked
 };
 
+// True when `out` is `agent`'s deny (hook_protocol.h's pre_tool_use_deny).
+bool is_deny(const std::string& out, const AgentCli& agent) {
+  rapidjson::Document output;
+  if (!parse_json(out, output)) return false;
+  const rapidjson::Value* decision = &output;
+  if (*agent.deny.wrapper != '\0') decision = member(output, agent.deny.wrapper);
+  return decision != nullptr && string_member(*decision, agent.deny.decision_key) == "deny";
+}
+
 ForgeryOutcome run_forgery(const ConfiguredHook& hook, const std::string& tool,
-                           const std::string& project_dir) {
+                           const std::string& project_dir, const AgentCli& agent) {
   char state_template[] = "/tmp/fleet-hooks-check-XXXXXX";
   if (::mkdtemp(state_template) == nullptr)
     return {false, "cannot create a temporary state directory"};
   const std::string state = state_template;
-  const std::string input =
-      pre_tool_use_input(kForgedSession, "mcp__kitchen__" + tool, kForgedSession, project_dir);
+  const std::string input = pre_tool_use_input(
+      kForgedSession, mcp_tool_name("kitchen", tool, agent), kForgedSession, project_dir, agent);
 
   std::vector<std::string> env = {"FLEET_HOOKS_STATE_DIR=" + state,
                                   "CLAUDE_PROJECT_DIR=" + project_dir};
   if (!hook.plugin_root.empty()) env.push_back("CLAUDE_PLUGIN_ROOT=" + hook.plugin_root);
-  const auto seconds = hook.timeout.value_or(kHookTimeoutSeconds);
+  const double seconds =
+      hook.timeout ? *hook.timeout / hook_timeout_value(agent, 1) : kHookTimeoutSeconds;
   CommandResult result;
   try {
     result = run_shell_command(hook.command, input, environment_with(env),
@@ -144,11 +165,7 @@ ForgeryOutcome run_forgery(const ConfiguredHook& hook, const std::string& tool,
   ::rmdir(state.c_str());
   if (result.timed_out) return {false, "it did not answer within its timeout"};
   if (result.exit_code == exit_status::hook_blocks) return {true, ""};
-  rapidjson::Document output;
-  if (result.exit_code == 0 && parse_json(result.out, output)) {
-    const rapidjson::Value* specific = member(output, "hookSpecificOutput");
-    if (specific && string_member(*specific, "permissionDecision") == "deny") return {true, ""};
-  }
+  if (result.exit_code == 0 && is_deny(result.out, agent)) return {true, ""};
   return {false, "exit " + std::to_string(result.exit_code) + ", stdout '" +
                      result.out.substr(0, 200) + "', stderr '" + result.err.substr(0, 200) + "'"};
 }
@@ -160,36 +177,83 @@ std::optional<Finding> store_unsafe(const std::string& store) {
   return Finding{"store-unsafe", Severity::error, safety.problem + "; fix: " + safety.fix, store};
 }
 
-}  // namespace
-
-CheckResult check_wiring(const CheckOptions& options) {
+// The files `options.agent` reads hooks from, in its order (lowest precedence first).
+HookSourceOptions hook_source_options(const CheckOptions& options) {
   HookSourceOptions sources;
+  sources.agent = options.agent;
+  const std::string project_file =
+      options.project_dir + "/" + std::string(options.agent->project_hook_file);
+  if (options.agent->name != claude_code().name) {
+    if (!options.config_home.empty()) {
+      sources.settings_files.push_back(options.config_home + "/" +
+                                       std::string(options.agent->user_hook_file));
+    }
+    sources.settings_files.push_back(project_file);
+    return sources;
+  }
   if (!options.user_settings.empty()) sources.settings_files.push_back(options.user_settings);
   sources.settings_files.push_back(settings_path(SettingsScope::project, options.project_dir));
   sources.settings_files.push_back(settings_path(SettingsScope::local, options.project_dir));
   sources.plugin_dirs = options.plugin_dirs;
   sources.config_dir = env_value("CLAUDE_CONFIG_DIR");
   if (sources.config_dir.empty()) sources.config_dir = env_value("HOME") + "/.claude";
-  HookSources collected = collect_hooks(sources);
+  return sources;
+}
+
+// The findings on the session-start hooks the suite wires for `agent` (Codex: recording a
+// worker launch-wrapper started, from its first hook).
+std::vector<Finding> session_start_findings(const std::vector<const ConfiguredHook*>& starts,
+                                            const CheckOptions& options) {
+  const AgentCli& agent = *options.agent;
+  std::vector<Finding> findings;
+  if (agent.session_start.matcher.empty()) return findings;
+  if (starts.empty()) {
+    findings.push_back(
+        {"session-start-missing", Severity::warning,
+         "no " + std::string(agent.session_start.event) +
+             " hook runs provenance-writer session-start: a " + std::string(agent.display_name) +
+             " worker that launch-wrapper starts is not recorded before its first tool call; run " +
+             install_hint(options.project_dir, {}, agent),
+         ""});
+  }
+  for (const ConfiguredHook* start : starts) {
+    const std::vector<Finding> own = entry_findings(
+        *start, "the provenance-writer session-start hook", Severity::warning, agent, false);
+    findings.insert(findings.end(), own.begin(), own.end());
+    if (auto missing =
+            binary_missing(*start, "provenance-writer", false, options.project_dir, agent))
+      findings.push_back(std::move(*missing));
+  }
+  return findings;
+}
+
+}  // namespace
+
+CheckResult check_wiring(const CheckOptions& options) {
+  const AgentCli& agent = *options.agent;
+  HookSources collected = collect_hooks(hook_source_options(options));
   const std::vector<ConfiguredHook>& hooks = collected.hooks;
   std::vector<Finding> findings = std::move(collected.findings);
 
-  std::vector<const ConfiguredHook*> guards, writers;
+  std::vector<const ConfiguredHook*> guards, writers, starts;
   for (const ConfiguredHook& hook : hooks) {
-    const SuiteHook* suite = suite_hook_of_command(hook.command, hook.event);
+    const SuiteHook* suite = suite_hook_of_command(hook.command, hook.event, agent);
     if (suite == nullptr) continue;
-    (std::string_view(suite->executable) == "resume-guard" ? guards : writers).push_back(&hook);
+    (suite->role == HookRole::pre_tool    ? guards
+     : suite->role == HookRole::post_tool ? writers
+                                          : starts)
+        .push_back(&hook);
   }
 
   // The tools that must be guarded.
   std::vector<std::string> required = options.tools;
   if (required.empty()) {
     for (const ConfiguredHook* guard : guards) {
-      if (matcher_covers_tool(guard->matcher, kDispatchToolName) &&
+      if (matcher_covers_tool(guard->matcher, kDispatchToolName, agent) &&
           !contains(required, kDispatchToolName))
         required.insert(required.begin(), std::string(kDispatchToolName));
       for (const std::string& tool : command_tools(guard->parsed.arguments)) {
-        if (matcher_covers_tool(guard->matcher, tool) && !contains(required, tool))
+        if (matcher_covers_tool(guard->matcher, tool, agent) && !contains(required, tool))
           required.push_back(tool);
       }
     }
@@ -198,9 +262,10 @@ CheckResult check_wiring(const CheckOptions& options) {
 
   std::set<std::string> guarded;
   for (const ConfiguredHook* guard : guards) {
-    std::vector<Finding> own = entry_findings(*guard, "the resume-guard hook", Severity::error);
+    std::vector<Finding> own =
+        entry_findings(*guard, "the resume-guard hook", Severity::error, agent);
     const std::optional<Finding> missing =
-        binary_missing(*guard, "resume-guard", true, options.project_dir);
+        binary_missing(*guard, "resume-guard", true, options.project_dir, agent);
     const bool present = !missing;
     if (missing) own.push_back(*missing);
     if (present && guard->parsed.guarded &&
@@ -218,7 +283,7 @@ CheckResult check_wiring(const CheckOptions& options) {
     }
     findings.insert(findings.end(), own.begin(), own.end());
     const std::string probe_tool = entry_tools(*guard).front();
-    const ForgeryOutcome forgery = run_forgery(*guard, probe_tool, options.project_dir);
+    const ForgeryOutcome forgery = run_forgery(*guard, probe_tool, options.project_dir, agent);
     if (!forgery.blocked) {
       if (present || guard->parsed.exit_if_missing == exit_status::hook_blocks) {
         findings.push_back({"guard-does-not-deny", Severity::error,
@@ -231,7 +296,7 @@ CheckResult check_wiring(const CheckOptions& options) {
     }
     if (broken) continue;
     for (const std::string& tool : required) {
-      if (matcher_covers_tool(guard->matcher, tool) && binary_acts_on(*guard, tool))
+      if (matcher_covers_tool(guard->matcher, tool, agent) && binary_acts_on(*guard, tool))
         guarded.insert(tool);
     }
   }
@@ -239,15 +304,16 @@ CheckResult check_wiring(const CheckOptions& options) {
     if (guarded.contains(tool)) continue;
     std::string why;
     for (const ConfiguredHook* guard : guards) {
-      if (matcher_covers_tool(guard->matcher, tool) && !binary_acts_on(*guard, tool)) {
+      if (matcher_covers_tool(guard->matcher, tool, agent) && !binary_acts_on(*guard, tool)) {
         why = "; a resume-guard hook's matcher selects " + tool + " but its command lacks --tool " +
               tool + ", so the guard ignores it";
       }
     }
     findings.push_back({"guard-missing", Severity::error,
-                        "no correctly configured PreToolUse hook runs resume-guard for " + tool +
-                            " and mcp__<server>__" + tool + why + "; run " +
-                            install_hint(options.project_dir, required),
+                        "no correctly configured " + std::string(agent.pre_tool_event) +
+                            " hook runs resume-guard for " + tool + " and " +
+                            mcp_tool_name("<server>", tool, agent) + why + "; run " +
+                            install_hint(options.project_dir, required, agent),
                         ""});
   }
 
@@ -257,7 +323,8 @@ CheckResult check_wiring(const CheckOptions& options) {
     const ConfiguredHook* from_settings = nullptr;
     const ConfiguredHook* from_plugin = nullptr;
     for (const ConfiguredHook* guard : guards) {
-      if (!matcher_covers_tool(guard->matcher, tool) || !binary_acts_on(*guard, tool)) continue;
+      if (!matcher_covers_tool(guard->matcher, tool, agent) || !binary_acts_on(*guard, tool))
+        continue;
       (guard->plugin_root.empty() ? from_settings : from_plugin) = guard;
     }
     if (from_settings == nullptr || from_plugin == nullptr) continue;
@@ -273,17 +340,21 @@ CheckResult check_wiring(const CheckOptions& options) {
 
   if (writers.empty()) {
     findings.push_back({"writer-missing", Severity::warning,
-                        "no PostToolUse hook runs provenance-writer; dispatches are recorded only "
-                        "if the dispatcher records them (launch-wrapper --record-provenance)",
+                        "no " + std::string(agent.post_tool_event) +
+                            " hook runs provenance-writer; dispatches are recorded only if the "
+                            "dispatcher records them (launch-wrapper --record-provenance)",
                         ""});
   }
   for (const ConfiguredHook* writer : writers) {
     const std::vector<Finding> own =
-        entry_findings(*writer, "the provenance-writer hook", Severity::warning);
+        entry_findings(*writer, "the provenance-writer hook", Severity::warning, agent);
     findings.insert(findings.end(), own.begin(), own.end());
-    if (auto missing = binary_missing(*writer, "provenance-writer", false, options.project_dir))
+    if (auto missing =
+            binary_missing(*writer, "provenance-writer", false, options.project_dir, agent))
       findings.push_back(std::move(*missing));
   }
+  const std::vector<Finding> start_findings = session_start_findings(starts, options);
+  findings.insert(findings.end(), start_findings.begin(), start_findings.end());
 
   std::optional<Finding> unsafe;
   try {
@@ -307,13 +378,16 @@ std::string findings_text(const std::vector<Finding>& findings) {
 }
 
 std::string check_report_text(const std::vector<Finding>& findings,
-                              const std::vector<std::string>& checked_tools) {
+                              const std::vector<std::string>& checked_tools,
+                              const AgentCli& agent) {
   std::string text = findings_text(findings);
   if (has_errors(findings)) return text;
   std::string names;
   for (const std::string& tool : checked_tools)
-    names += (names.empty() ? "" : ", ") + tool + " and mcp__*__" + tool;
-  return text + "ok: resume-guard guards " + names + ", and denied a forged self-resume\n";
+    names += (names.empty() ? "" : ", ") + tool + " and " + mcp_tool_name("*", tool, agent);
+  return text + "ok: resume-guard guards " + names + ", and denied a forged self-resume" +
+         (agent.name == claude_code().name ? "" : " (" + std::string(agent.display_name) + ")") +
+         "\n";
 }
 
 std::string findings_json(const std::vector<Finding>& findings) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "agent/agent_cli.h"
 #include "base/finding.h"
 
 namespace fleet {
@@ -23,6 +24,12 @@ struct CheckOptions {
   // Claude Code plugin directories whose hooks/hooks.json counts too (as with
   // `claude --plugin-dir`).
   std::vector<std::string> plugin_dirs;
+  // The agent CLI whose wiring is checked. Claude Code: the user, project and local settings
+  // and the plugins. Codex: `config_home`/hooks.json and the project's .codex/hooks.json.
+  // Gemini: `gemini_dir`/settings.json and the project's .gemini/settings.json — the user's
+  // file in `config_home` (agent_config_home) and the project's.
+  const AgentCli* agent = &claude_code();
+  std::string config_home;  // of a CLI other than Claude Code; "" : the user's file is not read
 };
 
 // Rules: settings-invalid, settings-ignored, guard-missing, matcher-misses-mcp,
@@ -43,7 +50,8 @@ std::string findings_text(const std::vector<Finding>& findings);
 // What `fleet-hooks check` prints for a person: findings_text, then, when no finding is an
 // error, one "ok:" line naming the dispatch tools (`checked_tools`) the guard protects.
 std::string check_report_text(const std::vector<Finding>& findings,
-                              const std::vector<std::string>& checked_tools);
+                              const std::vector<std::string>& checked_tools,
+                              const AgentCli& agent = claude_code());
 
 // A JSON array of {"rule","severity","message","file"}.
 std::string findings_json(const std::vector<Finding>& findings);

@@ -15,6 +15,7 @@ struct CheckArguments {
   std::string state_dir;
   std::vector<std::string> tools;
   std::vector<std::string> plugin_dirs;
+  std::vector<std::string> agents;
   bool json = false;
 };
 
@@ -22,17 +23,27 @@ int run_check(const CheckArguments& a) {
   if (const auto bad = reject_bad_tools("check", a.tools)) return *bad;
   const ProjectArgument project = project_argument("check", a.project);
   if (project.exit_status) return *project.exit_status;
-  fleet::CheckOptions options;
-  options.project_dir = project.dir;
-  options.state_dir = a.state_dir;
-  options.tools = a.tools;
-  for (const std::string& dir : a.plugin_dirs)
-    options.plugin_dirs.push_back(fleet::absolute_path(dir));
-  options.user_settings = fleet::user_settings_path().value_or("");
-  const fleet::CheckResult result = fleet::check_wiring(options);
-  print(a.json ? fleet::findings_json(result.findings)
-               : fleet::check_report_text(result.findings, result.checked_tools));
-  return fleet::has_errors(result.findings) ? fleet::exit_status::failure : fleet::exit_status::ok;
+  std::vector<fleet::Finding> all;
+  std::string text;
+  for (const fleet::AgentCli* agent : agents_named(a.agents)) {
+    fleet::CheckOptions options;
+    options.project_dir = project.dir;
+    options.state_dir = a.state_dir;
+    options.tools = a.tools;
+    options.agent = agent;
+    if (agent == &fleet::claude_code()) {
+      for (const std::string& dir : a.plugin_dirs)
+        options.plugin_dirs.push_back(fleet::absolute_path(dir));
+      options.user_settings = fleet::user_settings_path().value_or("");
+    } else {
+      options.config_home = fleet::agent_config_home(*agent);
+    }
+    const fleet::CheckResult result = fleet::check_wiring(options);
+    text += fleet::check_report_text(result.findings, result.checked_tools, *agent);
+    all.insert(all.end(), result.findings.begin(), result.findings.end());
+  }
+  print(a.json ? fleet::findings_json(all) : text);
+  return fleet::has_errors(all) ? fleet::exit_status::failure : fleet::exit_status::ok;
 }
 
 }  // namespace
@@ -48,6 +59,10 @@ Subcommand add_check(CLI::App& program) {
   sub->add_option("--plugin-dir", a->plugin_dirs,
                   "A Claude Code plugin directory loaded with claude --plugin-dir (repeatable)")
       ->allow_extra_args(false);
+  add_agents_option(*sub, a->agents,
+                    "The agent CLI whose wiring to check, as it reads it: claude, codex "
+                    "(.codex/hooks.json and its trust) or gemini (.gemini/settings.json and the "
+                    "folder's trust); repeatable (default: claude)");
   sub->add_flag("--json", a->json, "Findings as a JSON array");
   return {sub, [a] { return run_check(*a); }};
 }

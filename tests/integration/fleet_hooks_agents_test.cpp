@@ -157,3 +157,64 @@ TEST_CASE("fleet-hooks install --agent: an unknown CLI or scope is a usage error
   CHECK(contains(scope.err, ".codex/hooks.json"));
   CHECK_FALSE(file_exists(m.home + "/.codex/hooks.json"));
 }
+
+namespace {
+
+// A project of `m` trusted by Gemini CLI (~/.gemini/trustedFolders.json).
+void trust_gemini_folder(const Machine& m) {
+  ::mkdir((m.home + "/.gemini").c_str(), 0755);
+  write_file(m.home + "/.gemini/trustedFolders.json", "{\"" + m.dir + "\": \"TRUST_FOLDER\"}\n");
+}
+
+// `check --agent NAME` on `m`'s project.
+fleet::test::RunResult check(const Machine& m, const std::string& agent) {
+  return m.run({"check", "--project", m.dir, "--agent", agent});
+}
+
+}  // namespace
+
+TEST_CASE("fleet-hooks check --agent gemini: reads .gemini/settings.json in Gemini's terms") {
+  Machine m;
+  trust_gemini_folder(m);
+  // Claude Code's wiring does not guard Gemini.
+  REQUIRE(m.run({"install", "--project", m.dir}).exit_code == 0);
+  const auto unwired = check(m, "gemini");
+  CHECK(unwired.exit_code == 1);
+  CHECK(contains(unwired.out, "guard-missing"));
+  CHECK(contains(unwired.out, "mcp_<server>_dispatch_food_truck"));
+  CHECK(contains(unwired.out, "--agent gemini"));
+
+  REQUIRE(m.run({"install", "--project", m.dir, "--agent", "gemini"}).exit_code == 0);
+  const auto wired = check(m, "gemini");
+  CHECK_MESSAGE(wired.exit_code == 0, wired.out);
+  CHECK(contains(wired.out,
+                 "ok: resume-guard guards dispatch_food_truck and "
+                 "mcp_*_dispatch_food_truck"));
+
+  // Claude Code's matcher misses Gemini's MCP names; 10 is 10 ms to Gemini.
+  const std::string file = m.dir + "/.gemini/settings.json";
+  std::string text = read_file(file);
+  text.replace(text.find("^(mcp_.*_)?"), 11, "^(mcp__.*__)?");
+  text.replace(text.find("\"timeout\": 10000"), 16, "\"timeout\": 10");
+  write_file(file, text);
+  const auto wrong = check(m, "gemini");
+  CHECK(wrong.exit_code == 1);
+  CHECK(contains(wrong.out, "matcher-misses-dispatch"));
+  CHECK(contains(wrong.out, "timeout 10 milliseconds is under 5 s"));
+}
+
+TEST_CASE("fleet-hooks check --agent codex: reads .codex/hooks.json, not Claude Code's file") {
+  Machine m;
+  REQUIRE(m.run({"install", "--project", m.dir}).exit_code == 0);
+  REQUIRE(check(m, "claude").exit_code == 0);
+  const auto codex = check(m, "codex");
+  CHECK(codex.exit_code == 1);
+  CHECK(contains(codex.out, "guard-missing"));
+  CHECK(contains(codex.out, "fleet-hooks install --project " + m.dir + " --agent codex"));
+  // Both asked at once: one fails, so the check fails.
+  const auto both = m.run({"check", "--project", m.dir, "--agent", "claude", "--agent", "codex"});
+  CHECK(both.exit_code == 1);
+  CHECK(contains(both.out,
+                 "ok: resume-guard guards dispatch_food_truck and "
+                 "mcp__*__dispatch_food_truck, and denied a forged self-resume\n"));
+}
