@@ -1,8 +1,8 @@
 // End to end: the real Codex CLI and Gemini CLI as L3 orchestrators, each against a scripted
 // model API on loopback (its own wire), calling dispatch_food_truck on the stdio MCP
 // dispatcher, which launches Claude Code workers through launch-wrapper. The hooks are wired
-// by `fleet-hooks install --agent <cli>` and trusted. Assertions use what each CLI sent back to its
-// model, the dispatcher's calls and the store.
+// by `fleet-hooks install --agent <cli>`, trusted, and pass `fleet-hooks check --agent <cli>`.
+// Assertions use what each CLI sent back to its model, the dispatcher's calls and the store.
 
 #include <doctest/doctest.h>
 
@@ -78,6 +78,8 @@ TEST_CASE("e2e: codex - a stranger's resume is denied, the owner's runs, a dispa
   AgentFleet fleet("codex", FLEET_E2E_FIXTURES, FLEET_E2E_CACHE);
   fleet.install();
   fleet.trust();
+  const auto check = fleet.check();
+  REQUIRE_MESSAGE(check.exit_code == 0, (check.out + check.err));
   guarded_fleet(fleet);
 }
 
@@ -85,5 +87,7 @@ TEST_CASE("e2e: gemini - a stranger's resume is denied, the owner's runs, a disp
   AgentFleet fleet("gemini", FLEET_E2E_FIXTURES, FLEET_E2E_CACHE);
   fleet.install();
   fleet.trust();
+  const auto check = fleet.check();
+  REQUIRE_MESSAGE(check.exit_code == 0, (check.out + check.err));
   guarded_fleet(fleet);
 }

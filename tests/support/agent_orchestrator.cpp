@@ -122,6 +122,12 @@ void AgentFleet::install() const {
   REQUIRE_MESSAGE(install.exit_code == 0, (install.out + install.err));
 }
 
+RunResult AgentFleet::check() const {
+  return run_process(
+      {bin_ + "/fleet-hooks", "check", "--agent", profile_.name, "--project", project_},
+      {"", suite_env(), ""});
+}
+
 void AgentFleet::trust() const {
   if (profile_.name == "gemini") {
     rapidjson::Document folders(rapidjson::kObjectType);

@@ -42,6 +42,8 @@ class AgentFleet {
   // Wires the hooks into the project as a user does: `fleet-hooks install --agent <cli>`
   // (.codex/hooks.json, or the "hooks" key of .gemini/settings.json); REQUIREs exit 0.
   void install() const;
+  // `fleet-hooks check --agent <cli>` on the project, as a user runs it.
+  RunResult check() const;
   // Trusts the project and its hooks as a user does: Codex, the project and each hook's
   // currentHash (from `codex app-server` hooks/list) in $CODEX_HOME/config.toml; Gemini, the
   // folder in ~/.gemini/trustedFolders.json.
