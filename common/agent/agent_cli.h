@@ -61,12 +61,13 @@ struct SessionStartWiring {
 };
 
 struct AgentCli {
-  std::string_view name;               // what --agent takes: "claude", "codex", "gemini"
-  std::string_view display_name;       // "Claude Code"
-  std::string_view version_checked;    // the version its facts were observed with
-  std::string_view project_hook_file;  // where a project's hooks are wired, from its root
-  std::string_view pre_tool_event;     // hook_event_name before a tool runs
-  std::string_view post_tool_event;    // hook_event_name after a tool ran
+  std::string_view name;                 // what --agent takes: "claude", "codex", "gemini"
+  std::string_view display_name;         // "Claude Code"
+  std::string_view version_checked;      // the version its facts were observed with
+  std::string_view project_hook_file;    // where a project's hooks are wired, from its root
+  std::string_view pre_tool_event;       // hook_event_name before a tool runs
+  std::string_view post_tool_event;      // hook_event_name after a tool ran
+  std::string_view session_start_event;  // hook_event_name when a session starts
   HookFieldNames fields;
   McpToolNameForm mcp;
   DenyForm deny;

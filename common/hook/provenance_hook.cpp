@@ -113,6 +113,10 @@ DispatchedRecord dispatched_record(const HookInput& hook, const std::string& def
   record.kitchen_id = sources.find({"kitchen_id"}).value_or(default_kitchen);
   record.recipe_name = sources.find({"recipe_name"}).value_or(kUnnamedRecipe);
   record.step_name = sources.find({"step_name"}).value_or("");
+  // The dispatched session's CLI, when the dispatcher names one the suite knows (the hook's
+  // own --agent is the caller's CLI, not the worker's).
+  const std::string agent = sources.find({"agent_cli"}).value_or("");
+  if (find_agent_cli(agent) != nullptr) record.agent_cli = agent;
   return result;
 }
 

@@ -37,7 +37,8 @@ struct DispatchedRecord {
 // session id, dispatch id, kitchen id, recipe and step from tool_response (a JSON object, a
 // JSON string holding one, or MCP text blocks whose text is one, where the hook input's agent
 // CLI puts them: AgentCli::response), then tool_input, under the
-// names dispatched_session_id / session_id, dispatch_id, kitchen_id, recipe_name, step_name.
+// names dispatched_session_id / session_id, dispatch_id, kitchen_id, recipe_name, step_name,
+// agent_cli (the dispatched session's CLI; kept only when it names one of agent_clis()).
 // The kitchen falls back to `default_kitchen`, the recipe to kUnnamedRecipe (the session is a
 // worker). The timestamp is left empty: build_record completes the record. A call that
 // resumed a session launched nothing, so it records nothing: tool_input's resume_session_id

@@ -40,6 +40,8 @@ constexpr FieldSpec kSchema[] = {
      &ProvenanceRecord::step_name, kNotUsed, ""},
     {RecordField::timestamp, "timestamp", "timestamp", FieldRule::any_text,
      &ProvenanceRecord::timestamp, kNotUsed, ""},
+    {RecordField::agent_cli, "agent_cli", "agent CLI", FieldRule::optional_label,
+     &ProvenanceRecord::agent_cli, kNotUsed, ""},
 };
 
 static_assert(
@@ -77,6 +79,7 @@ std::optional<std::string> field_problem(const FieldSpec& spec, std::string_view
       if (!value.empty()) problem = id_problem(what, value);
       break;
     case FieldRule::label:
+    case FieldRule::optional_label:
       problem = label_problem(what, value);
       break;
     case FieldRule::any_text:
@@ -122,6 +125,7 @@ std::string to_json_line(const ProvenanceRecord& record) {
   rapidjson::Document doc(rapidjson::kObjectType);
   auto& alloc = doc.GetAllocator();
   for (const FieldSpec* spec : kSortedSchema) {
+    if (spec->rule == FieldRule::optional_label && (record.*spec->member).empty()) continue;
     doc.AddMember(rapidjson::StringRef(spec->key), json_string(record.*spec->member, alloc), alloc);
   }
   return to_json(doc);
@@ -166,6 +170,7 @@ CheckedLine check_provenance_line(std::string_view line) {
   }
   for (const FieldSpec& spec : kSchema) {
     const rapidjson::Value* value = member(doc, spec.key);
+    if (value == nullptr && spec.rule == FieldRule::optional_label) continue;
     if (value == nullptr) {
       checked.problem =
           warning("missing-field", std::string(spec.key) + " is missing: " + spec.if_empty);

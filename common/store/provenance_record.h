@@ -20,7 +20,9 @@ struct ProvenanceRecord {
   std::string dispatch_id;
   std::string recipe_name;  // empty: an L3 orchestrator session, not a worker
   std::string step_name;
-  std::string timestamp;  // ISO-8601 UTC
+  std::string timestamp;    // ISO-8601 UTC
+  std::string agent_cli{};  // the agent CLI the session runs in ("claude", "codex", "gemini");
+                            // "" unknown (AutoSkillit's lines have no such key)
 
   bool operator==(const ProvenanceRecord&) const = default;
 };
@@ -37,14 +39,17 @@ enum class RecordField {
   dispatch_id,
   recipe_name,
   step_name,
-  timestamp
+  timestamp,
+  agent_cli
 };
 
 enum class FieldRule {
-  required_id,  // a valid id (ids.h), never empty
-  optional_id,  // empty, or a valid id
-  label,        // free text without control bytes (ids.h, label_problem)
-  any_text,     // not checked (the timestamp: the builder writes it)
+  required_id,     // a valid id (ids.h), never empty
+  optional_id,     // empty, or a valid id
+  label,           // free text without control bytes (ids.h, label_problem)
+  any_text,        // not checked (the timestamp: the builder writes it)
+  optional_label,  // a label whose key other writers leave out: absent or empty is fine, and
+                   // an empty value is not written
 };
 
 struct FieldSpec {

@@ -13,6 +13,7 @@
 #include "base/paths.h"
 #include "hook/hook_protocol.h"
 #include "hook/provenance_hook.h"
+#include "hook/session_start_hook.h"
 #include "store/provenance_store.h"
 #include "version.h"
 
@@ -41,6 +42,15 @@ int main(int argc, char** argv) {
   cmd_record->add_option("--recipe-name", record.recipe_name,
                          "Recipe (empty marks an L3 orchestrator session)");
   cmd_record->add_option("--step-name", record.step_name, "Step");
+  cmd_record
+      ->add_option("--agent", record.agent_cli,
+                   "The agent CLI the launched session runs in (recorded as agent_cli)")
+      ->check([](const std::string& name) {
+        return fleet::find_agent_cli(name) != nullptr
+                   ? std::string()
+                   : name + " not in {" + fleet::agent_cli_names(",") + "}";
+      })
+      ->option_text(fleet::agent_cli_names("|"));
   cmd_record->add_option("--state-dir", state_dir, state_dir_help);
   cmd_record->add_flag("--fsync", append.fsync, "fdatasync the store after the append");
 
@@ -59,10 +69,21 @@ int main(int argc, char** argv) {
   cmd_hook->add_flag("--fsync", hook_options.append.fsync, "fdatasync the store after the append");
   fleet::add_agent_option(*cmd_hook, hook_options.agent);
 
+  fleet::SessionStartHookOptions start_options;
+  CLI::App* cmd_start = app.add_subcommand(
+      "session-start",
+      "SessionStart hook (Codex): record the worker launch-wrapper started, named in "
+      "$FLEET_HOOKS_PENDING_LAUNCH, under the session id the CLI chose (exits 0; 1 for a "
+      "command line it cannot parse)");
+  cmd_start->add_flag("--fsync", start_options.append.fsync,
+                      "fdatasync the store after the append");
+  fleet::add_agent_option(*cmd_start, start_options.agent);
+
   fleet::cli::Settings cli;
   cli.usage_exit = fleet::exit_status::usage;
   // A hook's usage error warns and never blocks (exit_status::usage would be hook_blocks).
-  cli.subcommand_usage_exit = {{"hook", fleet::exit_status::hook_warns}};
+  cli.subcommand_usage_exit = {{"hook", fleet::exit_status::hook_warns},
+                               {"session-start", fleet::exit_status::hook_warns}};
   if (const auto parsed = fleet::cli::parse(app, argc, argv, cli); parsed.exit_status) {
     return *parsed.exit_status;
   }
@@ -70,6 +91,12 @@ int main(int argc, char** argv) {
   if (cmd_hook->parsed()) {
     const auto input = fleet::read_bounded(STDIN_FILENO, fleet::kMaxHookInputBytes);
     if (const auto log = fleet::run_provenance_hook(input, hook_options))
+      std::fprintf(stderr, "%s\n", log->c_str());
+    return fleet::exit_status::ok;
+  }
+  if (cmd_start->parsed()) {
+    const auto input = fleet::read_bounded(STDIN_FILENO, fleet::kMaxHookInputBytes);
+    if (const auto log = fleet::run_session_start_hook(input, start_options))
       std::fprintf(stderr, "%s\n", log->c_str());
     return fleet::exit_status::ok;
   }

@@ -7,6 +7,7 @@
 
 #include "fixtures.h"
 #include "process.h"
+#include "store/pending_launch.h"
 #include "store/provenance_record.h"
 #include "temp_dir.h"
 
@@ -33,10 +34,10 @@ std::vector<fleet::ProvenanceRecord> records(const std::string& store) {
 
 TEST_CASE("provenance-writer record: appends one complete record") {
   TempDir tmp;
-  const auto r = run_process({FLEET_PROVENANCE_WRITER, "record", "--session-id", kWorker,
-                              "--caller-session-id", kL3, "--kitchen-id", "kitchen-1",
-                              "--dispatch-id", "d-1", "--recipe-name", "implement", "--step-name",
-                              "build", "--state-dir", tmp / "state", "--fsync"});
+  const auto r = run_process(
+      {FLEET_PROVENANCE_WRITER, "record", "--session-id", kWorker, "--caller-session-id", kL3,
+       "--kitchen-id", "kitchen-1", "--dispatch-id", "d-1", "--recipe-name", "implement",
+       "--step-name", "build", "--agent", "codex", "--state-dir", tmp / "state", "--fsync"});
   CHECK(r.exit_code == 0);
   CHECK(r.err.empty());
   const std::string store = tmp / "state/session_provenance.jsonl";
@@ -49,6 +50,8 @@ TEST_CASE("provenance-writer record: appends one complete record") {
   CHECK(all[0].recipe_name == "implement");
   CHECK(all[0].step_name == "build");
   CHECK(all[0].timestamp.size() == 32);
+  CHECK(all[0].agent_cli == "codex");
+  CHECK(read_file(store).starts_with(R"({"agent_cli":"codex",)"));
   struct stat st {};
   REQUIRE(::stat(store.c_str(), &st) == 0);
   CHECK((st.st_mode & 0777) == 0600);
@@ -95,6 +98,7 @@ TEST_CASE("provenance-writer record: bad input exits 2 and writes nothing") {
       {"record", "--session-id", kWorker, "--caller-session-id", kL3, "--kitchen-id", "k/1"},
       {"record", "--session-id", kWorker, "--caller-session-id", kL3, "--step-name", "a\nb"},
       {"record", "--session-id", kWorker, "--caller-session-id", kL3, "--bogus"},
+      {"record", "--session-id", kWorker, "--caller-session-id", kL3, "--agent", "cursor"},
       {},
       {"frobnicate"},
   };
@@ -145,7 +149,9 @@ TEST_CASE("provenance-writer hook: records the dispatched session from an MCP re
       R"("tool_name":"mcp__kitchen__dispatch_food_truck",)"
       R"("tool_input":{"recipe_name":"implement","step_name":"build","prompt":"go"},)"
       R"("tool_response":[{"type":"text","text":"{\"session_id\":\")" +
-      kWorker + R"(\",\"dispatch_id\":\"d-7\",\"kitchen_id\":\"kitchen-1\"}"}],"duration_ms":12})";
+      kWorker +
+      R"(\",\"dispatch_id\":\"d-7\",\"kitchen_id\":\"kitchen-1\",\"agent_cli\":\"gemini\"}"}],)"
+      R"("duration_ms":12})";
   const auto r =
       run_process({FLEET_PROVENANCE_WRITER, "hook", "--state-dir", tmp.path()}, {in, {}, ""});
   CHECK(r.exit_code == 0);
@@ -159,6 +165,7 @@ TEST_CASE("provenance-writer hook: records the dispatched session from an MCP re
   CHECK(all[0].kitchen_id == "kitchen-1");
   CHECK(all[0].recipe_name == "implement");
   CHECK(all[0].step_name == "build");
+  CHECK(all[0].agent_cli == "gemini");  // the worker's CLI, as the dispatcher named it
 }
 
 TEST_CASE("provenance-writer hook: never blocks - every problem is one stderr line and exit 0") {
@@ -222,4 +229,73 @@ TEST_CASE(
        ""});
   CHECK(again.err.empty());
   CHECK(records(store).size() == 2);
+}
+
+TEST_CASE("provenance-writer session-start: records the launcher's pending worker once") {
+  TempDir tmp;
+  fleet::ProvenanceRecord launch = fleet::test::record("", kL3, "kitchen-1");
+  launch.agent_cli = "codex";
+  const std::string pending = fleet::write_pending_launch(tmp / "state", launch);
+  // What Codex 0.169.0 sends a SessionStart hook.
+  const auto start = [&](const std::string& session) {
+    return R"({"session_id":")" + session +
+           R"(","transcript_path":null,"cwd":"/nonexistent","hook_event_name":"SessionStart",)"
+           R"("model":"gpt-5","permission_mode":"default","source":"startup"})";
+  };
+  const std::vector<std::pair<std::string, std::string>> env = {
+      {fleet::kPendingLaunchEnv, pending}};
+  const auto r = run_process({FLEET_PROVENANCE_WRITER, "session-start", "--agent", "codex"},
+                             {start(kWorker), env, ""});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.empty());  // Codex would hand stdout to the model
+  CHECK(r.err.empty());
+  const std::string store = tmp / "state/session_provenance.jsonl";
+  auto all = records(store);
+  REQUIRE(all.size() == 1);
+  CHECK(all[0].session_id == kWorker);
+  CHECK(all[0].caller_session_id == kL3);
+  CHECK(all[0].kitchen_id == "kitchen-1");
+  CHECK(all[0].agent_cli == "codex");
+  CHECK(fleet::read_pending_launch(pending).state == fleet::PendingLaunch::State::claimed);
+
+  // A session the worker starts inherits the variable: nothing more is recorded, silently.
+  const auto nested = run_process({FLEET_PROVENANCE_WRITER, "session-start", "--agent", "codex"},
+                                  {start("11111111-0000-4000-8000-000000000009"), env, ""});
+  CHECK(nested.exit_code == 0);
+  CHECK(nested.err.empty());
+  CHECK(records(store).size() == 1);
+
+  // A session no launcher left anything for: silent, nothing written.
+  const auto plain = run_process({FLEET_PROVENANCE_WRITER, "session-start", "--agent", "codex"},
+                                 {start(kWorker), {{fleet::kPendingLaunchEnv, ""}}, ""});
+  CHECK(plain.exit_code == 0);
+  CHECK(plain.out.empty());
+  CHECK(plain.err.empty());
+}
+
+TEST_CASE("provenance-writer session-start: never blocks - a problem is one stderr line") {
+  TempDir tmp;
+  const std::string pending =
+      fleet::write_pending_launch(tmp / "state", fleet::test::record("", kL3, "kitchen-1"));
+  const std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>>
+      cases = {
+          {"not json", {{fleet::kPendingLaunchEnv, pending}}},
+          {R"({"hook_event_name":"SessionStart"})", {{fleet::kPendingLaunchEnv, pending}}},
+          {R"({"session_id":"../x","hook_event_name":"SessionStart"})",
+           {{fleet::kPendingLaunchEnv, pending}}},
+          {R"({"session_id":"s-1","hook_event_name":"SessionStart"})",
+           {{fleet::kPendingLaunchEnv, tmp / "state/session_provenance.jsonl"}}},
+      };
+  for (const auto& [input, env] : cases) {
+    const auto r = run_process({FLEET_PROVENANCE_WRITER, "session-start", "--agent", "codex"},
+                               {input, env, ""});
+    CHECK_MESSAGE(r.exit_code == 0, input);
+    CHECK(r.out.empty());
+    CHECK(r.err.starts_with("provenance-writer session-start: "));
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  }
+  // Still pending: the launcher records the session once it learns the id.
+  CHECK(fleet::read_pending_launch(pending).state == fleet::PendingLaunch::State::pending);
+  const auto bad_flag = run_process({FLEET_PROVENANCE_WRITER, "session-start", "--bogus"});
+  CHECK(bad_flag.exit_code == 1);
 }

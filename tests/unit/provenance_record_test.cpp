@@ -25,6 +25,28 @@ TEST_CASE("provenance_record: written with sorted keys - read back unchanged") {
   CHECK(parse_provenance_line(line) == sample());
 }
 
+TEST_CASE("provenance_record: the session's agent CLI is written as agent_cli and read back") {
+  ProvenanceRecord record = sample();
+  record.agent_cli = "codex";
+  const std::string line = to_json_line(record);
+  // Sorted first, and every key AutoSkillit's reader takes is still there, unchanged.
+  CHECK(line.starts_with(R"({"agent_cli":"codex","caller_session_id":)"));
+  CHECK(line.substr(std::string(R"({"agent_cli":"codex",)").size()) ==
+        to_json_line(sample()).substr(1));
+  CHECK(parse_provenance_line(line) == record);
+  CHECK_FALSE(check_provenance_line(line).problem);
+  // AutoSkillit's lines have no agent_cli: read as unknown, and not a problem of the line.
+  CHECK(parse_provenance_line(to_json_line(sample()))->agent_cli.empty());
+  CHECK_FALSE(check_provenance_line(to_json_line(sample())).problem);
+  // Of another type: read as unknown, and said.
+  const auto wrong = check_provenance_line(R"({"agent_cli":7,)" + to_json_line(sample()).substr(1));
+  REQUIRE(wrong.problem);
+  CHECK(std::string(wrong.problem->kind) == "wrong-type");
+  CHECK_FALSE(wrong.problem->skipped);
+  record.agent_cli = "codex\n";  // a control byte
+  CHECK(record_problem(record));
+}
+
 TEST_CASE("provenance_record: lines AutoSkillit wrote (json.dumps - sort_keys) read correctly") {
   const auto lines = fleet::test::split_lines(
       fleet::test::read_file(std::string(FLEET_FIXTURES) + "/autoskillit_store.jsonl"));
