@@ -42,12 +42,7 @@ bool line_reports_retryable_status(std::string_view line) {
   return false;
 }
 
-}  // namespace
-
-ErrorClass classify_failure(std::string_view output) {
-  if (output.find("No conversation found with session ID") != std::string_view::npos) {
-    return ErrorClass::stale_session;
-  }
+ErrorClass generic_class(std::string_view output) {
   const std::string text = lower(output);
   if (text.find("overloaded") != std::string::npos ||
       text.find("rate limit") != std::string::npos ||
@@ -63,6 +58,26 @@ ErrorClass classify_failure(std::string_view output) {
     rest.remove_prefix(newline + 1);
   }
   return ErrorClass::fatal;
+}
+
+}  // namespace
+
+Classified classify_failure(std::string_view output, int exit_status, const ErrorForm& form) {
+  for (const ErrorText& known : form.texts) {
+    if (output.find(known.text) != std::string_view::npos) return {known.error_class, nullptr};
+  }
+  for (const ExitMeaning& known : form.exits) {
+    if (known.status == exit_status) return {known.error_class, &known};
+  }
+  if (form.generic_rules) return {generic_class(output), nullptr};
+  return {};
+}
+
+ErrorClass classify_failure(std::string_view output) {
+  if (output.find("No conversation found with session ID") != std::string_view::npos) {
+    return ErrorClass::stale_session;
+  }
+  return generic_class(output);
 }
 
 }  // namespace fleet

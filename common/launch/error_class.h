@@ -1,7 +1,9 @@
 #pragma once
-// What an agent's failure calls for, judged from the tail of its output: retry fresh, retry
+// What an agent's failure calls for, judged from the tail of its output and its exit status
+// in the words of its CLI (ErrorForm, one per CLI in agent_profile.cpp): retry fresh, retry
 // later, or give up.
 
+#include <span>
 #include <string_view>
 
 #include "base/enum_names.h"
@@ -18,9 +20,43 @@ struct EnumNames<ErrorClass> {
   static constexpr std::array<std::string_view, 3> names{"stale_session", "retryable", "fatal"};
 };
 
-// Classifies `output` (the end of what the agent printed). A status code counts only as a
-// whole number on a line that also says "error", "status", "http" or "api"
-// (case-insensitive), so "processed 500 files" is not a server error.
+// A text in the agent's output tail and what it means.
+struct ErrorText {
+  std::string_view text;
+  ErrorClass error_class;
+};
+
+// An exit status of the agent and what it means, whatever its output says.
+struct ExitMeaning {
+  int status;
+  ErrorClass error_class;
+  std::string_view meaning;  // for a person: "authentication failed"
+  // A failure the CLI already retried itself (Gemini's 429/5xx): the wrapper does not stack
+  // its retries on top, and the summary's not_retried says so.
+  bool retried_by_cli = false;
+};
+
+// How a CLI reports its failures.
+struct ErrorForm {
+  std::span<const ErrorText> texts;  // the first that occurs decides, before anything else
+  std::span<const ExitMeaning> exits;
+  // Whether the generic rules apply (below): false for a CLI that retries those itself.
+  bool generic_rules;
+};
+
+struct Classified {
+  ErrorClass error_class = ErrorClass::fatal;
+  const ExitMeaning* exit = nullptr;  // the exit status's entry in ErrorForm::exits, if any
+};
+
+// Classifies a failure: `output` (the end of what the agent printed) against the form's texts,
+// then `exit_status` against its exits, then the generic rules when the form has them.
+Classified classify_failure(std::string_view output, int exit_status, const ErrorForm& form);
+
+// The generic rules: HTTP 429, 500, 502, 503, 529, "overloaded", "rate limit" are retryable.
+// A status code counts only as a whole number on a line that also says "error", "status",
+// "http" or "api" (case-insensitive), so "processed 500 files" is not a server error.
+// Claude Code's stale session text ("No conversation found with session ID") is stale_session.
 ErrorClass classify_failure(std::string_view output);
 
 }  // namespace fleet

@@ -43,15 +43,25 @@ bool record_names(const LaunchRegistry& registry, pid_t pid) {
   return read.status == RegistryRead::Status::ok && read.record.process.pid == pid;
 }
 
+// The completion watch on --session-log, else on the agent CLI's session file of the
+// session (found once it exists; with a captured id, once that is known too).
 std::unique_ptr<TranscriptWatch> make_watch(const CompletionOptions& completion,
-                                            const std::string& session_id) {
+                                            const AgentProfile& agent,
+                                            std::function<std::string()> session_id) {
   if (completion.marker.empty()) return nullptr;
-  const std::string path = completion.session_log.empty()
-                               ? transcript_path(session_id, current_directory())
-                               : completion.session_log;
-  return std::make_unique<TranscriptWatch>(
-      path, MarkerRule{completion.marker, completion.record_type, completion.marker_anywhere},
-      completion.poll_interval, completion.use_inotify);
+  const MarkerRule rule{completion.marker, completion.record_type, completion.marker_anywhere,
+                        &agent.completion};
+  if (!completion.session_log.empty()) {
+    return std::make_unique<TranscriptWatch>(completion.session_log, rule, completion.poll_interval,
+                                             completion.use_inotify);
+  }
+  SessionFileLocator locate = [&agent, session_id = std::move(session_id),
+                               cwd = current_directory()] {
+    const std::string id = session_id();
+    return id.empty() ? std::string() : agent.session_file(id, cwd);
+  };
+  return std::make_unique<TranscriptWatch>(std::move(locate), rule, completion.poll_interval,
+                                           completion.use_inotify);
 }
 
 // Children left on purpose would keep a cgroup forever: --leave-children uses the token.
@@ -307,7 +317,8 @@ std::optional<AttemptResult> run_attempt(LaunchContext& context, const LaunchPla
     context.provenance_written = true;
   }
   // The resume boundary: what the transcript holds before the agent can write to it.
-  std::unique_ptr<TranscriptWatch> watch = make_watch(options.completion, plan.session_id);
+  std::unique_ptr<TranscriptWatch> watch =
+      make_watch(options.completion, *options.agent, [id = plan.session_id] { return id; });
   if (watch) watch->mark_boundary();
   if (options.announce == AnnounceMode::agent || !context.announced) {
     const pid_t named = options.announce == AnnounceMode::agent ? child.pid : ::getpid();

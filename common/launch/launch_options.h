@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/enum_names.h"
+#include "launch/agent_profile.h"
 #include "launch/launch_containment.h"
 
 namespace fleet {
@@ -66,7 +67,7 @@ struct ProvenanceOptions {
 struct CompletionOptions {
   std::string marker;       // "" disables the watch
   std::string session_log;  // transcript path ("" derives it from the session id)
-  std::string record_type = "assistant";
+  std::string record_type;  // "" : the agent CLI's (agent_profile.h)
   bool marker_anywhere = false;
   std::chrono::milliseconds poll_interval{500};
   bool use_inotify = true;
@@ -78,9 +79,10 @@ struct RetryOptions {
 };
 
 struct LaunchOptions {
-  std::vector<std::string> command;  // after "--"
-  std::string member;                // --member: "" keeps no registry record
-  std::string state_dir;             // --state-dir
+  const AgentProfile* agent = &claude_profile();  // --agent: the CLI the command runs
+  std::vector<std::string> command;               // after "--"
+  std::string member;                             // --member: "" keeps no registry record
+  std::string state_dir;                          // --state-dir
   std::string announce_prefix = "FLEET_PID:";
   AnnounceMode announce = AnnounceMode::agent;
   // The wrapper's parent, taken first thing in main (0: taken when the launch starts). When

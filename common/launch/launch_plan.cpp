@@ -1,5 +1,7 @@
 #include "launch/launch_plan.h"
 
+#include <algorithm>
+
 #include "base/error.h"
 #include "base/ids.h"
 #include "launch/command_line.h"
@@ -7,82 +9,115 @@
 namespace fleet {
 namespace {
 
-void assign_session_id(LaunchPlan& plan, const SessionIdSource& new_session_id) {
+constexpr std::string_view kSessionIdVariable = "FLEET_SESSION_ID=";
+
+// A new id for a launch that has none: on the command line when the CLI takes one and the
+// command is its own, else in FLEET_SESSION_ID only (said in a notice); a CLI that picks its
+// own id has it captured instead.
+void assign_session_id(LaunchPlan& plan, const SessionIdSource& new_session_id,
+                       const AgentProfile& agent) {
+  const std::string_view option = agent.session_id.assign_option;
+  if (option.empty()) return;
   plan.session_id = new_session_id();
-  plan.command =
-      with_option(without_option(plan.command, "--session-id"), "--session-id", plan.session_id);
+  if (is_agent_command(plan.command, agent)) {
+    plan.command = with_option(without_option(plan.command, option), option, plan.session_id);
+    return;
+  }
+  const std::string line = "'" + plan.command.front() + "' is not " +
+                           std::string(agent.display_name) +
+                           "'s command, so it is left as it is: the assigned session id " +
+                           plan.session_id + " is in FLEET_SESSION_ID for it to pass on";
+  plan.notice = plan.notice ? *plan.notice + "; " + line : line;
+}
+
+// FLEET_SESSION_ID for the agent's environment, replacing any earlier one.
+void export_session_id(LaunchPlan& plan) {
+  std::erase_if(plan.environment,
+                [](const std::string& entry) { return entry.starts_with(kSessionIdVariable); });
+  if (!plan.session_id.empty())
+    plan.environment.push_back(std::string(kSessionIdVariable) + plan.session_id);
+}
+
+void apply_recorded_state(LaunchPlan& plan, const std::vector<std::string>& command,
+                          const SessionOptions& session,
+                          const std::optional<SessionState>& recorded,
+                          const SessionIdSource& new_session_id, const AgentProfile& agent) {
+  const SessionLaunch keyed =
+      plan_session_launch(recorded, session.session_key, command, session.resume_note_arg, agent);
+  plan.command = keyed.command;
+  plan.environment = keyed.environment;
+  plan.notice = keyed.notice;
+  switch (keyed.kind) {
+    case SessionLaunch::Kind::resume:
+      plan.resume_id = plan.session_id = keyed.resume_id;
+      break;
+    case SessionLaunch::Kind::fresh_after_suspension:
+      plan.resume_id.clear();
+      plan.session_id.clear();
+      assign_session_id(plan, new_session_id, agent);
+      break;
+    case SessionLaunch::Kind::fresh:
+      break;
+  }
+  if (session.assign_session_id && plan.session_id.empty())
+    assign_session_id(plan, new_session_id, agent);
+  plan.session_state = state_at_launch(recorded, session.session_key, keyed.kind, plan.session_id);
 }
 
 }  // namespace
 
 LaunchPlan plan_launch(const std::vector<std::string>& command, const SessionOptions& session,
                        const std::optional<SessionState>& recorded,
-                       const SessionIdSource& new_session_id) {
+                       const SessionIdSource& new_session_id, const AgentProfile& agent) {
   LaunchPlan plan;
   plan.command = command;
-  plan.resume_id = option_value(command, "--resume", "-r").value_or("");
+  plan.resume_id = resumed_session_id(command, agent).value_or("");
   plan.session_id = session.session_id;
-  if (plan.session_id.empty()) plan.session_id = option_value(command, "--session-id").value_or("");
+  const std::string_view id_option = agent.session_id.assign_option;
+  if (plan.session_id.empty() && !id_option.empty())
+    plan.session_id = option_value(command, id_option).value_or("");
   if (plan.session_id.empty()) plan.session_id = plan.resume_id;
-  if (!session.session_key.empty()) {
-    const SessionLaunch keyed =
-        plan_session_launch(recorded, session.session_key, command, session.resume_note_arg);
-    plan.command = keyed.command;
-    plan.environment = keyed.environment;
-    plan.notice = keyed.notice;
-    switch (keyed.kind) {
-      case SessionLaunch::Kind::resume:
-        plan.resume_id = plan.session_id = keyed.resume_id;
-        break;
-      case SessionLaunch::Kind::fresh_after_suspension:
-        plan.resume_id.clear();
-        assign_session_id(plan, new_session_id);
-        break;
-      case SessionLaunch::Kind::fresh:
-        break;
-    }
-    if (session.assign_session_id && plan.session_id.empty())
-      assign_session_id(plan, new_session_id);
-    plan.session_state =
-        state_at_launch(recorded, session.session_key, keyed.kind, plan.session_id);
-  }
-  if (session.assign_session_id && plan.session_id.empty()) assign_session_id(plan, new_session_id);
+  if (!session.session_key.empty())
+    apply_recorded_state(plan, command, session, recorded, new_session_id, agent);
+  if (session.assign_session_id && plan.session_id.empty())
+    assign_session_id(plan, new_session_id, agent);
+  plan.capture_session_id = plan.session_id.empty() && !agent.session_id.stdout_event.empty();
+  export_session_id(plan);
   return plan;
 }
 
-bool resumes_session(const std::vector<std::string>& command) {
-  return option_value(command, "--resume", "-r").has_value() ||
-         without_resume(command).size() != command.size();
-}
-
 LaunchPlan fresh_session_plan(const LaunchPlan& stale, bool assign_session_id_too,
-                              const SessionIdSource& new_session_id) {
+                              const SessionIdSource& new_session_id, const AgentProfile& agent) {
   LaunchPlan plan = stale;
-  plan.command = without_resume(stale.command);
+  plan.command = without_resume(stale.command, agent);
   plan.resume_id.clear();
   plan.session_id.clear();
   plan.notice.reset();
-  if (assign_session_id_too) assign_session_id(plan, new_session_id);
+  if (assign_session_id_too) assign_session_id(plan, new_session_id, agent);
+  plan.capture_session_id = plan.session_id.empty() && !agent.session_id.stdout_event.empty();
+  export_session_id(plan);
   return plan;
 }
 
 void check_plan(const LaunchOptions& options, const LaunchPlan& plan, const std::string& caller,
-                const std::function<ProvenanceRecord()>& record) {
+                const std::function<ProvenanceRecord(const std::string&)>& record) {
   if (options.provenance.record) {
     if (caller.empty()) {
       throw Error(
           "--record-provenance needs the caller: pass --caller-session-id, or run "
           "where CLAUDE_CODE_SESSION_ID is set");
     }
-    if (plan.session_id.empty()) {
+    if (plan.session_id.empty() && !plan.capture_session_id) {
       throw Error(
           "--record-provenance needs the session id: pass --session-id or "
           "--assign-session-id");
     }
-    if (const auto problem = record_problem(record())) throw Error(*problem);
+    // A captured id is checked once it is known; the record's other fields now.
+    const std::string id = plan.session_id.empty() ? "captured" : plan.session_id;
+    if (const auto problem = record_problem(record(id))) throw Error(*problem);
   }
   if (!options.completion.marker.empty() && options.completion.session_log.empty() &&
-      plan.session_id.empty()) {
+      plan.session_id.empty() && !plan.capture_session_id) {
     throw Error(
         "--completion-marker needs the transcript: pass --session-log, --session-id or "
         "--assign-session-id");

@@ -30,11 +30,11 @@ LaunchPlan plan(LaunchContext& context) {
     lock = context.sessions->lock();
     recorded = context.sessions->read();
   }
-  const LaunchPlan plan =
-      plan_launch(context.options.command, context.options.session, recorded, new_uuid_v4);
+  const LaunchPlan plan = plan_launch(context.options.command, context.options.session, recorded,
+                                      new_uuid_v4, *context.options.agent);
   if (plan.notice) context.notice(*plan.notice);
   check_plan(context.options, plan, context.caller,
-             [&] { return context.provenance_record(plan.session_id); });
+             [&](const std::string& id) { return context.provenance_record(id); });
   if (plan.session_state) context.sessions->write(*plan.session_state);
   return plan;
 }
@@ -129,8 +129,9 @@ LaunchOutcome run_attempts(LaunchContext& context, LaunchPlan plan) {
     attempts.push_back(std::move(*attempt));
     const int exit_code = attempts.back().exit_code;
     // Step 8: retry only when the failure calls for it.
-    const RetryDecision next = decide_retry(attempts.back(), number, context.options.retry,
-                                            context.parent_gone(), fresh_retry_done, plan.command);
+    const RetryDecision next =
+        decide_retry(attempts.back(), number, context.options.retry, context.parent_gone(),
+                     fresh_retry_done, plan.command, *context.options.agent);
     if (next.failure) classes.push_back(*next.failure);
     if (next.notice) context.notice(*next.notice);
     switch (next.step) {
@@ -138,7 +139,8 @@ LaunchOutcome run_attempts(LaunchContext& context, LaunchPlan plan) {
         return report(context, plan, attempts, classes, exit_code, next.not_retried);
       case RetryStep::fresh_session:
         fresh_retry_done = true;
-        plan = fresh_session_plan(plan, context.options.session.assign_session_id, new_uuid_v4);
+        plan = fresh_session_plan(plan, context.options.session.assign_session_id, new_uuid_v4,
+                                  *context.options.agent);
         follow_fresh_session(context, plan);
         break;
       case RetryStep::backoff:

@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "agent/agent_option.h"
 #include "base/exit_status.h"
 
 namespace fleet {
@@ -19,6 +20,10 @@ const char kStateDirHelp[] =
 
 LaunchWrapperCommandLine::LaunchWrapperCommandLine(CLI::App& app) {
   LaunchOptions& o = options_;
+  add_agent_option(app, agent_)
+      ->description(
+          "The agent CLI the command runs: its session id, resume and session file forms and "
+          "its error texts are used (default: claude)");
   app.add_option("--member", o.member,
                  "Fleet member name: keeps launch/<member>.json and stops the member's previous "
                  "agent first");
@@ -40,7 +45,8 @@ LaunchWrapperCommandLine::LaunchWrapperCommandLine(CLI::App& app) {
   app.add_flag("--record-provenance", o.provenance.record,
                "Append the launched session's ownership record before the agent runs");
   app.add_flag("--assign-session-id", o.session.assign_session_id,
-               "Generate a UUIDv4 and add --session-id <uuid> to the command");
+               "Generate a UUIDv4 and add --session-id <uuid> to the command (a CLI that picks "
+               "its own id, Codex, has it captured from its --json output instead)");
   app.add_option("--session-id", o.session.session_id,
                  "The launched session's id (default: the command's --session-id)");
   app.add_option("--caller-session-id", o.provenance.caller_session_id,
@@ -54,12 +60,12 @@ LaunchWrapperCommandLine::LaunchWrapperCommandLine(CLI::App& app) {
   app.add_option("--completion-marker", o.completion.marker,
                  "Stop the agent after its transcript shows this marker in an assistant text "
                  "block (on a line of its own); exit 0 then");
-  app.add_option(
-      "--session-log", o.completion.session_log,
-      "Transcript to watch (default: ~/.claude/projects/<munged cwd>/<session id>.jsonl, "
-      "under $CLAUDE_CONFIG_DIR when set)");
+  app.add_option("--session-log", o.completion.session_log,
+                 "Transcript to watch (default: the agent CLI's session file, e.g. "
+                 "~/.claude/projects/<munged cwd>/<session id>.jsonl; doc/agents.md)");
   app.add_option("--record-type", o.completion.record_type,
-                 "Transcript record type that may carry the marker (default assistant)");
+                 "Transcript record type that may carry the marker (default: the agent CLI's, "
+                 "assistant, event_msg or gemini)");
   app.add_flag("--marker-anywhere", o.completion.marker_anywhere,
                "Accept the marker anywhere in a text block, not only on a line of its own");
   app.add_option("--poll-ms", poll_ms_, "Poll interval when inotify is unavailable (default 500)")
@@ -143,6 +149,7 @@ std::chrono::milliseconds LaunchWrapperCommandLine::grace() const {
 LaunchOptions LaunchWrapperCommandLine::launch_options(const std::vector<std::string>& command,
                                                        pid_t parent) const {
   LaunchOptions options = options_;
+  options.agent = find_agent_profile(agent_->name);
   options.command = command;
   options.parent = parent;
   options.grace = to_ms(grace_seconds_);

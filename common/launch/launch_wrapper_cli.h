@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "agent/agent_cli.h"
 #include "base/cli.h"
 #include "launch/launch_options.h"
 
@@ -33,6 +34,7 @@ class LaunchWrapperCommandLine {
 
  private:
   LaunchOptions options_;
+  const AgentCli* agent_ = &claude_code();
   double grace_seconds_ = 5;
   double drain_seconds_ = 5;
   int poll_ms_ = 500;

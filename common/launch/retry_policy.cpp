@@ -4,7 +4,6 @@
 
 #include "base/timestamp.h"
 #include "launch/command_line.h"
-#include "launch/launch_plan.h"
 
 namespace fleet {
 
@@ -12,20 +11,29 @@ namespace {
 
 // A stale resume of a command whose options the wrapper does not know: not retried.
 void refuse_fresh_retry(RetryDecision& decision, const std::string& attempt_n,
-                        const std::string& program) {
-  decision.not_retried = "a stale-session retry rewrites only a Claude Code command line ('" +
-                         program + "' is not claude)";
-  decision.notice = attempt_n +
-                    " failed: the resumed session no longer exists, but the command is not "
-                    "Claude Code ('" +
-                    program + "'), so its resume options cannot be removed safely: no retry";
+                        const std::string& program, const AgentProfile& agent) {
+  const std::string cli(agent.display_name);
+  decision.not_retried = "a stale-session retry rewrites only a " + cli + " command line ('" +
+                         program + "' is not " + std::string(agent.programs.front()) + ")";
+  decision.notice =
+      attempt_n + " failed: the resumed session no longer exists, but the command is not " + cli +
+      " ('" + program + "'), so its resume options cannot be removed safely: no retry";
+}
+
+// A failure the exit status explains: said, and not retried.
+void explain_exit(RetryDecision& decision, const std::string& attempt_n, const ExitMeaning& exit,
+                  const AgentProfile& agent) {
+  const std::string why = std::string(agent.display_name) + " exit " + std::to_string(exit.status) +
+                          ": " + std::string(exit.meaning);
+  decision.notice = attempt_n + " failed (" + why + "): no retry";
+  if (exit.retried_by_cli) decision.not_retried = why;
 }
 
 }  // namespace
 
 RetryDecision decide_retry(const AttemptResult& attempt, int number, const RetryOptions& options,
                            bool parent_gone, bool fresh_retry_done,
-                           const std::vector<std::string>& command) {
+                           const std::vector<std::string>& command, const AgentProfile& agent) {
   RetryDecision decision;
   // Only an agent that exited by itself with a failure is retried: never one that was
   // stopped (a signal to the wrapper, another launch, a kill from outside, a closed output)
@@ -38,11 +46,13 @@ RetryDecision decide_retry(const AttemptResult& attempt, int number, const Retry
     decision.notice = attempt_n + " failed and the wrapper's parent is gone: no retry";
     return decision;
   }
-  decision.failure = classify_failure(attempt.output_tail);
+  const Classified classified =
+      classify_failure(attempt.output_tail, attempt.exit_code, agent.errors);
+  decision.failure = classified.error_class;
   const bool stale = *decision.failure == ErrorClass::stale_session && !fresh_retry_done &&
-                     resumes_session(command);
-  if (stale && !is_claude_code(command)) {
-    refuse_fresh_retry(decision, attempt_n, command.front());
+                     resumes_session(command, agent);
+  if (stale && !is_agent_command(command, agent)) {
+    refuse_fresh_retry(decision, attempt_n, command.front(), agent);
   } else if (stale) {
     decision.step = RetryStep::fresh_session;
     decision.notice =
@@ -53,6 +63,8 @@ RetryDecision decide_retry(const AttemptResult& attempt, int number, const Retry
     decision.notice = attempt_n + " failed with a retryable error (exit " +
                       std::to_string(attempt.exit_code) + "); retrying in " +
                       seconds_text(decision.delay_seconds);
+  } else if (classified.exit != nullptr) {
+    explain_exit(decision, attempt_n, *classified.exit, agent);
   }
   return decision;
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/enum_names.h"
+#include "launch/agent_profile.h"
 #include "launch/error_class.h"
 #include "launch/launch_attempt.h"
 #include "launch/launch_options.h"
@@ -37,10 +38,12 @@ struct RetryDecision {
 
 // What follows attempt `number` (1 for the first) of `command`. `parent_gone`: the wrapper's
 // parent is no longer the one that started it; `fresh_retry_done`: a stale resume was
-// retried already. A stale resume is retried as a fresh session only when `command` resumes
-// a session and is Claude Code's (command_line.h): the retry rewrites its options.
+// retried already. The failure is classified in the words of `agent`'s CLI (its ErrorForm).
+// A stale resume is retried as a fresh session only when `command` resumes a session and is
+// that CLI's own (command_line.h): the retry rewrites its options. A failure the CLI retried
+// itself (Gemini's 429/5xx) is not retried again.
 RetryDecision decide_retry(const AttemptResult& attempt, int number, const RetryOptions& options,
                            bool parent_gone, bool fresh_retry_done,
-                           const std::vector<std::string>& command);
+                           const std::vector<std::string>& command, const AgentProfile& agent);
 
 }  // namespace fleet

@@ -70,13 +70,14 @@ Result<SessionState> parse_session_state(std::string_view text) {
 
 SessionLaunch plan_session_launch(const std::optional<SessionState>& recorded,
                                   const std::string& key, const std::vector<std::string>& command,
-                                  const std::string& resume_note_arg) {
+                                  const std::string& resume_note_arg, const AgentProfile& agent) {
   SessionLaunch launch;
   launch.command = command;
   if (!recorded) return launch;
+  const bool ours = is_agent_command(command, agent);
   if (recorded->state == SessionStatus::suspended) {
     launch.kind = SessionLaunch::Kind::fresh_after_suspension;
-    launch.command = without_resume(command);
+    if (ours) launch.command = without_resume(command, agent);
     launch.notice = "session " + key + " is suspended after " +
                     std::to_string(recorded->restart_failure_count) +
                     " interrupted restarts; starting a fresh session instead of resuming " +
@@ -87,12 +88,21 @@ SessionLaunch plan_session_launch(const std::optional<SessionState>& recorded,
     const std::string note = resume_note(recorded->resume_reason, id);
     launch.kind = SessionLaunch::Kind::resume;
     launch.resume_id = id;
-    launch.command = without_option(without_resume(command), "--session-id");
+    launch.environment = {"FLEET_RESUME_REASON=" + reason, "FLEET_RESUME_NOTE=" + note,
+                          "FLEET_RESUME_SESSION_ID=" + id};
+    launch.notice = "session " + key + " resumes " + id + " (" + reason + ")";
+    if (!ours) {
+      *launch.notice += "; '" + command.front() + "' is not " + std::string(agent.display_name) +
+                        "'s command, so it is left as it is: it gets the id in "
+                        "FLEET_RESUME_SESSION_ID";
+      return launch;
+    }
+    launch.command = command;
+    if (!agent.session_id.assign_option.empty())
+      launch.command = without_option(command, agent.session_id.assign_option);
     if (!resume_note_arg.empty())
       launch.command = with_option(launch.command, resume_note_arg, note);
-    launch.command = with_option(launch.command, "--resume", id);
-    launch.environment = {"FLEET_RESUME_REASON=" + reason, "FLEET_RESUME_NOTE=" + note};
-    launch.notice = "session " + key + " resumes " + id + " (" + reason + ")";
+    launch.command = with_resume(launch.command, agent, id);
   }
   return launch;
 }

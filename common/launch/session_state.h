@@ -13,6 +13,7 @@
 #include "base/enum_names.h"
 #include "base/files.h"
 #include "base/result.h"
+#include "launch/agent_profile.h"
 
 namespace fleet {
 
@@ -55,14 +56,17 @@ struct SessionLaunch {
   Kind kind = Kind::fresh;
   std::vector<std::string> command;      // the command line to run
   std::string resume_id;                 // with resume: the session resumed
-  std::vector<std::string> environment;  // with resume: FLEET_RESUME_REASON, FLEET_RESUME_NOTE
+  std::vector<std::string> environment;  // with resume: FLEET_RESUME_REASON, _NOTE, _SESSION_ID
   std::optional<std::string> notice;     // a line for a person, when there is one
 };
-// With resume: `command` without --session-id, --resume and --continue, with
-// "--resume <id>" (and "<resume_note_arg> <note>") after the program name.
+// With resume: `command` resuming the id in the profile's form (command_line.h: without its
+// id option and other resumes, "--resume <id>" after the program name, or Codex's "exec
+// resume <id>"), with "<resume_note_arg> <note>" after the program name. A command that is
+// not the profile's CLI is never rewritten: it gets FLEET_RESUME_SESSION_ID in its
+// environment to resume the session itself.
 SessionLaunch plan_session_launch(const std::optional<SessionState>& recorded,
                                   const std::string& key, const std::vector<std::string>& command,
-                                  const std::string& resume_note_arg);
+                                  const std::string& resume_note_arg, const AgentProfile& agent);
 
 // The state recorded when the launch starts, naming `session_id` (the launch's session).
 SessionState state_at_launch(const std::optional<SessionState>& recorded, const std::string& key,

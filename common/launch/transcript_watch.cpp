@@ -6,24 +6,24 @@
 #include <unistd.h>
 #include <cerrno>
 
-#include "base/paths.h"
-#include "launch/claude_project_folder.h"
-
 namespace fleet {
 
-std::string transcript_path(const std::string& session_id, const std::string& cwd) {
-  std::string base = env_value("CLAUDE_CONFIG_DIR");
-  if (base.empty()) base = env_value("HOME") + "/.claude";
-  return base + "/projects/" + claude_project_folder(cwd) + "/" + session_id + ".jsonl";
+TranscriptWatch::TranscriptWatch(SessionFileLocator locate, MarkerRule rule,
+                                 std::chrono::milliseconds poll_interval, bool use_inotify)
+    : locate_(std::move(locate)), rule_(std::move(rule)), poll_interval_(poll_interval) {
+  if (use_inotify) inotify_.reset(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
 }
 
 TranscriptWatch::TranscriptWatch(std::string path, MarkerRule rule,
                                  std::chrono::milliseconds poll_interval, bool use_inotify)
-    : path_(std::move(path)),
-      directory_(parent_directory(path_)),
-      rule_(std::move(rule)),
-      poll_interval_(poll_interval) {
-  if (use_inotify) inotify_.reset(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
+    : TranscriptWatch([path] { return path; }, std::move(rule), poll_interval, use_inotify) {}
+
+bool TranscriptWatch::locate() {
+  if (!path_.empty()) return true;
+  path_ = locate_();
+  if (path_.empty()) return false;
+  directory_ = parent_directory(path_);
+  return true;
 }
 
 void TranscriptWatch::mark_boundary() {
@@ -31,6 +31,9 @@ void TranscriptWatch::mark_boundary() {
   // replaces it later is recognised as another one (read from its start).
   file_.reset();
   boundary_ = 0;
+  offset_ = 0;
+  partial_.clear();
+  if (!locate()) return;
   file_ = std::move(try_open_regular_file(path_, O_RDONLY).fd);
   if (file_) {
     struct stat st {};
@@ -60,12 +63,12 @@ bool TranscriptWatch::follow_replacement() {
 }
 
 int TranscriptWatch::wait_ms() const {
-  if (inotify_ && file_watch_ >= 0) return -1;
+  if (inotify_ && file_watch_ >= 0 && !path_.empty()) return -1;
   return static_cast<int>(poll_interval_.count());
 }
 
 void TranscriptWatch::arm() {
-  if (!inotify_) return;
+  if (!inotify_ || path_.empty()) return;
   if (directory_watch_ < 0) {
     directory_watch_ = ::inotify_add_watch(inotify_.get(), directory_.c_str(),
                                            IN_CREATE | IN_MOVED_TO | IN_ONLYDIR);
@@ -82,6 +85,7 @@ bool TranscriptWatch::check() {
     }
   }
   if (seen_) return true;
+  if (!locate()) return false;
   arm();
   read_new_lines();
   return seen_;

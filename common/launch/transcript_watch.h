@@ -1,13 +1,16 @@
 #pragma once
-// Watching a Claude Code transcript for the completion marker without being fooled by a
-// resumed session: only bytes appended after the resume boundary are read, only complete
-// lines, only matching records (completion_marker.h). inotify on the file and its directory
-// wakes the reader; without inotify (or before the directory exists) it polls. Like tail -F,
-// a transcript replaced or recreated during the run (a new inode) is read from its start:
-// the boundary applies only to the file that existed when it was taken.
+// Watching an agent's session file (transcript) for the completion marker without being
+// fooled by a resumed session: only bytes appended after the resume boundary are read, only
+// complete lines, only matching records (completion_marker.h). inotify on the file and its
+// directory wakes the reader; without inotify (or before the file is found, or its directory
+// exists) it polls. A file whose name the agent chooses when it starts (Codex, Gemini) is
+// looked for at every check until it is found, and read from its start. Like tail -F, a
+// transcript replaced or recreated during the run (a new inode) is read from its start: the
+// boundary applies only to the file that existed when it was taken.
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -16,17 +19,19 @@
 
 namespace fleet {
 
-// $CLAUDE_CONFIG_DIR (else $HOME/.claude) /projects/<claude_project_folder(cwd)>/
-// <session_id>.jsonl (claude_project_folder.h)
-std::string transcript_path(const std::string& session_id, const std::string& cwd);
+// The session file's path, "" while it is not found (session_files.h).
+using SessionFileLocator = std::function<std::string()>;
 
 class TranscriptWatch {
  public:
+  TranscriptWatch(SessionFileLocator locate, MarkerRule rule,
+                  std::chrono::milliseconds poll_interval, bool use_inotify);
+  // The file at `path`, named in advance.
   TranscriptWatch(std::string path, MarkerRule rule, std::chrono::milliseconds poll_interval,
                   bool use_inotify);
 
-  // Takes the resume boundary: the file's size now (0 when it does not exist yet). Call it
-  // before the agent is released.
+  // Takes the resume boundary: the file's size now (0 when it does not exist or is not found
+  // yet). Call it before the agent is released.
   void mark_boundary();
   std::uint64_t boundary() const { return boundary_; }
 
@@ -35,6 +40,8 @@ class TranscriptWatch {
 
   // How long the caller may wait before calling check() again: -1 when inotify covers the
   // file, else the poll interval.
+  // The path watched, "" while it is not found.
+  const std::string& path() const { return path_; }
   int wait_ms() const;
 
   // Reads what was appended since the last call (draining inotify events). True once a
@@ -43,10 +50,13 @@ class TranscriptWatch {
 
  private:
   void arm();
+  // Looks for the file while its path is not known; true once it is.
+  bool locate();
   // Reopens the path from byte 0 when it names another file than the one open.
   bool follow_replacement();
   void read_new_lines();
 
+  SessionFileLocator locate_;
   std::string path_;
   std::string directory_;
   MarkerRule rule_;

@@ -392,9 +392,10 @@ TEST_CASE(
     "launch-wrapper: provenance is recorded before the agent runs - caller from the environment") {
   TempDir tmp;
   const std::string store = tmp / "session_provenance.jsonl";
+  // Named claude: the assigned id goes on Claude Code's command line only.
   const std::string agent =
-      write_script(tmp / "agent", "grep -q \"\\\"session_id\\\":\\\"$2\\\"\" " + store +
-                                      " && echo recorded-before-start\n");
+      write_script(tmp / "claude", "grep -q \"\\\"session_id\\\":\\\"$2\\\"\" " + store +
+                                       " && echo recorded-before-start\n");
   const RunResult r =
       run_process(wrapper({"--quiet", "--record-provenance", "--assign-session-id", "--state-dir",
                            tmp.path(), "--recipe-name", "implement", "--step-name", "build",

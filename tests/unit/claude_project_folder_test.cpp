@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "base/json.h"
-#include "launch/transcript_watch.h"
+#include "launch/session_files.h"
 #include "temp_dir.h"
 
 using namespace fleet;
@@ -16,7 +16,7 @@ namespace {
 // The transcript folder of `cwd`, as the completion watch derives it.
 std::string folder_of(const std::string& cwd) {
   ScopedEnv config("CLAUDE_CONFIG_DIR", "/cfg");
-  const std::string path = transcript_path("s", cwd);
+  const std::string path = claude_session_file("s", cwd);
   const std::string prefix = "/cfg/projects/";
   REQUIRE(path.starts_with(prefix));
   REQUIRE(path.ends_with("/s.jsonl"));

@@ -18,13 +18,16 @@ TEST_CASE("command_line: option values in their spellings") {
 }
 
 TEST_CASE("command_line: removing every form of resume") {
-  CHECK(without_resume({"claude", "-p", "hi", "--resume", "abc", "--verbose"}) ==
+  CHECK(without_resume({"claude", "-p", "hi", "--resume", "abc", "--verbose"}, claude_profile()) ==
         Args{"claude", "-p", "hi", "--verbose"});
-  CHECK(without_resume({"claude", "-r", "abc", "-p", "x"}) == Args{"claude", "-p", "x"});
-  CHECK(without_resume({"claude", "--resume=abc", "--continue", "-c", "-p", "x"}) ==
+  CHECK(without_resume({"claude", "-r", "abc", "-p", "x"}, claude_profile()) ==
         Args{"claude", "-p", "x"});
-  CHECK(without_resume({"claude", "--resume", "-p", "x"}) == Args{"claude", "-p", "x"});
-  CHECK(without_resume({"claude", "--", "--resume", "x"}) == Args{"claude", "--", "--resume", "x"});
+  CHECK(without_resume({"claude", "--resume=abc", "--continue", "-c", "-p", "x"},
+                       claude_profile()) == Args{"claude", "-p", "x"});
+  CHECK(without_resume({"claude", "--resume", "-p", "x"}, claude_profile()) ==
+        Args{"claude", "-p", "x"});
+  CHECK(without_resume({"claude", "--", "--resume", "x"}, claude_profile()) ==
+        Args{"claude", "--", "--resume", "x"});
 }
 
 TEST_CASE("command_line: adding and removing a valued option") {

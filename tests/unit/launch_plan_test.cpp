@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "base/error.h"
+#include "launch/command_line.h"
 
 using namespace fleet;
 using Argv = std::vector<std::string>;
@@ -27,21 +28,25 @@ SessionOptions keyed(std::string key = "k") {
 TEST_CASE("launch_plan: the session id comes from the option, the command or the resume") {
   const auto ids = counting_ids();
   SessionOptions session;
-  LaunchPlan plan = plan_launch({"claude", "-p", "x"}, session, std::nullopt, ids);
+  LaunchPlan plan =
+      plan_launch({"claude", "-p", "x"}, session, std::nullopt, ids, claude_profile());
   CHECK(plan.command == Argv{"claude", "-p", "x"});
   CHECK(plan.session_id.empty());
   CHECK(plan.resume_id.empty());
   CHECK_FALSE(plan.session_state);
 
-  plan = plan_launch({"claude", "--session-id", "s-1", "-p", "x"}, session, std::nullopt, ids);
+  plan = plan_launch({"claude", "--session-id", "s-1", "-p", "x"}, session, std::nullopt, ids,
+                     claude_profile());
   CHECK(plan.session_id == "s-1");
 
-  plan = plan_launch({"claude", "--resume", "s-2", "-p", "x"}, session, std::nullopt, ids);
+  plan = plan_launch({"claude", "--resume", "s-2", "-p", "x"}, session, std::nullopt, ids,
+                     claude_profile());
   CHECK(plan.session_id == "s-2");
   CHECK(plan.resume_id == "s-2");
 
   session.session_id = "s-3";
-  plan = plan_launch({"claude", "--session-id", "s-1"}, session, std::nullopt, ids);
+  plan =
+      plan_launch({"claude", "--session-id", "s-1"}, session, std::nullopt, ids, claude_profile());
   CHECK(plan.session_id == "s-3");
   CHECK(plan.command == Argv{"claude", "--session-id", "s-1"});  // the command is not rewritten
 }
@@ -50,11 +55,13 @@ TEST_CASE("launch_plan: --assign-session-id puts a new id after the program name
   const auto ids = counting_ids();
   SessionOptions session;
   session.assign_session_id = true;
-  LaunchPlan plan = plan_launch({"claude", "-p", "x"}, session, std::nullopt, ids);
+  LaunchPlan plan =
+      plan_launch({"claude", "-p", "x"}, session, std::nullopt, ids, claude_profile());
   CHECK(plan.session_id == "s-new-1");
   CHECK(plan.command == Argv{"claude", "--session-id", "s-new-1", "-p", "x"});
   // An id that is already known is kept.
-  plan = plan_launch({"claude", "--session-id", "s-1"}, session, std::nullopt, ids);
+  plan =
+      plan_launch({"claude", "--session-id", "s-1"}, session, std::nullopt, ids, claude_profile());
   CHECK(plan.session_id == "s-1");
   CHECK(plan.command == Argv{"claude", "--session-id", "s-1"});
 }
@@ -64,13 +71,14 @@ TEST_CASE("launch_plan: a keyed session records itself active with the launch's 
   SessionOptions session = keyed();
   session.assign_session_id = true;
   const SessionState before{"k", "s-old", SessionStatus::active, ResumeReason::none, "t", 2};
-  const LaunchPlan plan = plan_launch({"claude", "-p", "x"}, session, before, ids);
+  const LaunchPlan plan =
+      plan_launch({"claude", "-p", "x"}, session, before, ids, claude_profile());
   CHECK(plan.command == Argv{"claude", "--session-id", "s-new-1", "-p", "x"});
   REQUIRE(plan.session_state);
   CHECK(*plan.session_state ==
         SessionState{"k", "s-new-1", SessionStatus::active, ResumeReason::none, "t", 2});
   CHECK_FALSE(plan.notice);
-  CHECK(plan.environment.empty());
+  CHECK(plan.environment == Argv{"FLEET_SESSION_ID=s-new-1"});
 }
 
 TEST_CASE("launch_plan: a pending session is resumed with its reason and note") {
@@ -80,15 +88,16 @@ TEST_CASE("launch_plan: a pending session is resumed with its reason and note") 
   session.resume_note_arg = "--append-system-prompt";
   const SessionState pending{
       "k", "s-1", SessionStatus::resume_pending, ResumeReason::shutdown_timeout, "t", 1};
-  const LaunchPlan plan =
-      plan_launch({"claude", "--session-id", "s-9", "-p", "x"}, session, pending, ids);
+  const LaunchPlan plan = plan_launch({"claude", "--session-id", "s-9", "-p", "x"}, session,
+                                      pending, ids, claude_profile());
   const std::string note = resume_note(ResumeReason::shutdown_timeout, "s-1");
   CHECK(plan.command ==
         Argv{"claude", "--resume", "s-1", "--append-system-prompt", note, "-p", "x"});
   CHECK(plan.session_id == "s-1");
   CHECK(plan.resume_id == "s-1");
-  CHECK(plan.environment ==
-        Argv{"FLEET_RESUME_REASON=shutdown_timeout", "FLEET_RESUME_NOTE=" + note});
+  CHECK(plan.environment == Argv{"FLEET_RESUME_REASON=shutdown_timeout",
+                                 "FLEET_RESUME_NOTE=" + note, "FLEET_RESUME_SESSION_ID=s-1",
+                                 "FLEET_SESSION_ID=s-1"});
   CHECK(plan.notice == "session k resumes s-1 (shutdown_timeout)");
   CHECK(plan.session_state == pending);  // unchanged until the run ends
 }
@@ -97,8 +106,8 @@ TEST_CASE("launch_plan: a suspended session starts fresh with a new id") {
   const auto ids = counting_ids();
   const SessionState suspended{"k", "s-1", SessionStatus::suspended, ResumeReason::restart_timeout,
                                "t", 3};
-  const LaunchPlan plan =
-      plan_launch({"claude", "--resume", "s-1", "-p", "x"}, keyed(), suspended, ids);
+  const LaunchPlan plan = plan_launch({"claude", "--resume", "s-1", "-p", "x"}, keyed(), suspended,
+                                      ids, claude_profile());
   CHECK(plan.command == Argv{"claude", "--session-id", "s-new-1", "-p", "x"});
   CHECK(plan.session_id == "s-new-1");
   CHECK(plan.resume_id.empty());
@@ -110,20 +119,20 @@ TEST_CASE("launch_plan: a suspended session starts fresh with a new id") {
 
 TEST_CASE("launch_plan: a stale resume is retried as a fresh session") {
   const auto ids = counting_ids();
-  const LaunchPlan stale =
-      plan_launch({"claude", "--resume", "s-1", "-p", "x"}, SessionOptions{}, std::nullopt, ids);
-  CHECK(resumes_session(stale.command));
-  LaunchPlan fresh = fresh_session_plan(stale, false, ids);
+  const LaunchPlan stale = plan_launch({"claude", "--resume", "s-1", "-p", "x"}, SessionOptions{},
+                                       std::nullopt, ids, claude_profile());
+  CHECK(resumes_session(stale.command, claude_profile()));
+  LaunchPlan fresh = fresh_session_plan(stale, false, ids, claude_profile());
   CHECK(fresh.command == Argv{"claude", "-p", "x"});
   CHECK(fresh.session_id.empty());
   CHECK(fresh.resume_id.empty());
-  CHECK_FALSE(resumes_session(fresh.command));
-  fresh = fresh_session_plan(stale, true, ids);
+  CHECK_FALSE(resumes_session(fresh.command, claude_profile()));
+  fresh = fresh_session_plan(stale, true, ids, claude_profile());
   CHECK(fresh.command == Argv{"claude", "--session-id", "s-new-1", "-p", "x"});
   CHECK(fresh.session_id == "s-new-1");
   for (const Argv& command : {Argv{"claude", "-r", "s"}, Argv{"claude", "--resume=s"},
                               Argv{"claude", "--continue"}, Argv{"claude", "-c", "-p", "x"}}) {
-    CHECK(resumes_session(command));
+    CHECK(resumes_session(command, claude_profile()));
   }
 }
 
@@ -132,30 +141,29 @@ TEST_CASE("launch_plan: check_plan names what is missing") {
   LaunchOptions options;
   options.command = {"claude", "-p", "x"};
   const auto record = [](const std::string& id) {
-    return [id] {
-      return ProvenanceRecord{id, "c0ffee00-0000-4000-8000-000000000001", "k1", "", "",
-                              "", "2026-11-22T00:00:00.000000+00:00"};
-    };
+    return ProvenanceRecord{id, "c0ffee00-0000-4000-8000-000000000001", "k1", "", "",
+                            "", "2026-11-22T00:00:00.000000+00:00"};
   };
-  LaunchPlan plan = plan_launch(options.command, options.session, std::nullopt, ids);
-  CHECK_NOTHROW(check_plan(options, plan, "", record("")));
+  LaunchPlan plan =
+      plan_launch(options.command, options.session, std::nullopt, ids, claude_profile());
+  CHECK_NOTHROW(check_plan(options, plan, "", record));
 
   options.provenance.record = true;
-  CHECK_THROWS_WITH_AS(check_plan(options, plan, "", record("")),
-                       doctest::Contains("needs the caller"), Error);
-  CHECK_THROWS_WITH_AS(check_plan(options, plan, "caller", record("")),
+  CHECK_THROWS_WITH_AS(check_plan(options, plan, "", record), doctest::Contains("needs the caller"),
+                       Error);
+  CHECK_THROWS_WITH_AS(check_plan(options, plan, "caller", record),
                        doctest::Contains("needs the session id"), Error);
   plan.session_id = "s-1";
-  CHECK_NOTHROW(check_plan(options, plan, "caller", record("s-1")));
+  CHECK_NOTHROW(check_plan(options, plan, "caller", record));
 
   options.provenance.record = false;
   options.completion.marker = "%%DONE%%";
   plan.session_id.clear();
-  CHECK_THROWS_WITH_AS(check_plan(options, plan, "", record("")),
+  CHECK_THROWS_WITH_AS(check_plan(options, plan, "", record),
                        doctest::Contains("--completion-marker needs the transcript"), Error);
   options.completion.session_log = "/tmp/t.jsonl";
-  CHECK_NOTHROW(check_plan(options, plan, "", record("")));
+  CHECK_NOTHROW(check_plan(options, plan, "", record));
 
   plan.session_id = "../escape";
-  CHECK_THROWS_AS(check_plan(options, plan, "", record("")), Error);
+  CHECK_THROWS_AS(check_plan(options, plan, "", record), Error);
 }

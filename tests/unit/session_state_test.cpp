@@ -38,14 +38,16 @@ TEST_CASE("session_state: JSON round trip and invalid records") {
 
 TEST_CASE("session_state: transitions") {
   const std::vector<std::string> command = {"claude", "-p", "x"};
-  CHECK(plan_session_launch(std::nullopt, "k", command, "").kind == SessionLaunch::Kind::fresh);
+  CHECK(plan_session_launch(std::nullopt, "k", command, "", claude_profile()).kind ==
+        SessionLaunch::Kind::fresh);
   SessionState state{"k", "s-1", SessionStatus::active, ResumeReason::none, "", 0};
-  CHECK(plan_session_launch(state, "k", command, "").kind == SessionLaunch::Kind::fresh);
+  CHECK(plan_session_launch(state, "k", command, "", claude_profile()).kind ==
+        SessionLaunch::Kind::fresh);
   mark_drain_timeout(state, SIGTERM, 3, "t1");
   CHECK(state.state == SessionStatus::resume_pending);
   CHECK(state.resume_reason == ResumeReason::shutdown_timeout);
   CHECK(state.restart_failure_count == 1);
-  const SessionLaunch plan = plan_session_launch(state, "k", command, "");
+  const SessionLaunch plan = plan_session_launch(state, "k", command, "", claude_profile());
   CHECK(plan.kind == SessionLaunch::Kind::resume);
   CHECK(plan.resume_id == "s-1");
   CHECK(plan.environment.front() == "FLEET_RESUME_REASON=shutdown_timeout");
@@ -55,7 +57,7 @@ TEST_CASE("session_state: transitions") {
   mark_drain_timeout(state, SIGUSR1, 3, "t3");
   CHECK(state.state == SessionStatus::suspended);  // suspended wins over resume_pending
   CHECK(state.last_resume_marked_at == "t3");
-  CHECK(plan_session_launch(state, "k", command, "").kind ==
+  CHECK(plan_session_launch(state, "k", command, "", claude_profile()).kind ==
         SessionLaunch::Kind::fresh_after_suspension);
   mark_success(state);
   CHECK(state.state == SessionStatus::active);
@@ -72,20 +74,21 @@ TEST_CASE("session_state: a resume rewrites the command and carries the note") {
       "k", "s-1", SessionStatus::resume_pending, ResumeReason::restart_timeout, "t", 1};
   const SessionLaunch plan = plan_session_launch(
       pending, "k", {"claude", "--session-id", "s-9", "--resume", "old", "-p", "x"},
-      "--append-system-prompt");
+      "--append-system-prompt", claude_profile());
   const std::string note = resume_note(ResumeReason::restart_timeout, "s-1");
   CHECK(plan.command == std::vector<std::string>{"claude", "--resume", "s-1",
                                                  "--append-system-prompt", note, "-p", "x"});
   CHECK(plan.environment == std::vector<std::string>{"FLEET_RESUME_REASON=restart_timeout",
-                                                     "FLEET_RESUME_NOTE=" + note});
+                                                     "FLEET_RESUME_NOTE=" + note,
+                                                     "FLEET_RESUME_SESSION_ID=s-1"});
   CHECK(plan.notice == "session k resumes s-1 (restart_timeout)");
   // Resumed: the recorded state is kept as it is until the run ends.
   CHECK(state_at_launch(pending, "k", plan.kind, "s-1") == pending);
 
   const SessionState suspended{"k", "s-1", SessionStatus::suspended, ResumeReason::restart_timeout,
                                "t", 3};
-  const SessionLaunch fresh =
-      plan_session_launch(suspended, "k", {"claude", "--resume", "s-1", "-p", "x"}, "");
+  const SessionLaunch fresh = plan_session_launch(
+      suspended, "k", {"claude", "--resume", "s-1", "-p", "x"}, "", claude_profile());
   CHECK(fresh.kind == SessionLaunch::Kind::fresh_after_suspension);
   CHECK(fresh.command == std::vector<std::string>{"claude", "-p", "x"});
   CHECK(fresh.notice ==

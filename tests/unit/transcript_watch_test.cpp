@@ -1,4 +1,5 @@
 #include "launch/transcript_watch.h"
+#include "launch/session_files.h"
 
 #include <doctest/doctest.h>
 #include <poll.h>
@@ -28,10 +29,10 @@ TEST_CASE("transcript_watch: paths as Claude Code names them") {
   ScopedEnv home("HOME", "/home/me");
   {
     ScopedEnv config("CLAUDE_CONFIG_DIR", nullptr);
-    CHECK(transcript_path("s-1", "/w/p") == "/home/me/.claude/projects/-w-p/s-1.jsonl");
+    CHECK(claude_session_file("s-1", "/w/p") == "/home/me/.claude/projects/-w-p/s-1.jsonl");
   }
   ScopedEnv config("CLAUDE_CONFIG_DIR", "/cfg");
-  CHECK(transcript_path("s-1", "/w/p") == "/cfg/projects/-w-p/s-1.jsonl");
+  CHECK(claude_session_file("s-1", "/w/p") == "/cfg/projects/-w-p/s-1.jsonl");
 }
 
 TEST_CASE("transcript_watch: only what comes after the boundary counts") {

@@ -1,0 +1,123 @@
+#include "launch/agent_profile.h"
+
+#include <array>
+
+#include "launch/session_files.h"
+
+namespace fleet {
+namespace {
+
+using EC = ErrorClass;
+
+// Claude Code 2.1.328 (DESIGN "Claude Code facts"): `claude -p --session-id <uuid>`,
+// `--resume <id>` / `-r`, `--continue` / `-c`; transcript records of type "assistant" with
+// text blocks in message.content; a resume of an unknown id prints "No conversation found
+// with session ID: <id>" and exits 1.
+constexpr std::string_view kClaudePrograms[] = {"claude", "claude.exe"};
+constexpr std::string_view kClaudeLatest[] = {"--continue", "-c"};
+constexpr ErrorText kClaudeTexts[] = {
+    {"No conversation found with session ID", EC::stale_session},
+};
+
+constexpr AgentProfile kClaude = {
+    "claude",
+    "Claude Code",
+    kClaudePrograms,
+    {"--session-id", "", ""},
+    {"", "--resume", "-r", kClaudeLatest},
+    &claude_session_file,
+    kClaudeCompletion,
+    {kClaudeTexts, {}, true},
+};
+
+// codex-cli 0.169.0: the id is a UUIDv7 Codex picks, printed by `codex exec --json` as
+// {"type":"thread.started","thread_id":…}; `codex exec resume <id> [PROMPT]` (or --last);
+// a finished turn appends {"type":"event_msg","payload":{"type":"task_complete",
+// "last_agent_message":…}} to the rollout file; a resume of an unknown id says "no rollout
+// found for thread id <id>" and exits 1 (run here).
+constexpr std::string_view kCodexPrograms[] = {"codex"};
+constexpr std::string_view kCodexLatest[] = {"--last"};
+constexpr ErrorText kCodexTexts[] = {
+    {"no rollout found for thread id", EC::stale_session},
+    {"unexpected status 401", EC::fatal},
+    {"Missing environment variable", EC::fatal},
+    {"hit your usage limit", EC::fatal},
+    {"Quota exceeded.", EC::fatal},
+    {"exceeded retry limit, last status: 429", EC::retryable},
+    {"unexpected status 503", EC::retryable},
+    {"stream disconnected before completion", EC::retryable},
+    {"experiencing high demand", EC::retryable},
+    {"Selected model is at capacity", EC::retryable},
+};
+
+constexpr AgentProfile kCodex = {
+    "codex",
+    "Codex CLI",
+    kCodexPrograms,
+    {"", "thread.started", "thread_id"},
+    {"exec", "resume", "", kCodexLatest},
+    &codex_session_file,
+    {"event_msg", "payload", "type", "task_complete", {"payload", "last_agent_message"}, ""},
+    {kCodexTexts, {}, true},
+};
+
+// gemini-cli 0.61.0: `--session-id <uuid>`, `--resume <id>` / `-r`; session records
+// {"type":"gemini","content":<the answer's text>}; an unknown id: `Invalid session
+// identifier "<id>"`. Exit statuses name the failure; an API error exits with its HTTP status
+// mod 256, after the CLI itself retried 429, 499 and 5xx with backoff for minutes: the wrapper
+// does not stack its retries on top.
+constexpr std::string_view kGeminiPrograms[] = {"gemini"};
+constexpr ErrorText kGeminiTexts[] = {
+    {"Invalid session identifier", EC::stale_session},
+    {"No previous sessions found for this project", EC::stale_session},
+};
+constexpr std::string_view kRetriedByGemini = "Gemini CLI retried it with backoff itself";
+constexpr ExitMeaning kGeminiExits[] = {
+    {41, EC::fatal, "authentication failed"},
+    {42, EC::fatal, "the input was invalid"},
+    {44, EC::fatal, "the sandbox failed"},
+    {52, EC::fatal, "the configuration is invalid"},
+    {53, EC::fatal, "the session's turn limit was reached"},
+    {54, EC::fatal, "a tool failed"},
+    {55, EC::fatal, "the workspace is not trusted"},
+    {130, EC::fatal, "it was cancelled"},
+    {145, EC::fatal, "HTTP 401: authentication failed"},
+    {173, EC::fatal, kRetriedByGemini, true},  // 429
+    {243, EC::fatal, kRetriedByGemini, true},  // 499
+    {244, EC::fatal, kRetriedByGemini, true},  // 500
+    {246, EC::fatal, kRetriedByGemini, true},  // 502
+    {247, EC::fatal, kRetriedByGemini, true},  // 503
+    {248, EC::fatal, kRetriedByGemini, true},  // 504
+};
+
+constexpr AgentProfile kGemini = {
+    "gemini",
+    "Gemini CLI",
+    kGeminiPrograms,
+    {"--session-id", "", ""},
+    {"", "--resume", "-r", {}},
+    &gemini_session_file,
+    {"gemini", "", "", "", {"content", ""}, ""},
+    {kGeminiTexts, kGeminiExits, false},
+};
+
+constexpr std::array<const AgentProfile*, 3> kProfiles = {&kClaude, &kCodex, &kGemini};
+
+}  // namespace
+
+const AgentProfile& claude_profile() {
+  return kClaude;
+}
+
+const AgentProfile* find_agent_profile(std::string_view name) {
+  for (const AgentProfile* profile : kProfiles) {
+    if (profile->name == name) return profile;
+  }
+  return nullptr;
+}
+
+std::span<const AgentProfile* const> agent_profiles() {
+  return kProfiles;
+}
+
+}  // namespace fleet

@@ -1,0 +1,60 @@
+#pragma once
+// What launch-wrapper needs to know of an agent CLI (Claude Code, Codex CLI, Gemini CLI), one
+// table per CLI, looked up by the name `--agent` takes (agent/agent_cli.h holds the hook side):
+// which command line is the agent's own, how a session id is given or learned, how a session
+// is resumed, where its session file is and which record in it finishes a turn, and which of
+// its failures are worth another attempt (doc/agents.md, "Adding a CLI").
+// Failing: nothing here fails; an unknown name is nullptr.
+
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "launch/completion_marker.h"
+#include "launch/error_class.h"
+
+namespace fleet {
+
+// How the CLI resumes a session: `word` <id>, right after the program name when `subcommand`
+// is empty (Claude Code, Gemini: "--resume <id>"), else right after that subcommand word
+// (Codex: "exec resume <id>"). `short_word` is another spelling of `word`; `latest_flags`
+// resume the most recent session without an id (Claude Code's --continue, Codex's --last).
+struct ResumeForm {
+  std::string_view subcommand;
+  std::string_view word;
+  std::string_view short_word;
+  std::span<const std::string_view> latest_flags;
+};
+
+// How the launch knows the session id. `assign_option`: the option that gives the CLI its id
+// ("" : the CLI picks its own). `stdout_event`/`stdout_key`: the JSON line on the agent's
+// stdout whose "type" is `stdout_event` names the id in member `stdout_key` ("" : none).
+struct SessionIdForm {
+  std::string_view assign_option;
+  std::string_view stdout_event;
+  std::string_view stdout_key;
+};
+
+struct AgentProfile {
+  std::string_view name;                       // as --agent takes it: "claude", "codex", "gemini"
+  std::string_view display_name;               // "Claude Code"
+  std::span<const std::string_view> programs;  // base names of its command: "claude"
+  SessionIdForm session_id;
+  ResumeForm resume;
+  // The session file of `session_id` for working directory `cwd`, "" when it is not found
+  // (yet): a file whose name the CLI chooses when the session starts is found once it exists.
+  std::string (*session_file)(const std::string& session_id, const std::string& cwd);
+  CompletionRecordForm completion;
+  ErrorForm errors;
+};
+
+// The profile of the CLI a launch runs when --agent is not given (Claude Code).
+const AgentProfile& claude_profile();
+
+// The profile named `name` (AgentProfile::name), nullptr for any other word.
+const AgentProfile* find_agent_profile(std::string_view name);
+
+// Every profile, claude_profile() first.
+std::span<const AgentProfile* const> agent_profiles();
+
+}  // namespace fleet

@@ -1,0 +1,208 @@
+// launch-wrapper --agent claude|codex|gemini with small fake agents that behave as each CLI's
+// documented facts say (doc/agents.md): its resume form, its stale-session text, its exit
+// statuses, and a command that is not the CLI's own left as it is.
+
+#include <doctest/doctest.h>
+
+#include "base/json.h"
+#include "launch/session_state.h"
+#include "launch_output.h"
+#include "process.h"
+#include "temp_dir.h"
+
+using fleet::test::announced_pids;
+using fleet::test::run_process;
+using fleet::test::RunResult;
+using fleet::test::TempDir;
+using fleet::test::wrapper_summary;
+using fleet::test::write_script;
+using Args = std::vector<std::string>;
+
+namespace {
+
+const std::string kWrapper = FLEET_LAUNCH_WRAPPER;
+
+Args launch(Args options, const Args& command) {
+  Args argv = {kWrapper};
+  argv.insert(argv.begin() + 1, options.begin(), options.end());
+  argv.push_back("--");
+  argv.insert(argv.end(), command.begin(), command.end());
+  return argv;
+}
+
+// The keyed session `key` recorded as resume_pending on `id`.
+void mark_pending(const std::string& state_dir, const std::string& key, const std::string& id) {
+  fleet::SessionState pending;
+  pending.session_key = key;
+  pending.session_id = id;
+  pending.state = fleet::SessionStatus::resume_pending;
+  pending.resume_reason = fleet::ResumeReason::shutdown_timeout;
+  pending.last_resume_marked_at = "2026-11-25T00:00:00Z";
+  pending.restart_failure_count = 1;
+  fleet::SessionStore(state_dir, key).write(pending);
+}
+
+}  // namespace
+
+TEST_CASE("launch agents: a pending Codex session resumes as codex exec resume <id>") {
+  TempDir tmp;
+  mark_pending(tmp / "state", "w1", "019a8d2e-5b1c-7f20-9a4e-3c2d1b0a9f88");
+  const std::string codex = write_script(tmp / "codex", "echo \"args: $*\"\n");
+  const RunResult r =
+      run_process(launch({"--agent", "codex", "--session-key", "w1", "--state-dir", tmp / "state"},
+                         {codex, "exec", "--json", "go"}));
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("args: exec resume 019a8d2e-5b1c-7f20-9a4e-3c2d1b0a9f88 --json go\n") !=
+        std::string::npos);
+}
+
+TEST_CASE("launch agents: a stale Codex resume is retried as a fresh codex exec") {
+  TempDir tmp;
+  const std::string codex = write_script(tmp / "codex",
+                                         "if [ \"$2\" = resume ]; then\n"
+                                         "  echo \"Error: thread/resume: thread/resume failed: no "
+                                         "rollout found for thread id $3\" >&2\n"
+                                         "  exit 1\nfi\necho \"args: $*\"\n");
+  const RunResult r = run_process(
+      launch({"--agent", "codex", "--retries", "1"},
+             {codex, "exec", "resume", "019a8d2e-5b1c-7f20-9a4e-3c2d1b0a9f88", "--json", "go"}));
+  CHECK(r.exit_code == 0);
+  CHECK(announced_pids(r.out).size() == 2);
+  CHECK(r.out.find("args: exec --json go\n") != std::string::npos);
+  auto summary = wrapper_summary(r.err);
+  CHECK(std::string(summary["failure_classes"][0].GetString()) == "stale_session");
+}
+
+TEST_CASE("launch agents: Gemini's own resume form, id option and stale-session text") {
+  TempDir tmp;
+  const std::string gemini = write_script(
+      tmp / "gemini",
+      "if [ \"$1\" = --resume ]; then echo \"Invalid session identifier \\\"$2\\\".\" >&2; "
+      "exit 42; fi\necho \"args: $*\"\n");
+  mark_pending(tmp / "state", "g1", "5f2c9a10-3b4d-4e6f-8a7b-1c2d3e4f5a6b");
+  const RunResult r = run_process(launch({"--agent", "gemini", "--session-key", "g1", "--state-dir",
+                                          tmp / "state", "--assign-session-id", "--retries", "1"},
+                                         {gemini, "-p", "go"}));
+  CHECK(r.exit_code == 0);
+  CHECK(announced_pids(r.out).size() == 2);
+  CHECK(r.out.find("args: --session-id ") != std::string::npos);
+  auto summary = wrapper_summary(r.err);
+  CHECK(std::string(summary["failure_classes"][0].GetString()) == "stale_session");
+}
+
+TEST_CASE("launch agents: a rate limit Gemini CLI already retried is not retried again") {
+  TempDir tmp;
+  const std::string gemini =
+      write_script(tmp / "gemini",
+                   "echo 'Attempt 10 failed with status 429. Retrying with backoff...' >&2\n"
+                   "echo 'RESOURCE_EXHAUSTED' >&2\nexit 173\n");
+  const RunResult r = run_process(
+      launch({"--agent", "gemini", "--retries", "3", "--backoff", "0"}, {gemini, "-p", "go"}));
+  CHECK(r.exit_code == 173);
+  CHECK(announced_pids(r.out).size() == 1);
+  auto summary = wrapper_summary(r.err);
+  CHECK(std::string(summary["failure_classes"][0].GetString()) == "fatal");
+  REQUIRE(summary.HasMember("not_retried"));
+  CHECK(std::string(summary["not_retried"].GetString()).find("Gemini CLI") != std::string::npos);
+  // The same output from Claude Code is worth another attempt.
+  const std::string claude =
+      write_script(tmp / "claude", "echo 'API Error: 429 rate limit' >&2\nexit 1\n");
+  const RunResult again =
+      run_process(launch({"--retries", "1", "--backoff", "0"}, {claude, "-p", "go"}));
+  CHECK(announced_pids(again.out).size() == 2);
+}
+
+TEST_CASE("launch agents: a command that is not the CLI's own is never rewritten") {
+  TempDir tmp;
+  // A shell in front of the agent: --session-id or --resume inserted here would be the
+  // shell's options, and its "-c" is not Claude Code's --continue.
+  const Args shell = {"/bin/sh", "-c", "echo \"args: $*\"; echo \"id: $FLEET_SESSION_ID\"",
+                      "sh",      "-p", "go"};
+  RunResult r = run_process(launch({"--assign-session-id"}, shell));
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("args: -p go\n") != std::string::npos);
+  auto summary = wrapper_summary(r.err);
+  const std::string id = summary["session_id"].GetString();
+  CHECK(r.out.find("id: " + id + "\n") != std::string::npos);
+  CHECK(r.err.find("FLEET_SESSION_ID") != std::string::npos);
+
+  mark_pending(tmp / "state", "k", "s-1");
+  const Args resuming = {
+      "/bin/sh", "-c", "echo \"args: $*\"; echo \"resume: $FLEET_RESUME_SESSION_ID\"",
+      "sh",      "-p", "go"};
+  r = run_process(launch({"--session-key", "k", "--state-dir", tmp / "state"}, resuming));
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("args: -p go\n") != std::string::npos);
+  CHECK(r.out.find("resume: s-1\n") != std::string::npos);
+}
+
+TEST_CASE("launch agents: --agent names one of the known CLIs") {
+  const RunResult r = run_process(launch({"--agent", "vim"}, {"/bin/true"}));
+  CHECK(r.exit_code == 125);
+  CHECK(r.err.find("--agent") != std::string::npos);
+  CHECK(r.err.find("claude") != std::string::npos);
+}
+
+namespace {
+
+constexpr const char* kCodexId = "019a8d2e-5b1c-7f20-9a4e-3c2d1b0a9f88";
+constexpr const char* kGeminiId = "5f2c9a10-3b4d-4e6f-8a7b-1c2d3e4f5a6b";
+const std::string kMarker = "%%W1_DONE%%";
+
+// A resumed agent that works a while ("still working" on stdout) before it appends its new
+// completion record to `session_file` and then idles: only the new record may end it.
+std::string resumed_agent(const std::string& path, const std::string& session_file,
+                          const std::string& record) {
+  return write_script(path, "sleep 1\necho still working\nprintf '%s\\n' '" + record + "' >> " +
+                                session_file + "\necho finished\nexec sleep 60\n");
+}
+
+void check_ended_by_new_record(const RunResult& r) {
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("still working\nfinished\n") != std::string::npos);
+  auto summary = wrapper_summary(r.err);
+  CHECK(summary["completion_seen"].GetBool());
+  CHECK(std::string(summary["kill_reason"].GetString()) == "completed_then_stopped");
+}
+
+}  // namespace
+
+TEST_CASE("launch agents: a resumed Codex worker runs on past its old task_complete") {
+  TempDir tmp;
+  const std::string day = tmp / "codex-home/sessions/2026/11/25";
+  REQUIRE(run_process({"/bin/mkdir", "-p", day}).exit_code == 0);
+  const std::string rollout = day + "/rollout-2026-11-25T23-59-01-" + kCodexId + ".jsonl";
+  const auto done = [](const std::string& text) {
+    return R"({"timestamp":"t","type":"event_msg","payload":{"type":"task_complete","last_agent_message":"ok\n)" +
+           text + "\"}}";
+  };
+  fleet::test::write_file(rollout, done(kMarker) + "\n");  // the interrupted run's last turn
+  const std::string codex = resumed_agent(tmp / "codex", rollout, done(kMarker));
+  const RunResult r = run_process(
+      launch({"--agent", "codex", "--completion-marker", kMarker, "--drain", "0.2", "--grace", "1"},
+             {codex, "exec", "resume", kCodexId, "--json", "go on"}),
+      {"", {{"CODEX_HOME", tmp / "codex-home"}}, ""});
+  check_ended_by_new_record(r);
+}
+
+TEST_CASE("launch agents: a resumed Gemini worker runs on past its old answer") {
+  TempDir tmp;
+  const std::string project = tmp / "project";
+  const std::string chats = tmp / "home/.gemini/tmp/project/chats";
+  REQUIRE(run_process({"/bin/mkdir", "-p", chats, project}).exit_code == 0);
+  fleet::test::write_file(tmp / "home/.gemini/tmp/project/.project_root", project);
+  const std::string session =
+      chats + "/session-2026-11-25T23-59-" + std::string(kGeminiId).substr(0, 8) + ".jsonl";
+  const std::string answer =
+      R"({"id":"m2","timestamp":"t","type":"gemini","content":"ok\n)" + kMarker + "\"}";
+  fleet::test::write_file(session, R"({"sessionId":")" + std::string(kGeminiId) +
+                                       R"(","projectHash":"h"})"
+                                       "\n" +
+                                       answer + "\n");
+  const std::string gemini = resumed_agent(tmp / "gemini", session, answer);
+  const RunResult r = run_process(launch({"--agent", "gemini", "--completion-marker", kMarker,
+                                          "--drain", "0.2", "--grace", "1"},
+                                         {gemini, "--resume", kGeminiId, "-p", "go on"}),
+                                  {"", {{"HOME", tmp / "home"}, {"GEMINI_CLI_HOME", ""}}, project});
+  check_ended_by_new_record(r);
+}
