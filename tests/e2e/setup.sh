@@ -17,7 +17,8 @@ names=(claude codex gemini)
 declare -A package=([claude]=@anthropic-ai/claude-code [codex]=@openai/codex [gemini]=@google/gemini-cli)
 declare -A version=([claude]=2.1.328 [codex]=0.169.0 [gemini]=0.61.0)
 
-# Prints the command that runs CLI $1 at its pinned version, or fails.
+# Prints the command that runs CLI $1 at its pinned version, or fails (Codex and Gemini: the
+# names npm puts on PATH, which launch-wrapper --agent recognises).
 find_cli() {
   local candidate=
   case "$1" in
@@ -25,8 +26,8 @@ find_cli() {
       for candidate in "$cache_abs"/node_modules/@anthropic-ai/claude-code-linux-*/claude; do
         [ -x "$candidate" ] && break
       done ;;
-    codex) candidate="$cache_abs/node_modules/@openai/codex/bin/codex.js" ;;
-    gemini) candidate="$cache_abs/node_modules/@google/gemini-cli/bundle/gemini.js" ;;
+    codex) candidate="$cache_abs/node_modules/.bin/codex" ;;
+    gemini) candidate="$cache_abs/node_modules/.bin/gemini" ;;
   esac
   [ -x "$candidate" ] || return 1
   "$candidate" --version 2>/dev/null | grep -qwF "${version[$1]}" || return 1

@@ -12,7 +12,7 @@
 namespace fleet::test {
 namespace {
 
-using Env = std::vector<std::pair<std::string, std::string>>;
+using Env = EnvList;
 
 // A TOML basic string: JSON's escapes are TOML's for the plain paths and values used here.
 std::string toml_string(const std::string& text) {
@@ -38,6 +38,59 @@ rapidjson::Value gemini_server(const std::string& script, const Env& env,
 }
 
 }  // namespace
+
+void write_codex_config(const std::string& codex_home, const std::string& port,
+                        const std::string& dispatcher_script, const Env& dispatcher_env) {
+  std::string toml =
+      "model = \"gpt-5\"\nmodel_provider = \"mock\"\n\n[model_providers.mock]\n"
+      "name = \"mock\"\nbase_url = " +
+      toml_string("http://127.0.0.1:" + port + "/v1") +
+      "\nwire_api = \"responses\"\nenv_key = \"FLEET_E2E_MODEL_KEY\"\n";
+  if (!dispatcher_script.empty()) {
+    toml += "\n[mcp_servers.kitchen]\ncommand = \"node\"\nargs = [" +
+            toml_string(dispatcher_script) +
+            "]\ndefault_tools_approval_mode = \"approve\"\n\n[mcp_servers.kitchen.env]\n";
+    for (const auto& [name, value] : dispatcher_env) {
+      toml += name + " = " + toml_string(value) + "\n";
+    }
+  }
+  write_file(codex_home + "/config.toml", toml);
+}
+
+void write_gemini_user_settings(const std::string& home) {
+  ::mkdir((home + "/.gemini").c_str(), 0755);
+  write_file(home + "/.gemini/settings.json",
+             R"({"security":{"auth":{"selectedType":"gemini-api-key"}},)"
+             R"("privacy":{"usageStatisticsEnabled":false}})");
+}
+
+Env agent_model_env(const std::string& port) {
+  return {{"FLEET_E2E_MODEL_KEY", "test"},
+          {"GOOGLE_GEMINI_BASE_URL", "http://127.0.0.1:" + port},
+          {"GEMINI_API_KEY", "test"},
+          // One process instead of a relaunched child: seconds less per run.
+          {"GEMINI_CLI_NO_RELAUNCH", "true"},
+          // Under GitHub Actions Gemini strips the hooks' environment to a few variables
+          // (FLEET_HOOKS_* among the lost): not in these tests.
+          {"GITHUB_SHA", ""},
+          {"SURFACE", ""}};
+}
+
+void trust_gemini_folder(const std::string& home, const std::string& project) {
+  rapidjson::Document folders(rapidjson::kObjectType);
+  rapidjson::Value folder = json_string(project, folders.GetAllocator());
+  folders.AddMember(folder, "TRUST_FOLDER", folders.GetAllocator());
+  write_file(home + "/.gemini/trustedFolders.json", to_json(folders));
+}
+
+void trust_codex_project(const std::string& fixtures_dir, const std::string& codex,
+                         const std::string& codex_home, const std::string& project,
+                         const Env& env) {
+  const RunResult trusted = run_process(
+      {"/usr/bin/env", "node", fixtures_dir + "/codex_trust.mjs", codex, codex_home, project},
+      {"", env, project});
+  REQUIRE_MESSAGE(trusted.exit_code == 0, trusted.err);
+}
 
 const AgentCliProfile& agent_profile(const std::string& name) {
   static const AgentCliProfile codex{"codex", "Tool call blocked by PreToolUse hook: "};
@@ -82,29 +135,14 @@ Env AgentFleet::dispatcher_env() const {
   return env;
 }
 
-// $CODEX_HOME/config.toml: the mock as the model provider (Responses API), the dispatcher as
-// the MCP server "kitchen" whose tools run without asking (codex exec never asks).
 void AgentFleet::configure_codex() const {
-  std::string toml =
-      "model = \"gpt-5\"\nmodel_provider = \"mock\"\n\n[model_providers.mock]\n"
-      "name = \"mock\"\nbase_url = " +
-      toml_string("http://127.0.0.1:" + api_->port() + "/v1") +
-      "\nwire_api = \"responses\"\nenv_key = \"FLEET_E2E_MODEL_KEY\"\n\n"
-      "[mcp_servers.kitchen]\ncommand = \"node\"\nargs = [" +
-      toml_string(fixtures_ + "/mcp_dispatcher.mjs") +
-      "]\ndefault_tools_approval_mode = \"approve\"\n\n[mcp_servers.kitchen.env]\n";
-  for (const auto& [name, value] : dispatcher_env())
-    toml += name + " = " + toml_string(value) + "\n";
-  write_file(codex_home_ + "/config.toml", toml);
+  write_codex_config(codex_home_, api_->port(), fixtures_ + "/mcp_dispatcher.mjs",
+                     dispatcher_env());
 }
 
-// ~/.gemini/settings.json: API-key auth (the base URL alone selects a gateway auth that
-// headless runs refuse) and no usage statistics; the project's .gemini/settings.json: the
-// dispatcher as the trusted MCP server "kitchen".
+// The project's .gemini/settings.json: the dispatcher as the trusted MCP server "kitchen".
 void AgentFleet::configure_gemini() const {
-  write_file(home_ + "/.gemini/settings.json",
-             R"({"security":{"auth":{"selectedType":"gemini-api-key"}},)"
-             R"("privacy":{"usageStatisticsEnabled":false}})");
+  write_gemini_user_settings(home_);
   rapidjson::Document settings(rapidjson::kObjectType);
   auto& alloc = settings.GetAllocator();
   rapidjson::Value servers(rapidjson::kObjectType);
@@ -130,16 +168,10 @@ RunResult AgentFleet::check() const {
 
 void AgentFleet::trust() const {
   if (profile_.name == "gemini") {
-    rapidjson::Document folders(rapidjson::kObjectType);
-    rapidjson::Value folder = json_string(project_, folders.GetAllocator());
-    folders.AddMember(folder, "TRUST_FOLDER", folders.GetAllocator());
-    write_file(home_ + "/.gemini/trustedFolders.json", to_json(folders));
-    return;
+    trust_gemini_folder(home_, project_);
+  } else {
+    trust_codex_project(fixtures_, cli_, codex_home_, project_, {{"HOME", home_}, {"PATH", path_}});
   }
-  const RunResult trusted = run_process(
-      {"/usr/bin/env", "node", fixtures_ + "/codex_trust.mjs", cli_, codex_home_, project_},
-      {"", {{"HOME", home_}, {"PATH", path_}}, project_});
-  REQUIRE_MESSAGE(trusted.exit_code == 0, trusted.err);
 }
 
 void AgentFleet::script(const std::string& json) const {
@@ -167,18 +199,11 @@ AgentRun AgentFleet::l3(const std::string& prompt, const std::string& kitchen) c
   Env env = suite_env();
   env.emplace_back("FLEET_HOOKS_KITCHEN_ID", kitchen);
   std::vector<std::string> argv;
+  const Env model = agent_model_env(api_->port());
+  env.insert(env.end(), model.begin(), model.end());
   if (profile_.name == "codex") {
-    env.emplace_back("FLEET_E2E_MODEL_KEY", "test");
     argv = {cli_, "exec", "--json", "--skip-git-repo-check", prompt};
   } else {
-    env.insert(env.end(), {{"GOOGLE_GEMINI_BASE_URL", "http://127.0.0.1:" + api_->port()},
-                           {"GEMINI_API_KEY", "test"},
-                           // One process instead of a relaunched child: seconds less per run.
-                           {"GEMINI_CLI_NO_RELAUNCH", "true"},
-                           // Under GitHub Actions Gemini strips the hooks' environment to a
-                           // few variables (FLEET_HOOKS_* among the lost): not in this test.
-                           {"GITHUB_SHA", ""},
-                           {"SURFACE", ""}});
     argv = {cli_, "-p", prompt, "-o", "json"};
   }
   AgentRun run{run_process(argv, {"", env, project_}), ""};

@@ -23,6 +23,26 @@ struct AgentCliProfile {
 };
 const AgentCliProfile& agent_profile(const std::string& name);
 
+using EnvList = std::vector<std::pair<std::string, std::string>>;
+
+// $CODEX_HOME/config.toml: the mock on `port` as the model provider (Responses API, key in
+// FLEET_E2E_MODEL_KEY); with a `dispatcher_script`, that script as the MCP server "kitchen"
+// (run with node, `dispatcher_env` in its environment) whose tools run without asking.
+void write_codex_config(const std::string& codex_home, const std::string& port,
+                        const std::string& dispatcher_script, const EnvList& dispatcher_env);
+// ~/.gemini/settings.json: API-key auth (the base URL alone selects a gateway auth that
+// headless runs refuse) and no usage statistics.
+void write_gemini_user_settings(const std::string& home);
+// The environment that points Codex and Gemini at the mock on `port`.
+EnvList agent_model_env(const std::string& port);
+// Gemini: `project` in ~/.gemini/trustedFolders.json.
+void trust_gemini_folder(const std::string& home, const std::string& project);
+// Codex: the project and each of its hooks trusted in `codex_home`/config.toml
+// (fixtures/codex_trust.mjs, which asks `codex app-server`); REQUIREs that it succeeds.
+void trust_codex_project(const std::string& fixtures_dir, const std::string& codex,
+                         const std::string& codex_home, const std::string& project,
+                         const EnvList& env);
+
 // One headless run of the CLI as an L3 orchestrator.
 struct AgentRun {
   RunResult process;
