@@ -36,6 +36,7 @@ constexpr AgentCli kClaude = {
     "CLAUDE_CONFIG_DIR",
     ".claude",
     "settings.json",
+    HookTrust::none,
 };
 
 // codex-cli 0.169.0: Claude Code's dialect; an MCP tool's tool_response is the MCP result
@@ -60,6 +61,7 @@ constexpr AgentCli kCodex = {
     "CODEX_HOME",
     ".codex",
     "hooks.json",
+    HookTrust::codex_config,
 };
 
 // gemini-cli 0.61.0: BeforeTool/AfterTool, mcp_<server>_<tool>, a top-level
@@ -84,6 +86,7 @@ constexpr AgentCli kGemini = {
     "",
     ".gemini",
     "settings.json",
+    HookTrust::gemini_folders,
 };
 
 constexpr std::array<const AgentCli*, 3> kAgents = {&kClaude, &kCodex, &kGemini};

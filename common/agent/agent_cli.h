@@ -52,6 +52,13 @@ struct ToolResponseForm {
 
 enum class TimeoutUnit { seconds, milliseconds };
 
+// What a project's hooks need before the CLI runs them (doc/agents.md, "Trust").
+enum class HookTrust {
+  none,            // Claude Code: a project's settings run as they are
+  codex_config,    // Codex: the project, and each hook's hash, trusted in $CODEX_HOME/config.toml
+  gemini_folders,  // Gemini: the folder trusted in ~/.gemini/trustedFolders.json
+};
+
 // The hooks `fleet-hooks install --agent` wires beyond the guard and the writer: a
 // session-start hook running `provenance-writer session-start --agent <name>` for the sessions
 // whose matcher is `session_start_matcher` ("" : none is wired).
@@ -81,6 +88,7 @@ struct AgentCli {
   std::string_view config_home_variable;  // "CODEX_HOME"; "" : none
   std::string_view config_home_default;   // ".codex"
   std::string_view user_hook_file;        // "hooks.json"
+  HookTrust hook_trust;
 };
 
 // `agent`'s configuration directory on this machine (AgentCli::config_home_variable, else

@@ -15,6 +15,8 @@
 #include "hook/tool_names.h"
 #include "process/child_process.h"
 #include "process/subprocess.h"
+#include "settings/codex_trust.h"
+#include "settings/gemini_trust.h"
 #include "settings/hook_sources.h"
 #include "settings/hook_wiring.h"
 #include "settings/settings_file.h"
@@ -227,6 +229,26 @@ std::vector<Finding> session_start_findings(const std::vector<const ConfiguredHo
   return findings;
 }
 
+// What keeps the CLI from running the suite's hooks it reads (codex_trust.h).
+std::vector<Finding> trust_findings(const std::vector<const ConfiguredHook*>& guards,
+                                    const std::vector<const ConfiguredHook*>& writers,
+                                    const std::vector<const ConfiguredHook*>& starts,
+                                    const CheckOptions& options) {
+  if (options.agent->hook_trust == HookTrust::gemini_folders) {
+    std::vector<const ConfiguredHook*> all = guards;
+    all.insert(all.end(), writers.begin(), writers.end());
+    all.insert(all.end(), starts.begin(), starts.end());
+    return gemini_trust_findings(options.project_dir, options.config_home, all);
+  }
+  if (options.agent->hook_trust != HookTrust::codex_config) return {};
+  std::vector<CodexHook> suite;
+  for (const ConfiguredHook* hook : guards) suite.push_back({hook, "the resume-guard hook"});
+  for (const ConfiguredHook* hook : writers) suite.push_back({hook, "the provenance-writer hook"});
+  for (const ConfiguredHook* hook : starts)
+    suite.push_back({hook, "the provenance-writer session-start hook"});
+  return codex_trust_findings(options.project_dir, options.config_home, suite);
+}
+
 }  // namespace
 
 CheckResult check_wiring(const CheckOptions& options) {
@@ -355,6 +377,8 @@ CheckResult check_wiring(const CheckOptions& options) {
   }
   const std::vector<Finding> start_findings = session_start_findings(starts, options);
   findings.insert(findings.end(), start_findings.begin(), start_findings.end());
+  const std::vector<Finding> trust = trust_findings(guards, writers, starts, options);
+  findings.insert(findings.end(), trust.begin(), trust.end());
 
   std::optional<Finding> unsafe;
   try {

@@ -1,10 +1,12 @@
 // fleet-hooks install / uninstall: the suite's hook entries into or out of a settings file
 // (common/settings/settings_update.h).
 
+#include <algorithm>
 #include <cstdio>
 
 #include "agent/agent_cli.h"
 #include "base/exit_status.h"
+#include "settings/codex_trust.h"
 #include "settings/settings_update.h"
 #include "subcommand.h"
 
@@ -18,6 +20,7 @@ struct SettingsOptions {
   std::vector<std::string> tools;
   bool fail_open_if_missing = false;
   bool dry_run = false;
+  bool trust = false;
   std::vector<std::string> agents;
 };
 
@@ -57,9 +60,26 @@ int run_settings(const std::string& name, const SettingsOptions& o, bool install
   if (const auto bad = reject_bad_tools(name, o.tools)) return *bad;
   const ProjectArgument project = project_argument(name, o.project, o.scope != "user");
   if (project.exit_status) return *project.exit_status;
-  for (const fleet::AgentCli* agent : agents_named(o.agents)) {
+  const std::vector<const fleet::AgentCli*> agents = agents_named(o.agents);
+  const fleet::AgentCli* codex = fleet::find_agent_cli("codex");
+  if (o.trust && std::find(agents.begin(), agents.end(), codex) == agents.end()) {
+    std::fprintf(stderr,
+                 "fleet-hooks %s: --trust trusts the Codex wiring: pass --agent codex with it\n",
+                 name.c_str());
+    return fleet::exit_status::usage;
+  }
+  for (const fleet::AgentCli* agent : agents) {
     if (const int status = run_one(name, o, *agent, project.dir, install); status != 0)
       return status;
+  }
+  if (o.trust) {
+    const fleet::CodexTrustUpdate trusted =
+        fleet::trust_codex_hooks(project.dir, fleet::agent_config_home(*codex), o.dry_run);
+    print((o.dry_run         ? "would trust"
+           : trusted.changed ? "trusted"
+                             : "already trusted") +
+          std::string(" in ") + trusted.path + ": the project " + project.dir + " and " +
+          std::to_string(trusted.trusted.size()) + " fleet-hooks hooks of .codex/hooks.json\n");
   }
   return fleet::exit_status::ok;
 }
@@ -80,6 +100,9 @@ Subcommand add_install(CLI::App& program) {
   sub->add_flag("--fail-open-if-missing", o->fail_open_if_missing,
                 "Let dispatches run unguarded (with an error shown) on a machine without "
                 "resume-guard, instead of blocking them");
+  sub->add_flag("--trust", o->trust,
+                "With --agent codex: trust the project and the suite's own hooks in "
+                "$CODEX_HOME/config.toml, so that Codex runs them (doc/agents.md, Trust)");
   sub->add_flag("--dry-run", o->dry_run, "Print the resulting file; write nothing");
   return {sub, [o] { return run_settings("install", *o, true); }};
 }

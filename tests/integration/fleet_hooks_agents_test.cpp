@@ -11,6 +11,8 @@
 
 #include "base/json.h"
 #include "process.h"
+#include "settings/codex_trust.h"
+#include "settings/toml_keys.h"
 #include "suite.h"
 #include "text.h"
 
@@ -217,4 +219,164 @@ TEST_CASE("fleet-hooks check --agent codex: reads .codex/hooks.json, not Claude 
   CHECK(contains(both.out,
                  "ok: resume-guard guards dispatch_food_truck and "
                  "mcp__*__dispatch_food_truck, and denied a forged self-resume\n"));
+}
+
+namespace {
+
+// ~/.codex/config.toml of `m` trusting the project (unless `project` is false) and every
+// hook of its .codex/hooks.json as it is now, then `extra`.
+void trust_codex(const Machine& m, bool project = true, const std::string& extra = "") {
+  const std::string file = m.dir + "/.codex/hooks.json";
+  const rapidjson::Document doc = parsed(file);
+  std::string config = project ? "[projects.\"" + m.dir + "\"]\ntrust_level = \"trusted\"\n" : "";
+  for (const auto& event : doc["hooks"].GetObject()) {
+    const std::string name = event.name.GetString();
+    for (unsigned g = 0; g < event.value.Size(); ++g) {
+      const rapidjson::Value& group = event.value[g];
+      for (unsigned e = 0; e < group["hooks"].Size(); ++e) {
+        config += "\n[hooks.state." +
+                  fleet::toml_basic_string(fleet::codex_hook_key(file, name, g, e)) +
+                  "]\ntrusted_hash = \"" + *fleet::codex_hook_hash(name, group, group["hooks"][e]) +
+                  "\"\n";
+      }
+    }
+  }
+  ::mkdir((m.home + "/.codex").c_str(), 0755);
+  write_file(m.home + "/.codex/config.toml", config + extra);
+}
+
+}  // namespace
+
+TEST_CASE("fleet-hooks check --agent codex: fails while Codex would skip the suite's hooks") {
+  Machine m;
+  REQUIRE(m.run({"install", "--project", m.dir, "--agent", "codex"}).exit_code == 0);
+  const auto untrusted = check(m, "codex");
+  CHECK(untrusted.exit_code == 1);
+  CHECK(contains(untrusted.out, "error codex-project-untrusted"));
+  CHECK(contains(untrusted.out, "error codex-hook-untrusted: the resume-guard hook (" + m.dir +
+                                    "/.codex/hooks.json:pre_tool_use:0:0) is not trusted"));
+  CHECK(contains(untrusted.out, "session_start:0:0"));
+  CHECK(contains(untrusted.out, "run `codex` in " + m.dir));
+  CHECK(contains(untrusted.out, "fleet-hooks install --agent codex --trust"));
+
+  // The hooks trusted but not the project: Codex does not read the project's file at all.
+  trust_codex(m, false);
+  const auto no_project = check(m, "codex");
+  CHECK(no_project.exit_code == 1);
+  CHECK(contains(no_project.out, "codex-project-untrusted"));
+  CHECK_FALSE(contains(no_project.out, "codex-hook-untrusted"));
+
+  trust_codex(m);
+  const auto trusted = check(m, "codex");
+  CHECK_MESSAGE(trusted.exit_code == 0, trusted.out);
+  CHECK(contains(trusted.out, "ok: resume-guard guards"));
+
+  // A changed hook needs trusting again.
+  const std::string file = m.dir + "/.codex/hooks.json";
+  std::string text = read_file(file);
+  text.replace(text.find("\"timeout\": 10"), 13, "\"timeout\": 20");
+  write_file(file, text);
+  const auto changed = check(m, "codex");
+  CHECK(changed.exit_code == 1);
+  CHECK(contains(changed.out, "error codex-hook-modified: the resume-guard hook"));
+}
+
+TEST_CASE("fleet-hooks check --agent codex: hooks turned off in config.toml fail the check") {
+  Machine m;
+  REQUIRE(m.run({"install", "--project", m.dir, "--agent", "codex"}).exit_code == 0);
+  trust_codex(m, true, "\n[features]\nhooks = false\n");
+  const auto off = check(m, "codex");
+  CHECK(off.exit_code == 1);
+  CHECK(contains(off.out, "error codex-hooks-disabled"));
+
+  trust_codex(m, true, "\n[features]\ncodex_hooks = false\nhooks = true\n");
+  CHECK(check(m, "codex").exit_code == 0);
+
+  trust_codex(m);
+  std::string config = read_file(m.home + "/.codex/config.toml");
+  const std::string key = "pre_tool_use:0:0\"]\n";
+  config.insert(config.find(key) + key.size(), "enabled = false\n");
+  write_file(m.home + "/.codex/config.toml", config);
+  const auto disabled = check(m, "codex");
+  CHECK(disabled.exit_code == 1);
+  CHECK(contains(disabled.out, "error codex-hook-disabled: the resume-guard hook"));
+}
+
+TEST_CASE("fleet-hooks check --agent gemini: fails while Gemini would not load the hooks") {
+  Machine m;
+  REQUIRE(m.run({"install", "--project", m.dir, "--agent", "gemini"}).exit_code == 0);
+  const auto untrusted = check(m, "gemini");
+  CHECK(untrusted.exit_code == 1);
+  CHECK(contains(untrusted.out, "error gemini-folder-untrusted"));
+  CHECK(contains(untrusted.out, "\"" + m.dir + "\": \"TRUST_FOLDER\""));
+  CHECK(contains(untrusted.out, "--skip-trust"));
+
+  ::mkdir((m.home + "/.gemini").c_str(), 0755);
+  write_file(m.home + "/.gemini/trustedFolders.json",
+             "{\"" + m.tmp.path() + "\": \"TRUST_FOLDER\", \"" + m.dir + "\": \"DO_NOT_TRUST\"}");
+  const auto distrusted = check(m, "gemini");
+  CHECK(distrusted.exit_code == 1);
+  CHECK(contains(distrusted.out, "is marked DO_NOT_TRUST"));
+
+  trust_gemini_folder(m);
+  CHECK(check(m, "gemini").exit_code == 0);
+
+  write_file(m.home + "/.gemini/settings.json",
+             R"({"hooksConfig": {"disabled": ["fleet-hooks resume-guard"]}})");
+  const auto one_off = check(m, "gemini");
+  CHECK(one_off.exit_code == 1);
+  CHECK(contains(one_off.out, "error gemini-hook-disabled: the hook \"fleet-hooks resume-guard\""));
+
+  write_file(m.home + "/.gemini/settings.json", R"({"hooksConfig": {"enabled": false}})");
+  const auto all_off = check(m, "gemini");
+  CHECK(all_off.exit_code == 1);
+  CHECK(contains(all_off.out, "error gemini-hooks-disabled"));
+}
+
+TEST_CASE("fleet-hooks install --agent codex --trust: Codex then runs the suite's hooks") {
+  Machine m;
+  const std::string config = m.home + "/.codex/config.toml";
+  const std::string mine =
+      "# mine\nmodel = \"o3\"\n\n[projects.\"/elsewhere\"]\n"
+      "trust_level = \"untrusted\"\n";
+  ::mkdir((m.home + "/.codex").c_str(), 0755);
+  write_file(config, mine);
+  REQUIRE(::chmod(config.c_str(), 0600) == 0);
+
+  const std::vector<std::string> trust = {"install", "--project", m.dir,
+                                          "--agent", "codex",     "--trust"};
+  const auto first = m.run(trust);
+  REQUIRE_MESSAGE(first.exit_code == 0, first.err);
+  CHECK(contains(first.out, "trusted in " + config + ": the project " + m.dir + " and 3 "));
+  const std::string written = read_file(config);
+  CHECK(written.starts_with(mine));  // the user's bytes stay, the trust is added after them
+  CHECK(contains(written, "[projects.\"" + m.dir + "\"]\ntrust_level = \"trusted\"\n"));
+  CHECK(mode_of(config) == 0600);
+  const auto checked = check(m, "codex");
+  CHECK_MESSAGE(checked.exit_code == 0, checked.out);
+
+  const auto again = m.run(trust);
+  CHECK(again.exit_code == 0);
+  CHECK(contains(again.out, "already trusted"));
+  CHECK(read_file(config) == written);
+
+  // A hook changed by hand is untrusted until trusted again; only its hash changes.
+  const std::string file = m.dir + "/.codex/hooks.json";
+  std::string text = read_file(file);
+  text.replace(text.find("\"timeout\": 10"), 13, "\"timeout\": 20");
+  write_file(file, text);
+  REQUIRE(check(m, "codex").exit_code == 1);
+  REQUIRE(m.run(trust).exit_code == 0);
+  CHECK(check(m, "codex").exit_code == 0);
+  CHECK(read_file(config).size() == written.size());
+}
+
+TEST_CASE("fleet-hooks install --trust: only with --agent codex") {
+  Machine m;
+  const auto r = m.run({"install", "--project", m.dir, "--agent", "gemini", "--trust"});
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.err, "fleet-hooks install: --trust"));
+  CHECK(contains(r.err, "--agent codex"));
+  CHECK_FALSE(file_exists(m.dir + "/.gemini/settings.json"));
+  CHECK_FALSE(file_exists(m.home + "/.codex/config.toml"));
 }
