@@ -10,6 +10,7 @@
 
 #include "agent_orchestrator.h"
 #include "base/json.h"
+#include "fixtures.h"
 #include "store/provenance_store.h"
 
 using fleet::test::AgentFleet;
@@ -81,6 +82,37 @@ TEST_CASE("e2e: codex - a stranger's resume is denied, the owner's runs, a dispa
   const auto check = fleet.check();
   REQUIRE_MESSAGE(check.exit_code == 0, (check.out + check.err));
   guarded_fleet(fleet);
+}
+
+TEST_CASE("e2e: codex - an untrusted wiring fails check, and Codex runs a stranger's resume") {
+  AgentFleet fleet("codex", FLEET_E2E_FIXTURES, FLEET_E2E_CACHE);
+  fleet.install();
+  // Installed but not trusted: check fails and says how to trust ...
+  const auto untrusted = fleet.check();
+  CHECK(untrusted.exit_code == 1);
+  CHECK(untrusted.out.find("codex-project-untrusted") != std::string::npos);
+  CHECK(untrusted.out.find("install --agent codex --trust") != std::string::npos);
+  // ... because Codex then skips the hooks without a word: a stranger's resume of a recorded
+  // worker reaches the dispatcher.
+  const std::string worker = "0d07e5d0-0000-4000-8000-00000000beef";
+  fleet.record(worker, fleet::test::kL3, "kitchen-1");
+  fleet.script(
+      R"({"rules":[{"match":"L3-STEAL","turns":[)" +
+      fleet.dispatch_turn(R"({"prompt":"L2-WORK steal","resume_session_id":")" + worker + R"("})") +
+      R"(,{"text":"done"}]},{"match":"L2-WORK","turns":[{"text":"x"}]}]})");
+  const AgentRun unguarded = fleet.l3("L3-STEAL resume the worker", "kitchen-2");
+  CHECK(unguarded.process.exit_code == 0);
+  CHECK(fleet.calls().size() == 1);
+  CHECK(fleet.tool_results().find(fleet.profile().blocked_prefix) == std::string::npos);
+  // Trusted by install --trust: check passes and the same resume is denied.
+  fleet.trust();
+  const auto trusted = fleet.check();
+  CHECK_MESSAGE(trusted.exit_code == 0, (trusted.out + trusted.err));
+  const AgentRun denied = fleet.l3("L3-STEAL resume the worker", "kitchen-2");
+  CHECK(denied.process.exit_code == 0);
+  CHECK(fleet.calls().size() == 1);
+  CHECK(fleet.tool_results().find(fleet.profile().blocked_prefix + "Refused to resume session '" +
+                                  worker) != std::string::npos);
 }
 
 TEST_CASE("e2e: gemini - a stranger's resume is denied, the owner's runs, a dispatch is recorded") {

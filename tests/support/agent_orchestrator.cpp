@@ -83,15 +83,6 @@ void trust_gemini_folder(const std::string& home, const std::string& project) {
   write_file(home + "/.gemini/trustedFolders.json", to_json(folders));
 }
 
-void trust_codex_project(const std::string& fixtures_dir, const std::string& codex,
-                         const std::string& codex_home, const std::string& project,
-                         const Env& env) {
-  const RunResult trusted = run_process(
-      {"/usr/bin/env", "node", fixtures_dir + "/codex_trust.mjs", codex, codex_home, project},
-      {"", env, project});
-  REQUIRE_MESSAGE(trusted.exit_code == 0, trusted.err);
-}
-
 const AgentCliProfile& agent_profile(const std::string& name) {
   static const AgentCliProfile codex{"codex", "Tool call blocked by PreToolUse hook: "};
   static const AgentCliProfile gemini{"gemini", "Tool execution blocked: "};
@@ -169,9 +160,12 @@ RunResult AgentFleet::check() const {
 void AgentFleet::trust() const {
   if (profile_.name == "gemini") {
     trust_gemini_folder(home_, project_);
-  } else {
-    trust_codex_project(fixtures_, cli_, codex_home_, project_, {{"HOME", home_}, {"PATH", path_}});
+    return;
   }
+  const RunResult trusted = run_process(
+      {bin_ + "/fleet-hooks", "install", "--agent", "codex", "--trust", "--project", project_},
+      {"", suite_env(), ""});
+  REQUIRE_MESSAGE(trusted.exit_code == 0, (trusted.out + trusted.err));
 }
 
 void AgentFleet::script(const std::string& json) const {
@@ -218,6 +212,11 @@ AgentRun AgentFleet::l3(const std::string& prompt, const std::string& kitchen) c
   }
   REQUIRE_MESSAGE(!run.session_id.empty(), (run.process.out + run.process.err));
   return run;
+}
+
+void AgentFleet::record(const std::string& worker, const std::string& caller,
+                        const std::string& kitchen) const {
+  write_record(state_, worker, caller, kitchen);
 }
 
 std::vector<std::string> AgentFleet::calls() const {

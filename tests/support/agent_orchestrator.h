@@ -37,12 +37,6 @@ void write_gemini_user_settings(const std::string& home);
 EnvList agent_model_env(const std::string& port);
 // Gemini: `project` in ~/.gemini/trustedFolders.json.
 void trust_gemini_folder(const std::string& home, const std::string& project);
-// Codex: the project and each of its hooks trusted in `codex_home`/config.toml
-// (fixtures/codex_trust.mjs, which asks `codex app-server`); REQUIREs that it succeeds.
-void trust_codex_project(const std::string& fixtures_dir, const std::string& codex,
-                         const std::string& codex_home, const std::string& project,
-                         const EnvList& env);
-
 // One headless run of the CLI as an L3 orchestrator.
 struct AgentRun {
   RunResult process;
@@ -64,9 +58,9 @@ class AgentFleet {
   void install() const;
   // `fleet-hooks check --agent <cli>` on the project, as a user runs it.
   RunResult check() const;
-  // Trusts the project and its hooks as a user does: Codex, the project and each hook's
-  // currentHash (from `codex app-server` hooks/list) in $CODEX_HOME/config.toml; Gemini, the
-  // folder in ~/.gemini/trustedFolders.json.
+  // Trusts the project and its hooks: Codex, `fleet-hooks install --agent codex --trust` (the
+  // project and the suite's hooks in $CODEX_HOME/config.toml); Gemini, the folder in
+  // ~/.gemini/trustedFolders.json.
   void trust() const;
 
   // The mock API's script (mock_api.mjs's format); dispatch_turn gives a turn calling the
@@ -76,6 +70,10 @@ class AgentFleet {
 
   // One headless run with `prompt` in `kitchen` (FLEET_HOOKS_KITCHEN_ID).
   AgentRun l3(const std::string& prompt, const std::string& kitchen) const;
+
+  // Writes a record of `worker` dispatched by `caller` in `kitchen` (provenance-writer record).
+  void record(const std::string& worker, const std::string& caller,
+              const std::string& kitchen) const;
 
   // The tool calls the dispatcher ran, as {"input", "result"} JSON lines.
   std::vector<std::string> calls() const;
