@@ -23,7 +23,7 @@ constexpr AgentProfile kClaude = {
     "claude",
     "Claude Code",
     kClaudePrograms,
-    {"--session-id", "", ""},
+    {"--session-id", "", "", ""},
     {"", "--resume", "-r", kClaudeLatest},
     &claude_session_file,
     kClaudeCompletion,
@@ -31,10 +31,12 @@ constexpr AgentProfile kClaude = {
 };
 
 // codex-cli 0.169.0: the id is a UUIDv7 Codex picks, printed by `codex exec --json` as
-// {"type":"thread.started","thread_id":…}; `codex exec resume <id> [PROMPT]` (or --last);
-// a finished turn appends {"type":"event_msg","payload":{"type":"task_complete",
-// "last_agent_message":…}} to the rollout file; a resume of an unknown id says "no rollout
-// found for thread id <id>" and exits 1 (run here).
+// {"type":"thread.started","thread_id":…}, then {"type":"turn.started"}, and only then do the
+// SessionStart hooks run (before the first model request; observed here); `codex exec resume <id>
+// [PROMPT]` (or --last); a finished turn appends
+// {"type":"event_msg","payload":{"type":"task_complete", "last_agent_message":…}} to the rollout
+// file; a resume of an unknown id says "no rollout found for thread id <id>" and exits 1 (run
+// here).
 constexpr std::string_view kCodexPrograms[] = {"codex"};
 constexpr std::string_view kCodexLatest[] = {"--last"};
 constexpr ErrorText kCodexTexts[] = {
@@ -54,7 +56,7 @@ constexpr AgentProfile kCodex = {
     "codex",
     "Codex CLI",
     kCodexPrograms,
-    {"", "thread.started", "thread_id"},
+    {"", "thread.started", "thread_id", "turn.started"},
     {"exec", "resume", "", kCodexLatest},
     &codex_session_file,
     {"event_msg", "payload", "type", "task_complete", {"payload", "last_agent_message"}, ""},
@@ -94,7 +96,7 @@ constexpr AgentProfile kGemini = {
     "gemini",
     "Gemini CLI",
     kGeminiPrograms,
-    {"--session-id", "", ""},
+    {"--session-id", "", "", ""},
     {"", "--resume", "-r", {}},
     &gemini_session_file,
     {"gemini", "", "", "", {"content", ""}, ""},

@@ -31,6 +31,8 @@ struct SupervisorOptions {
   // When set, the agent's stdout goes here instead of ours (--stdout final), until the
   // launcher's end of our stdout closes.
   std::function<void(const char* data, std::size_t size)> stdout_sink;
+  // Shown every byte of the agent's stdout, wherever it goes (e.g. to learn its session id).
+  std::function<void(const char* data, std::size_t size)> stdout_observer;
   // Receives one line for a person (completion seen, left-over processes stopped).
   std::function<void(const std::string&)> log;
 };

@@ -12,7 +12,7 @@
 #include "base/timestamp.h"
 #include "launch/agent_control.h"
 #include "launch/agent_supervisor.h"
-#include "launch/transcript_watch.h"
+#include "launch/worker_session.h"
 #include "process/child_process.h"
 #include "store/provenance_store.h"
 
@@ -25,12 +25,6 @@ int exit_code_of(int status) {
   return exit_status::wrapper_failure;
 }
 
-std::string current_directory() {
-  char buffer[4096];
-  if (::getcwd(buffer, sizeof buffer) == nullptr) throw_errno("cannot read the working directory");
-  return buffer;
-}
-
 bool has_children() {
   siginfo_t info{};
   return ::waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) == 0;
@@ -41,27 +35,6 @@ bool record_names(const LaunchRegistry& registry, pid_t pid) {
   UniqueFd lock = registry.lock();
   const RegistryRead read = registry.read();
   return read.status == RegistryRead::Status::ok && read.record.process.pid == pid;
-}
-
-// The completion watch on --session-log, else on the agent CLI's session file of the
-// session (found once it exists; with a captured id, once that is known too).
-std::unique_ptr<TranscriptWatch> make_watch(const CompletionOptions& completion,
-                                            const AgentProfile& agent,
-                                            std::function<std::string()> session_id) {
-  if (completion.marker.empty()) return nullptr;
-  const MarkerRule rule{completion.marker, completion.record_type, completion.marker_anywhere,
-                        &agent.completion};
-  if (!completion.session_log.empty()) {
-    return std::make_unique<TranscriptWatch>(completion.session_log, rule, completion.poll_interval,
-                                             completion.use_inotify);
-  }
-  SessionFileLocator locate = [&agent, session_id = std::move(session_id),
-                               cwd = current_directory()] {
-    const std::string id = session_id();
-    return id.empty() ? std::string() : agent.session_file(id, cwd);
-  };
-  return std::make_unique<TranscriptWatch>(std::move(locate), rule, completion.poll_interval,
-                                           completion.use_inotify);
 }
 
 // Children left on purpose would keep a cgroup forever: --leave-children uses the token.
@@ -128,7 +101,7 @@ KillReason kill_reason_of(const AgentExit& exit) {
 
 // Supervises the released agent until it has exited and stops what it left behind.
 AttemptResult supervise(LaunchContext& context, const LaunchPlan& plan, HeldChild& child,
-                        Containment& containment, TranscriptWatch* watch) {
+                        Containment& containment, WorkerSession& session) {
   const LaunchOptions& options = context.options;
   AttemptResult attempt;
   attempt.pid = child.pid;
@@ -137,7 +110,8 @@ AttemptResult supervise(LaunchContext& context, const LaunchPlan& plan, HeldChil
   supervision.drain = options.drain;
   supervision.leave_children = options.leave_children;
   supervision.tail_bytes = options.tail_bytes;
-  supervision.watch = watch;
+  supervision.watch = session.watch();
+  supervision.stdout_observer = session.stdout_observer();
   supervision.drain_on_stop_signals = context.sessions.has_value();
   supervision.log = context.notice;
   supervision.on_drain_timeout = [&](int sig) {
@@ -156,6 +130,8 @@ AttemptResult supervise(LaunchContext& context, const LaunchPlan& plan, HeldChil
     };
   }
   const AgentExit exit = supervise_agent(child, context.router, supervision);
+  session.finish();
+  attempt.session_id = session.session_id();
   if (!options.leave_children) {
     // Processes that left the agent's group: in the cgroup, or (without one) anywhere,
     // but then only while the wrapper, their subreaper, still has a child.
@@ -208,8 +184,8 @@ LaunchContext::LaunchContext(const LaunchOptions& launch_options, LaunchNotice l
 
 ProvenanceRecord LaunchContext::provenance_record(const std::string& session_id) const {
   const ProvenanceOptions& p = options.provenance;
-  return build_record(
-      {session_id, caller, p.kitchen_id, p.dispatch_id, p.recipe_name, p.step_name, ""});
+  return build_record({session_id, caller, p.kitchen_id, p.dispatch_id, p.recipe_name, p.step_name,
+                       "", std::string(options.agent->name)});
 }
 
 void LaunchContext::update_session(const std::string& session_id,
@@ -250,38 +226,38 @@ void LaunchContext::release_record() {
   recorded_pid = 0;
 }
 
-std::optional<AttemptResult> run_attempt(LaunchContext& context, const LaunchPlan& plan,
-                                         int number) {
+namespace {
+
+// Step 1-2: under the member's lock, stops its previous agent (the first attempt) or checks
+// that the record still names this launch's previous agent (a retry). False when a newer
+// launch or a stop superseded this one while it waited.
+bool serialize_with_member(LaunchContext& context, std::optional<UniqueFd>& member_lock) {
   const LaunchOptions& options = context.options;
-  std::optional<UniqueFd> member_lock;
-  if (context.registry) {
-    member_lock = context.registry->lock();
-    if (context.recorded_pid != 0) {
-      // A retry: the record still names this launch's previous agent, unless a newer launch
-      // or a stop replaced or removed it while this one waited.
-      const RegistryRead read = context.registry->read();
-      if (read.status != RegistryRead::Status::ok ||
-          read.record.process.pid != context.recorded_pid) {
-        context.recorded_pid = 0;
-        return std::nullopt;
-      }
-    } else {
-      const AgentStop previous = stop_recorded_agent(*context.registry, options.grace);
-      if (previous.outcome != AgentStop::Outcome::no_record) {
-        context.notice("previous agent of member " + options.member + ": " + previous.message);
-      }
-      if (previous.outcome == AgentStop::Outcome::failed) {
-        throw Error("the previous agent of member " + options.member + " could not be stopped");
-      }
+  if (!context.registry) return true;
+  member_lock = context.registry->lock();
+  if (context.recorded_pid != 0) {
+    const RegistryRead read = context.registry->read();
+    if (read.status != RegistryRead::Status::ok ||
+        read.record.process.pid != context.recorded_pid) {
+      context.recorded_pid = 0;
+      return false;
     }
+    return true;
   }
-  if (options.stdout_mode == StdoutMode::final_attempt) {
-    context.final_stdout.emplace(options.stdout_limit);  // the previous attempt's is dropped
-    context.final_stdout_attempt = static_cast<unsigned>(number);
-    context.final_stdout_moved_to.clear();
+  const AgentStop previous = stop_recorded_agent(*context.registry, options.grace);
+  if (previous.outcome != AgentStop::Outcome::no_record) {
+    context.notice("previous agent of member " + options.member + ": " + previous.message);
   }
-  Containment containment = create_containment(containment_mode(options));
-  std::vector<std::string> environment = plan.environment;
+  if (previous.outcome == AgentStop::Outcome::failed) {
+    throw Error("the previous agent of member " + options.member + " could not be stopped");
+  }
+  return true;
+}
+
+// Step 3: the agent created held, in its containment, with `environment` added.
+HeldChild start_held(LaunchContext& context, const LaunchPlan& plan, Containment& containment,
+                     std::vector<std::string> environment) {
+  const LaunchOptions& options = context.options;
   environment.push_back(containment_environment_entry(containment));
   HeldChild child;
   try {
@@ -300,7 +276,14 @@ std::optional<AttemptResult> run_attempt(LaunchContext& context, const LaunchPla
     remove_containment(containment);
     throw;
   }
-  // Recorded first, so whoever reads the announce line can rely on the record.
+  return child;
+}
+
+// Steps 4-5: the member's record, the worker's ownership record and the resume boundary, then
+// the announce line (recorded first, so whoever reads the line can rely on the records).
+void record_and_announce(LaunchContext& context, const LaunchPlan& plan, const HeldChild& child,
+                         const Containment& containment, WorkerSession& session, int number) {
+  const LaunchOptions& options = context.options;
   if (context.registry) {
     const auto identity = identify_process(child.pid);
     if (!identity) throw Error("the agent process vanished before it was released");
@@ -308,18 +291,9 @@ std::optional<AttemptResult> run_attempt(LaunchContext& context, const LaunchPla
                              utc_timestamp_now(), plan.command, containment});
     context.recorded_pid = child.pid;
   }
-  if (options.provenance.record && plan.resume_id.empty() && !context.provenance_written &&
-      !plan.session_id.empty()) {
-    const AppendedRecord appended = append_record(provenance_store_path(context.state_dir),
-                                                  context.provenance_record(plan.session_id),
-                                                  {.fsync = options.provenance.fsync});
-    if (appended.index_warning) context.notice("warning: " + *appended.index_warning);
-    context.provenance_written = true;
-  }
-  // The resume boundary: what the transcript holds before the agent can write to it.
-  std::unique_ptr<TranscriptWatch> watch =
-      make_watch(options.completion, *options.agent, [id = plan.session_id] { return id; });
-  if (watch) watch->mark_boundary();
+  const bool record =
+      options.provenance.record && plan.resume_id.empty() && !context.provenance_written;
+  if (session.record_and_mark_boundary(record)) context.provenance_written = true;
   if (options.announce == AnnounceMode::agent || !context.announced) {
     const pid_t named = options.announce == AnnounceMode::agent ? child.pid : ::getpid();
     write_all(STDOUT_FILENO, options.announce_prefix + std::to_string(named) + "\n", "stdout");
@@ -329,11 +303,15 @@ std::optional<AttemptResult> run_attempt(LaunchContext& context, const LaunchPla
     context.notice("attempt " + std::to_string(number) + ": agent pid " +
                    std::to_string(child.pid));
   }
-  member_lock.reset();
+}
 
+// Releases the held agent; what the attempt came to when it never ran (a stop that arrived
+// while it was prepared, an exec that failed), else nullopt. Signals that arrived meanwhile
+// are passed on to it.
+std::optional<AttemptResult> release(LaunchContext& context, const LaunchPlan& plan,
+                                     HeldChild& child, Containment& containment) {
   AttemptResult attempt;
   attempt.pid = child.pid;
-  // A request to stop that arrived while we prepared: do not start the agent at all.
   std::vector<int> pending;
   for (int sig; (sig = context.router.next()) != 0;) pending.push_back(sig);
   for (int sig : pending) {
@@ -357,7 +335,44 @@ std::optional<AttemptResult> run_attempt(LaunchContext& context, const LaunchPla
   for (int sig : pending) {
     if (sig != SIGCHLD) ::kill(-child.pid, sig);
   }
-  return supervise(context, plan, child, containment, watch.get());
+  return std::nullopt;
+}
+
+// What the attempt's worker session needs from the launch.
+WorkerSession::Launch worker_launch(LaunchContext& context, const LaunchPlan& plan) {
+  return {context.options,
+          plan,
+          context.state_dir,
+          [&context](const std::string& id) { return context.provenance_record(id); },
+          context.notice,
+          [&context](const std::string& id) {
+            // A captured id: the keyed session names it at once.
+            context.update_session(id, [&id](SessionState& state) { state.session_id = id; });
+          }};
+}
+
+}  // namespace
+
+std::optional<AttemptResult> run_attempt(LaunchContext& context, const LaunchPlan& plan,
+                                         int number) {
+  const LaunchOptions& options = context.options;
+  std::optional<UniqueFd> member_lock;
+  if (!serialize_with_member(context, member_lock)) return std::nullopt;
+  if (options.stdout_mode == StdoutMode::final_attempt) {
+    context.final_stdout.emplace(options.stdout_limit);  // the previous attempt's is dropped
+    context.final_stdout_attempt = static_cast<unsigned>(number);
+    context.final_stdout_moved_to.clear();
+  }
+  WorkerSession session(worker_launch(context, plan));
+  std::vector<std::string> environment = plan.environment;
+  for (std::string& entry : session.prepare()) environment.push_back(std::move(entry));
+  Containment containment = create_containment(containment_mode(options));
+  HeldChild child = start_held(context, plan, containment, std::move(environment));
+  record_and_announce(context, plan, child, containment, session, number);
+  member_lock.reset();
+  if (std::optional<AttemptResult> never_ran = release(context, plan, child, containment))
+    return never_ran;
+  return supervise(context, plan, child, containment, session);
 }
 
 }  // namespace fleet

@@ -77,7 +77,8 @@ LaunchOutcome report(LaunchContext& context, const LaunchPlan& plan,
   LaunchSummary summary;
   summary.final_stdout = context.deliver_final_stdout();
   summary.member = options.member;
-  summary.session_id = plan.session_id;
+  // A captured id (Codex picks its own) is the last attempt's.
+  summary.session_id = last.session_id.empty() ? plan.session_id : last.session_id;
   summary.session_key = options.session.session_key;
   summary.session_state = context.final_state;
   summary.exit_code = exit_code;

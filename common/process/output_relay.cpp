@@ -49,6 +49,7 @@ bool OutputRelay::pump_once() {
 }
 
 void OutputRelay::forward(const char* data, std::size_t size) {
+  if (observer_) observer_(data, size);
   if (sink_) {
     sink_(data, size);
     return;

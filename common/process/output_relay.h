@@ -44,6 +44,10 @@ class OutputRelay {
   using Sink = std::function<void(const char* data, std::size_t size)>;
   void divert(Sink sink) { sink_ = std::move(sink); }
 
+  // Every byte that comes through is shown to `observer` too, before it goes on (e.g. to
+  // learn a session id the agent prints), wherever it goes.
+  void observe(Sink observer) { observer_ = std::move(observer); }
+
   // Called when a write to the destination fails with EPIPE (its reader is gone): returns a
   // new destination to go on with, or -1 to end the stream (the default).
   void on_destination_gone(int (*replacement)(void* context), void* context) {
@@ -62,6 +66,7 @@ class OutputRelay {
   UniqueFd source_;
   int destination_;
   Sink sink_;
+  Sink observer_;
   int (*replacement_)(void*) = nullptr;
   void* replacement_context_ = nullptr;
   std::size_t tail_limit_;

@@ -206,3 +206,98 @@ TEST_CASE("launch agents: a resumed Gemini worker runs on past its old answer") 
                                   {"", {{"HOME", tmp / "home"}, {"GEMINI_CLI_HOME", ""}}, project});
   check_ended_by_new_record(r);
 }
+
+namespace {
+
+constexpr const char* kCaller = "c0ffee00-0000-4000-8000-000000000001";
+
+// `codex exec --json` as codex-cli 0.169.0 runs it: thread.started, turn.started, then its
+// SessionStart hooks ($HOOK, when wired: `provenance-writer session-start --agent codex`),
+// then the turn's first tool call, which says whether the worker was recorded by then.
+std::string fake_codex(const std::string& path, const std::string& store) {
+  return write_script(
+      path, std::string("id=") + kCodexId +
+                "\necho '{\"type\":\"thread.started\",\"thread_id\":\"'$id'\"}'\n"
+                "echo '{\"type\":\"turn.started\"}'\n"
+                "if [ -n \"$HOOK\" ]; then printf '%s' '{\"session_id\":\"'$id'\","
+                "\"transcript_path\":null,\"cwd\":\"/w\",\"hook_event_name\":\"SessionStart\","
+                "\"model\":\"gpt-5\",\"permission_mode\":\"default\",\"source\":\"startup\"}' | "
+                "\"$HOOK\" session-start --agent codex; fi\n"
+                "if grep -q \"\\\"session_id\\\":\\\"$id\\\"\" " +
+                store +
+                " 2>/dev/null; then echo 'tool call: recorded'; "
+                "else echo 'tool call: unrecorded'; fi\n"
+                "echo '{\"type\":\"turn.completed\"}'\n");
+}
+
+std::vector<std::string> store_lines(const std::string& store) {
+  return fleet::test::split_lines(fleet::test::read_file(store));
+}
+
+}  // namespace
+
+TEST_CASE(
+    "launch agents: a Codex worker's SessionStart hook records it before its first tool call") {
+  TempDir tmp;
+  const std::string store = tmp / "state/session_provenance.jsonl";
+  const std::string codex = fake_codex(tmp / "codex", store);
+  const RunResult r = run_process(
+      launch({"--agent", "codex", "--record-provenance", "--state-dir", tmp / "state",
+              "--recipe-name", "implement"},
+             {codex, "exec", "--json", "go"}),
+      {"", {{"CLAUDE_CODE_SESSION_ID", kCaller}, {"HOOK", FLEET_PROVENANCE_WRITER}}, ""});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("tool call: recorded\n") != std::string::npos);
+  CHECK(r.err.find("warning") == std::string::npos);
+  const auto lines = store_lines(store);
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0].find(std::string("\"session_id\":\"") + kCodexId) != std::string::npos);
+  CHECK(lines[0].find("\"agent_cli\":\"codex\"") != std::string::npos);
+  auto summary = wrapper_summary(r.err);
+  CHECK(std::string(summary["session_id"].GetString()) == kCodexId);
+  // The pending launch is gone once the launch has ended.
+  CHECK(run_process({"/bin/ls", "-A", tmp / "state/pending"}).out.empty());
+}
+
+TEST_CASE("launch agents: an unclaimed Codex launch is recorded late, with a warning") {
+  TempDir tmp;
+  const std::string store = tmp / "state/session_provenance.jsonl";
+  const std::string codex = fake_codex(tmp / "codex", store);
+  const RunResult r = run_process(launch({"--agent", "codex", "--record-provenance", "--state-dir",
+                                          tmp / "state", "--recipe-name", "implement"},
+                                         {codex, "exec", "--json", "go"}),
+                                  {"", {{"CLAUDE_CODE_SESSION_ID", kCaller}}, ""});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("tool call: unrecorded\n") != std::string::npos);
+  CHECK(r.err.find("unguarded") != std::string::npos);
+  CHECK(r.err.find("fleet-hooks install --agent codex") != std::string::npos);
+  const auto lines = store_lines(store);
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0].find(std::string("\"session_id\":\"") + kCodexId) != std::string::npos);
+  auto summary = wrapper_summary(r.err);
+  CHECK(std::string(summary["session_id"].GetString()) == kCodexId);
+}
+
+TEST_CASE("launch agents: a captured Codex id names its keyed session and its rollout") {
+  TempDir tmp;
+  const std::string day = tmp / "codex-home/sessions/2026/11/26";
+  REQUIRE(run_process({"/bin/mkdir", "-p", day}).exit_code == 0);
+  const std::string rollout = day + "/rollout-2026-11-26T01-00-00-" + kCodexId + ".jsonl";
+  const std::string done =
+      R"({"timestamp":"t","type":"event_msg","payload":{"type":"task_complete","last_agent_message":")" +
+      kMarker + "\"}}";
+  const std::string codex = write_script(
+      tmp / "codex", std::string("echo '{\"type\":\"thread.started\",\"thread_id\":\"") + kCodexId +
+                         "\"}'\nsleep 0.5\nprintf '%s\\n' '" + done + "' >> " + rollout +
+                         "\necho finished\nexec sleep 60\n");
+  const RunResult r =
+      run_process(launch({"--agent", "codex", "--completion-marker", kMarker, "--drain", "0.2",
+                          "--grace", "1", "--session-key", "w2", "--state-dir", tmp / "state"},
+                         {codex, "exec", "--json", "go"}),
+                  {"", {{"CODEX_HOME", tmp / "codex-home"}}, ""});
+  CHECK(r.exit_code == 0);
+  auto summary = wrapper_summary(r.err);
+  CHECK(summary["completion_seen"].GetBool());
+  CHECK(std::string(summary["session_id"].GetString()) == kCodexId);
+  CHECK(fleet::SessionStore(tmp / "state", "w2").read().value().session_id == kCodexId);
+}

@@ -1,0 +1,43 @@
+#include "launch/worker_record.h"
+
+#include "store/pending_launch.h"
+
+namespace fleet {
+namespace {
+
+std::string wire_the_hook(const AgentProfile& agent) {
+  return "wire its SessionStart hook with `fleet-hooks install --agent " + std::string(agent.name) +
+         "` and trust it (doc/agents.md)";
+}
+
+}  // namespace
+
+SettledLaunch settle_pending_launch(const std::string& pending_path, const std::string& captured_id,
+                                    const AgentProfile& agent, const AppendOptions& options) {
+  SettledLaunch settled;
+  const std::string cli(agent.display_name);
+  // One claimer wins: the hook, or the launch now (then no hook ran for this session).
+  if (!captured_id.empty() && claim_pending_launch(pending_path, captured_id, options)) {
+    settled.session_id = captured_id;
+    settled.recorded_late = true;
+    settled.warning = cli + " session " + captured_id +
+                      " was not recorded by its SessionStart hook (not wired, or not trusted): "
+                      "launch-wrapper recorded it only now, so the worker ran unguarded until "
+                      "then; " +
+                      wire_the_hook(agent);
+    return settled;
+  }
+  const PendingLaunch pending = read_pending_launch(pending_path);
+  if (pending.state == PendingLaunch::State::claimed) {
+    settled.session_id = captured_id.empty() ? pending.record.session_id : captured_id;
+  } else if (captured_id.empty()) {
+    settled.warning = "the " + cli +
+                      " worker's session id never appeared on its stdout (run it with "
+                      "--json) and no SessionStart hook recorded it: the worker ran "
+                      "unrecorded; " +
+                      wire_the_hook(agent);
+  }
+  return settled;
+}
+
+}  // namespace fleet
