@@ -124,15 +124,16 @@ std::optional<HookCommand> parse_hook_command(std::string_view command) {
   }
 }
 
-std::string format_hook_command(const HookCommand& hook, std::string_view name) {
+std::string format_hook_command(const HookCommand& hook, std::string_view name,
+                                std::string_view agent) {
   if (!hook.guarded) return hook.executable + hook.arguments;
   std::string plain, raw;
   read_word(hook.executable, 0, raw, plain);
   std::string message = "fleet-hooks: " + std::string(name) +
                         " is not installed on this machine (" + where(plain) + ")";
   if (hook.exit_if_missing == exit_status::hook_blocks) {
-    message += ", so this call is blocked. " + std::string(kInstallRoutes) +
-               ", then start Claude Code again";
+    message += ", so this call is blocked. " + std::string(kInstallRoutes) + ", then start " +
+               std::string(agent) + " again";
   } else {
     message += "; this call ran without it. " + std::string(kInstallRoutes);
   }

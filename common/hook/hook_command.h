@@ -42,8 +42,10 @@ inline constexpr std::string_view kInstallRoutes =
     "./fleet-hooks_<version>_<amd64|arm64>.deb; its tarball unpacked into ~/.local; or "
     "./install.sh in a clone of fleet-hooks. Put its bin directory on PATH";
 
-// The command text for `hook`. `name` is the suite executable's name (for the message).
-std::string format_hook_command(const HookCommand& hook, std::string_view name);
+// The command text for `hook`. `name` is the suite executable's name and `agent` the agent
+// CLI that runs the hook (for the message: "…, then start Codex CLI again").
+std::string format_hook_command(const HookCommand& hook, std::string_view name,
+                                std::string_view agent = "Claude Code");
 
 // The executable a hook command runs, with shell quotes removed; nullopt when the command
 // names none.

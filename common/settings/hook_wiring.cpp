@@ -204,8 +204,10 @@ class HookInstall {
     if (agent_.names_hook_entries)
       entry.AddMember("name", json_string(suite_hook_name(hook_), alloc_), alloc_);
     entry.AddMember("type", "command", alloc_);
-    entry.AddMember("command", json_string(format_hook_command(fresh, hook_.executable), alloc_),
-                    alloc_);
+    entry.AddMember(
+        "command",
+        json_string(format_hook_command(fresh, hook_.executable, agent_.display_name), alloc_),
+        alloc_);
     entry.AddMember("timeout", timeout_value(kHookTimeoutSeconds), alloc_);
     const std::string matcher = hook_.role == HookRole::session_start
                                     ? std::string(agent_.session_start.matcher)
@@ -316,8 +318,10 @@ class HookInstall {
     command.arguments = with_agent(arguments_[i]);
     if (agent_.names_hook_entries && !entry.HasMember("name"))
       entry.AddMember("name", json_string(suite_hook_name(hook_), alloc_), alloc_);
-    set_member(entry, "command",
-               json_string(format_hook_command(command, hook_.executable), alloc_), alloc_);
+    set_member(
+        entry, "command",
+        json_string(format_hook_command(command, hook_.executable, agent_.display_name), alloc_),
+        alloc_);
     if (const std::optional<std::string_view> type = string_member(entry, "type");
         type != "command") {
       notes_.push_back("the " + std::string(hook_.executable) + " entry's type " +

@@ -391,6 +391,20 @@ CheckResult check_wiring(const CheckOptions& options) {
   return {std::move(findings), std::move(required)};
 }
 
+std::vector<Finding> trust_findings(const CheckOptions& options) {
+  const HookSources collected = collect_hooks(hook_source_options(options));
+  std::vector<const ConfiguredHook*> guards, writers, starts;
+  for (const ConfiguredHook& hook : collected.hooks) {
+    const SuiteHook* suite = suite_hook_of_command(hook.command, hook.event, *options.agent);
+    if (suite == nullptr) continue;
+    (suite->role == HookRole::pre_tool    ? guards
+     : suite->role == HookRole::post_tool ? writers
+                                          : starts)
+        .push_back(&hook);
+  }
+  return trust_findings(guards, writers, starts, options);
+}
+
 std::string findings_text(const std::vector<Finding>& findings) {
   std::string text;
   for (const Finding& f : findings) {

@@ -44,6 +44,11 @@ struct CheckResult {
 };
 CheckResult check_wiring(const CheckOptions& options);
 
+// Of check_wiring's findings, only those that say the agent CLI will not run the suite's hooks
+// it reads because they are not trusted or turned off (codex-*, gemini-*); none for Claude
+// Code. Runs nothing. For the note after `fleet-hooks install --agent`.
+std::vector<Finding> trust_findings(const CheckOptions& options);
+
 // One line per finding: "<severity> <rule>: <message> (<file>)".
 std::string findings_text(const std::vector<Finding>& findings);
 

@@ -7,6 +7,7 @@
 #include "agent/agent_cli.h"
 #include "base/exit_status.h"
 #include "settings/codex_trust.h"
+#include "settings/policy_check.h"
 #include "settings/settings_update.h"
 #include "subcommand.h"
 
@@ -56,6 +57,21 @@ int run_one(const std::string& name, const SettingsOptions& o, const fleet::Agen
   return fleet::exit_status::ok;
 }
 
+// After an install: a note for each reason the agent CLI will not run the hooks just wired
+// (not trusted, turned off), saying how to trust them.
+void note_untrusted(const std::string& name, const fleet::AgentCli& agent,
+                    const std::string& project_dir) {
+  if (agent.hook_trust == fleet::HookTrust::none) return;
+  fleet::CheckOptions options;
+  options.project_dir = project_dir;
+  options.agent = &agent;
+  options.config_home = fleet::agent_config_home(agent);
+  for (const fleet::Finding& finding : fleet::trust_findings(options)) {
+    std::fprintf(stderr, "fleet-hooks %s: note: %s: %s\n", name.c_str(), finding.rule.c_str(),
+                 finding.message.c_str());
+  }
+}
+
 int run_settings(const std::string& name, const SettingsOptions& o, bool install) {
   if (const auto bad = reject_bad_tools(name, o.tools)) return *bad;
   const ProjectArgument project = project_argument(name, o.project, o.scope != "user");
@@ -80,6 +96,9 @@ int run_settings(const std::string& name, const SettingsOptions& o, bool install
                              : "already trusted") +
           std::string(" in ") + trusted.path + ": the project " + project.dir + " and " +
           std::to_string(trusted.trusted.size()) + " fleet-hooks hooks of .codex/hooks.json\n");
+  }
+  if (install && !o.dry_run) {
+    for (const fleet::AgentCli* agent : agents) note_untrusted(name, *agent, project.dir);
   }
   return fleet::exit_status::ok;
 }

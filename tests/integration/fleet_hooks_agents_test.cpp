@@ -67,6 +67,9 @@ TEST_CASE("fleet-hooks install --agent codex: wires .codex/hooks.json, fail-clos
   const auto r = m.run({"install", "--project", m.dir, "--agent", "codex"});
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
   CHECK(contains(r.out, m.dir + "/.codex/hooks.json"));
+  // Codex runs none of it until trusted: install says so, and how.
+  CHECK(contains(r.err, "fleet-hooks install: note: codex-project-untrusted"));
+  CHECK(contains(r.err, "fleet-hooks install --agent codex --trust --project " + m.dir));
   CHECK_FALSE(file_exists(m.dir + "/.claude/settings.json"));
   const rapidjson::Document doc = parsed(m.dir + "/.codex/hooks.json");
 
@@ -84,6 +87,7 @@ TEST_CASE("fleet-hooks install --agent codex: wires .codex/hooks.json, fail-clos
   const auto blocked = run_without_suite(m, command_of(guard));
   CHECK(blocked.exit_code == 2);
   CHECK(contains(blocked.err, "resume-guard is not installed"));
+  CHECK(contains(blocked.err, "then start Codex CLI again"));
   CHECK(run_without_suite(m, command_of(start)).exit_code == 1);
   CHECK(run_without_suite(m, command_of(writer)).exit_code == 1);
 }
@@ -92,6 +96,8 @@ TEST_CASE("fleet-hooks install --agent gemini: BeforeTool, mcp_ names, milliseco
   Machine m;
   const auto r = m.run({"install", "--project", m.dir, "--agent", "gemini", "--tool", "relay"});
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  CHECK(contains(r.err, "fleet-hooks install: note: gemini-folder-untrusted"));
+  CHECK(contains(r.err, "\"" + m.dir + "\": \"TRUST_FOLDER\""));
   const rapidjson::Document doc = parsed(m.dir + "/.gemini/settings.json");
   CHECK_FALSE(doc["hooks"].HasMember("PreToolUse"));
   CHECK_FALSE(doc["hooks"].HasMember("SessionStart"));
@@ -348,6 +354,7 @@ TEST_CASE("fleet-hooks install --agent codex --trust: Codex then runs the suite'
   const auto first = m.run(trust);
   REQUIRE_MESSAGE(first.exit_code == 0, first.err);
   CHECK(contains(first.out, "trusted in " + config + ": the project " + m.dir + " and 3 "));
+  CHECK_FALSE(contains(first.err, "codex-"));
   const std::string written = read_file(config);
   CHECK(written.starts_with(mine));  // the user's bytes stay, the trust is added after them
   CHECK(contains(written, "[projects.\"" + m.dir + "\"]\ntrust_level = \"trusted\"\n"));
