@@ -42,6 +42,7 @@ void guarded_fleet(AgentFleet& fleet) {
                R"("default":{"text":"ok"}})");
   const AgentRun owner = fleet.l3("L3-OWN dispatch the build", "kitchen-1");
   CHECK_MESSAGE(owner.process.exit_code == 0, owner.process.err);
+  REQUIRE_MESSAGE(!owner.session_id.empty(), (owner.process.out + owner.process.err));
   auto calls = fleet.calls();
   REQUIRE_MESSAGE(calls.size() == 2, (fleet.tool_results() + owner.process.err));
   const std::string worker = field(calls[0], "result", "session_id");
@@ -122,4 +123,33 @@ TEST_CASE("e2e: gemini - a stranger's resume is denied, the owner's runs, a disp
   const auto check = fleet.check();
   REQUIRE_MESSAGE(check.exit_code == 0, (check.out + check.err));
   guarded_fleet(fleet);
+}
+
+TEST_CASE(
+    "e2e: gemini - an untrusted folder fails check, and Gemini refuses it or ignores its "
+    "settings") {
+  AgentFleet fleet("gemini", FLEET_E2E_FIXTURES, FLEET_E2E_CACHE);
+  fleet.install();
+  const auto untrusted = fleet.check();
+  CHECK(untrusted.exit_code == 1);
+  CHECK(untrusted.out.find("trustedFolders.json") != std::string::npos);
+  const std::string worker = "0d07e5d0-0000-4000-8000-00000000beef";
+  fleet.record(worker, fleet::test::kL3, "kitchen-1");
+  fleet.script(
+      R"({"rules":[{"match":"L3-STEAL","turns":[)" +
+      fleet.dispatch_turn(R"({"prompt":"L2-WORK steal","resume_session_id":")" + worker + R"("})") +
+      R"(,{"text":"done"}]},{"match":"L2-WORK","turns":[{"text":"x"}]}]})");
+  // Headless in an untrusted folder Gemini refuses to run (exit 55) ...
+  const AgentRun refused = fleet.l3("L3-STEAL resume the worker", "kitchen-2");
+  CHECK(refused.process.exit_code == 55);
+  CHECK(fleet.calls().empty());
+  // ... and with --skip-trust it runs without anything of the project's settings.json: no
+  // hooks, and here not even the dispatcher configured there (the model is told the tool does
+  // not exist). A dispatcher configured elsewhere (~/.gemini/settings.json) would run
+  // unguarded: hence check's failure.
+  const AgentRun skipped = fleet.l3("L3-STEAL resume the worker", "kitchen-2", {"--skip-trust"});
+  CHECK(skipped.process.exit_code == 0);
+  CHECK(fleet.calls().empty());
+  CHECK(fleet.tool_results().find("Tool \\\"mcp_kitchen_dispatch_food_truck\\\" not found") !=
+        std::string::npos);
 }

@@ -189,7 +189,8 @@ Env AgentFleet::suite_env() const {
           {"FLEET_HOOKS_STATE_DIR", state_}};
 }
 
-AgentRun AgentFleet::l3(const std::string& prompt, const std::string& kitchen) const {
+AgentRun AgentFleet::l3(const std::string& prompt, const std::string& kitchen,
+                        const std::vector<std::string>& extra) const {
   Env env = suite_env();
   env.emplace_back("FLEET_HOOKS_KITCHEN_ID", kitchen);
   std::vector<std::string> argv;
@@ -200,6 +201,7 @@ AgentRun AgentFleet::l3(const std::string& prompt, const std::string& kitchen) c
   } else {
     argv = {cli_, "-p", prompt, "-o", "json"};
   }
+  argv.insert(argv.end(), extra.begin(), extra.end());
   AgentRun run{run_process(argv, {"", env, project_}), ""};
   // Codex: the "thread.started" line of --json; Gemini: the object -o json prints.
   const std::vector<std::string> lines =
@@ -210,7 +212,6 @@ AgentRun AgentFleet::l3(const std::string& prompt, const std::string& kitchen) c
     const char* key = profile_.name == "codex" ? "thread_id" : "session_id";
     if (auto id = string_member(*doc, key)) run.session_id = std::string(*id);
   }
-  REQUIRE_MESSAGE(!run.session_id.empty(), (run.process.out + run.process.err));
   return run;
 }
 

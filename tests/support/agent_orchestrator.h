@@ -68,8 +68,10 @@ class AgentFleet {
   void script(const std::string& json) const;
   std::string dispatch_turn(const std::string& input_json) const;
 
-  // One headless run with `prompt` in `kitchen` (FLEET_HOOKS_KITCHEN_ID).
-  AgentRun l3(const std::string& prompt, const std::string& kitchen) const;
+  // One headless run with `prompt` in `kitchen` (FLEET_HOOKS_KITCHEN_ID), `extra` options
+  // added to the command line; session_id is empty when the CLI reported none.
+  AgentRun l3(const std::string& prompt, const std::string& kitchen,
+              const std::vector<std::string>& extra = {}) const;
 
   // Writes a record of `worker` dispatched by `caller` in `kitchen` (provenance-writer record).
   void record(const std::string& worker, const std::string& caller,
