@@ -69,25 +69,36 @@ std::string parse_error_sentence(rapidjson::ParseErrorCode code, std::size_t off
          text_position(text, offset);
 }
 
-bool parse_json(std::string_view text, rapidjson::Document& doc) {
-  // Not kParseFullPrecisionFlag: RapidJSON 1.1's full-precision strtod crashes on crafted
-  // numbers (found by fuzzing).
-  doc.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag>(text.data(),
-                                                                                    text.size());
-  return !doc.HasParseError();
+namespace {
+
+// Not kParseFullPrecisionFlag: RapidJSON 1.1's full-precision strtod crashes on crafted
+// numbers (found by fuzzing).
+constexpr unsigned kParseFlags =
+    rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag;
+
+}  // namespace
+
+Result<rapidjson::Document> parse_json(std::string_view text) {
+  rapidjson::Document doc;
+  doc.Parse<kParseFlags>(text.data(), text.size());
+  if (doc.HasParseError()) {
+    return Result<rapidjson::Document>::failure(
+        parse_error_sentence(doc.GetParseError(), doc.GetErrorOffset(), text));
+  }
+  return doc;
 }
 
-std::string parse_error_sentence(const rapidjson::Document& doc, std::string_view text) {
-  return parse_error_sentence(doc.GetParseError(), doc.GetErrorOffset(), text);
+std::optional<std::size_t> json_error_offset(std::string_view text) {
+  rapidjson::Document doc;
+  doc.Parse<kParseFlags>(text.data(), text.size());
+  if (!doc.HasParseError()) return std::nullopt;
+  return doc.GetErrorOffset();
 }
 
 Result<rapidjson::Document> parse_json_object(std::string_view text) {
-  rapidjson::Document doc;
-  if (!parse_json(text, doc)) {
-    return Result<rapidjson::Document>::failure("not valid JSON (" +
-                                                parse_error_sentence(doc, text) + ")");
-  }
-  if (!doc.IsObject()) return Result<rapidjson::Document>::failure("not a JSON object");
+  Result<rapidjson::Document> doc = parse_json(text);
+  if (!doc) return Result<rapidjson::Document>::failure("not valid JSON (" + doc.problem() + ")");
+  if (!doc->IsObject()) return Result<rapidjson::Document>::failure("not a JSON object");
   return doc;
 }
 

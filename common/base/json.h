@@ -1,9 +1,9 @@
 #pragma once
 // Small typed accessors over RapidJSON, shared by every reader and writer of JSON.
-// Failing: text that is not JSON is an expected outcome, returned as false (the sentence for
-// a person is asked for separately, so the hot path never builds it), or, for a state file
-// that must be an object, as a Result carrying that sentence; a member that is absent or of
-// another type is nullopt / nullptr. Nothing here throws.
+// Failing: text that is not JSON is an expected outcome, returned as a Result carrying the
+// sentence for a person (built only when the text does not parse, so the hot path never
+// builds it); a member that is absent or of another type is nullopt / nullptr. Nothing here
+// throws.
 
 #include <optional>
 #include <string>
@@ -15,9 +15,13 @@
 
 namespace fleet {
 
-// Parses `text` iteratively (deep nesting cannot overflow the stack). False when the text is
-// not one complete JSON value: parse_error_sentence(doc, text) then says why.
-bool parse_json(std::string_view text, rapidjson::Document& doc);
+// `text` parsed iteratively (deep nesting cannot overflow the stack), when it is one complete
+// JSON value; else why not (parse_error_sentence: "… at byte offset 41, line 3, column 7").
+Result<rapidjson::Document> parse_json(std::string_view text);
+
+// Where parsing `text` stops, as a byte offset: for a reader that shows the part of a file
+// around the error. nullopt when `text` is one complete JSON value.
+std::optional<std::size_t> json_error_offset(std::string_view text);
 
 // What RapidJSON's error `code` at `offset` of `text` means, for a person: "a ',' or '}' is
 // missing after an object member at byte offset 41, line 3, column 7" (offset from 0, line
@@ -27,9 +31,6 @@ std::string parse_error_sentence(rapidjson::ParseErrorCode code, std::size_t off
 
 // Where byte `offset` of `text` is, for a person: "line 3, column 7" (both from 1).
 std::string text_position(std::string_view text, std::size_t offset);
-
-// The same for the error of `doc` after parse_json(text, doc) returned false.
-std::string parse_error_sentence(const rapidjson::Document& doc, std::string_view text);
 
 // `text` parsed, when it is one JSON object; else why not ("not valid JSON (…)" or "not a
 // JSON object"), for the suite's own state files.

@@ -46,15 +46,12 @@ ReplayResult run_case(std::string_view line, const GuardOptions& base) {
   ReplayResult result;
   result.actual = "invalid case";
   result.invalid = true;
-  rapidjson::Document doc;
-  if (!parse_json(line, doc)) {
-    result.detail = "not a JSON object (" + parse_error_sentence(doc, line) + ")";
+  const Result<rapidjson::Document> parsed = parse_json_object(line);
+  if (!parsed) {
+    result.detail = parsed.problem();
     return result;
   }
-  if (!doc.IsObject()) {
-    result.detail = "not a JSON object";
-    return result;
-  }
+  const rapidjson::Value& doc = *parsed;
   result.name = std::string(string_member(doc, "name").value_or(""));
   result.expected = std::string(string_member(doc, "expect").value_or(""));
   if (auto problem = unknown_key_problem(doc)) {

@@ -6,7 +6,8 @@
 namespace fleet {
 
 std::string verdict_text(const std::string& caller, const GuardDecision& decision) {
-  return "verdict for caller '" + caller + "': " + to_string(decision.verdict) +
+  const std::string who = caller.empty() ? "no caller" : "caller '" + caller + "'";
+  return "verdict for " + who + ": " + to_string(decision.verdict) +
          (decision.message.empty() ? "" : ": " + decision.message) + "\n";
 }
 

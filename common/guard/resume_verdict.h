@@ -10,7 +10,7 @@
 namespace fleet {
 
 // The guard's verdict on `caller` resuming `session`, for a person: "verdict for caller 'C':
-// silent|advisory: …|deny: …", or as one JSON object {"verdict", "caller", "session",
+// silent|advisory: …|deny: …" ("verdict for no caller: …" when `caller` is empty), or as one JSON object {"verdict", "caller", "session",
 // "reason"} (verdict "silent", "advisory" or "deny", as to_string(Verdict) names them; reason
 // "" when there is none).
 std::string verdict_text(const std::string& caller, const GuardDecision& decision);

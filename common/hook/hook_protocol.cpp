@@ -56,11 +56,13 @@ void HookInput::parse(std::string_view text) {
     doc_.SetObject();
     return;
   }
-  if (!parse_json(text, doc_)) {
-    error_ = "hook input is not valid JSON (" + parse_error_sentence(doc_, text) + ")";
+  Result<rapidjson::Document> parsed = parse_json(text);
+  if (!parsed) {
+    error_ = "hook input is not valid JSON (" + parsed.problem() + ")";
     doc_.SetObject();
     return;
   }
+  doc_ = std::move(*parsed);
   if (!doc_.IsObject()) {
     error_ = std::string("hook input is a JSON ") + json_type_name(doc_) + ", not an object";
     doc_.SetObject();

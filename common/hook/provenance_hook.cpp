@@ -63,8 +63,9 @@ class FieldSources {
   }
 
   void add_json_text(std::string_view text) {
-    auto doc = std::make_unique<rapidjson::Document>();
-    if (!parse_json(text, *doc) || !doc->IsObject()) return;
+    Result<rapidjson::Document> parsed = parse_json_object(text);
+    if (!parsed) return;
+    auto doc = std::make_unique<rapidjson::Document>(std::move(*parsed));
     objects_.push_back(doc.get());
     parsed_.push_back(std::move(doc));
   }

@@ -113,8 +113,9 @@ MemberStatus member_status(const LaunchRegistry& registry) {
         status.state = MemberState::pid_reused;
         break;
     }
-    rapidjson::Document parsed;
-    if (parse_json(launch_record_json(read.record), parsed)) record.CopyFrom(parsed, alloc);
+    if (const auto parsed = parse_json(launch_record_json(read.record))) {
+      record.CopyFrom(*parsed, alloc);
+    }
   }
   doc.AddMember("state", json_string(to_string(status.state), alloc), alloc);
   if (read.status == RegistryRead::Status::missing) {

@@ -50,6 +50,31 @@ std::size_t subcommand_at(const std::vector<std::string>& argv, const AgentProfi
   return 0;
 }
 
+// The index of the resume word after the profile's subcommand (Codex: "resume" after "exec",
+// with exec's options between them or not), 0 when there is none.
+std::size_t resume_word_at(const std::vector<std::string>& argv, const AgentProfile& agent) {
+  const std::size_t sub = subcommand_at(argv, agent);
+  if (sub == 0) return 0;
+  for (std::size_t i = sub + 1; i < argv.size() && argv[i] != "--"; ++i) {
+    if (argv[i] == agent.resume.word) return i;
+  }
+  return 0;
+}
+
+// The index of the id after the resume word at `at`: its first word that is not an option,
+// 0 when there is none or a latest-session flag names none (Codex's `resume --last [PROMPT]`).
+std::size_t resumed_id_at(const std::vector<std::string>& argv, std::size_t at,
+                          const AgentProfile& agent) {
+  std::size_t id = 0;
+  for (std::size_t i = at + 1; i < argv.size() && argv[i] != "--"; ++i) {
+    for (std::string_view flag : agent.resume.latest_flags) {
+      if (argv[i] == flag) return 0;
+    }
+    if (id == 0 && !argv[i].starts_with("-")) id = i;
+  }
+  return id;
+}
+
 }  // namespace
 
 bool is_agent_command(const std::vector<std::string>& argv, const AgentProfile& agent) {
@@ -70,10 +95,10 @@ std::optional<std::string> resumed_session_id(const std::vector<std::string>& ar
                                               const AgentProfile& agent) {
   const ResumeForm& form = agent.resume;
   if (form.subcommand.empty()) return option_value(argv, form.word, form.short_word);
-  const std::size_t at = subcommand_at(argv, agent);
-  if (at == 0 || at + 2 >= argv.size() || argv[at + 1] != form.word) return std::nullopt;
-  if (argv[at + 2].starts_with("-")) return std::nullopt;
-  return argv[at + 2];
+  const std::size_t at = resume_word_at(argv, agent);
+  const std::size_t id = at == 0 ? 0 : resumed_id_at(argv, at, agent);
+  if (id == 0) return std::nullopt;
+  return argv[id];
 }
 
 std::vector<std::string> without_resume(const std::vector<std::string>& argv,
@@ -85,11 +110,10 @@ std::vector<std::string> without_resume(const std::vector<std::string>& argv,
     return remove_options(argv, valued, form.latest_flags);
   }
   std::vector<std::string> out = argv;
-  const std::size_t at = subcommand_at(argv, agent);
-  if (at > 0 && at + 1 < out.size() && out[at + 1] == form.word) {
-    const bool with_id = at + 2 < out.size() && !out[at + 2].starts_with("-");
-    out.erase(out.begin() + static_cast<std::ptrdiff_t>(at + 1),
-              out.begin() + static_cast<std::ptrdiff_t>(at + (with_id ? 3 : 2)));
+  if (const std::size_t at = resume_word_at(argv, agent); at > 0) {
+    if (const std::size_t id = resumed_id_at(argv, at, agent); id > 0)
+      out.erase(out.begin() + static_cast<std::ptrdiff_t>(id));
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(at));
   }
   return remove_options(out, {}, form.latest_flags);
 }

@@ -30,6 +30,22 @@ void assign_session_id(LaunchPlan& plan, const SessionIdSource& new_session_id,
   plan.notice = plan.notice ? *plan.notice + "; " + line : line;
 }
 
+// A CLI that picks its own id says it on stdout only with its flag (`codex exec --json`):
+// its own command without the flag cannot have its id captured, which is said.
+void mark_capture(LaunchPlan& plan, const AgentProfile& agent) {
+  const SessionIdForm& form = agent.session_id;
+  plan.capture_session_id = plan.session_id.empty() && !form.stdout_event.empty();
+  if (!plan.capture_session_id || !is_agent_command(plan.command, agent) ||
+      std::ranges::find(plan.command, form.stdout_flag) != plan.command.end())
+    return;
+  const std::string line = std::string(agent.display_name) + " prints its session id only with " +
+                           std::string(form.stdout_flag) +
+                           ": without it the id is not captured (the keyed session, the "
+                           "completion watch and a late record need it); add " +
+                           std::string(form.stdout_flag) + " to the command";
+  plan.notice = plan.notice ? *plan.notice + "; " + line : line;
+}
+
 // FLEET_SESSION_ID for the agent's environment, replacing any earlier one.
 void export_session_id(LaunchPlan& plan) {
   std::erase_if(plan.environment,
@@ -81,7 +97,7 @@ LaunchPlan plan_launch(const std::vector<std::string>& command, const SessionOpt
     apply_recorded_state(plan, command, session, recorded, new_session_id, agent);
   if (session.assign_session_id && plan.session_id.empty())
     assign_session_id(plan, new_session_id, agent);
-  plan.capture_session_id = plan.session_id.empty() && !agent.session_id.stdout_event.empty();
+  mark_capture(plan, agent);
   export_session_id(plan);
   return plan;
 }
@@ -94,13 +110,21 @@ LaunchPlan fresh_session_plan(const LaunchPlan& stale, bool assign_session_id_to
   plan.session_id.clear();
   plan.notice.reset();
   if (assign_session_id_too) assign_session_id(plan, new_session_id, agent);
-  plan.capture_session_id = plan.session_id.empty() && !agent.session_id.stdout_event.empty();
+  mark_capture(plan, agent);
   export_session_id(plan);
   return plan;
 }
 
 void check_plan(const LaunchOptions& options, const LaunchPlan& plan, const std::string& caller,
                 const std::function<ProvenanceRecord(const std::string&)>& record) {
+  const AgentProfile& agent = *options.agent;
+  if (agent.session_id.assign_option.empty() && !options.session.session_id.empty() &&
+      plan.resume_id.empty()) {
+    throw Error("--session-id " + options.session.session_id + " cannot name a new " +
+                std::string(agent.display_name) +
+                " session: it picks its own id (captured from its --json output); leave "
+                "--session-id out, or resume the session with the command");
+  }
   if (options.provenance.record) {
     if (caller.empty()) {
       throw Error(

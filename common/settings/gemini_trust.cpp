@@ -95,8 +95,9 @@ std::vector<Finding> disabled_findings(const std::vector<std::string>& files,
 }  // namespace
 
 std::optional<bool> gemini_folder_trusted(const std::string& folders, const std::string& location) {
-  rapidjson::Document doc;
-  if (!parse_json(folders, doc) || !doc.IsObject()) return std::nullopt;
+  const Result<rapidjson::Document> parsed = parse_json_object(folders);
+  if (!parsed) return std::nullopt;
+  const rapidjson::Document& doc = *parsed;
   const std::string where = resolved(location);
   std::size_t longest = 0;
   std::optional<std::string> level;

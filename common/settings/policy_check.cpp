@@ -135,10 +135,10 @@ struct ForgeryOutcome {
 
 // True when `out` is `agent`'s deny (hook_protocol.h's pre_tool_use_deny).
 bool is_deny(const std::string& out, const AgentCli& agent) {
-  rapidjson::Document output;
-  if (!parse_json(out, output)) return false;
-  const rapidjson::Value* decision = &output;
-  if (*agent.deny.wrapper != '\0') decision = member(output, agent.deny.wrapper);
+  const Result<rapidjson::Document> output = parse_json_object(out);
+  if (!output) return false;
+  const rapidjson::Value* decision = &*output;
+  if (*agent.deny.wrapper != '\0') decision = member(*output, agent.deny.wrapper);
   return decision != nullptr && string_member(*decision, agent.deny.decision_key) == "deny";
 }
 

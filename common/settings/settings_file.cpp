@@ -91,11 +91,15 @@ std::vector<std::string> keep_last_duplicates(rapidjson::Document& doc) {
   return duplicates;
 }
 
-bool parse_lenient(const std::string& text, rapidjson::Document& doc) {
+// `text` read as Claude Code's lenient reader would (comments, trailing commas), when that
+// makes it an object.
+std::optional<rapidjson::Document> parse_lenient(const std::string& text) {
+  rapidjson::Document doc;
   doc.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag |
             rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag>(text.data(),
                                                                                  text.size());
-  return !doc.HasParseError() && doc.IsObject();
+  if (doc.HasParseError() || !doc.IsObject()) return std::nullopt;
+  return doc;
 }
 
 // What plain JSON does not allow where a strict parse of `text` stopped at `offset`, for a
@@ -216,20 +220,22 @@ SettingsRead read_settings(const std::string& path, rapidjson::Document& doc) {
     text.erase(0, kUtf8Bom.size());
   }
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) return read;  // reads as {}
-  if (!parse_json(text, doc)) {
-    const std::string error = parse_error_sentence(doc, text);
-    const std::string where = lenient_part(text, doc.GetErrorOffset());
-    if (parse_lenient(text, doc)) {
+  Result<rapidjson::Document> parsed = parse_json(text);
+  if (!parsed) {
+    const std::string where = lenient_part(text, json_error_offset(text).value_or(0));
+    if (auto lenient = parse_lenient(text)) {
+      doc = std::move(*lenient);
       read.status = SettingsRead::Status::ignored;
       read.problem =
           path + " is not plain JSON (" + where + "), so Claude Code ignores the whole file";
     } else {
       doc.SetObject();
       read.status = SettingsRead::Status::invalid;
-      read.problem = path + " is not valid JSON (" + error + ")";
+      read.problem = path + " is not valid JSON (" + parsed.problem() + ")";
     }
     return read;
   }
+  doc = std::move(*parsed);
   if (!doc.IsObject()) {
     read.problem = path + " holds a JSON " + std::string(json_type_name(doc)) + ", not an object";
     doc.SetObject();
@@ -283,12 +289,11 @@ std::optional<std::string> backup_with_settings(const std::string& file, const s
     const ReadFile read = try_read_regular_file(backup, kMaxSettingsBytes);
     if (read.status != FileStatus::ok) continue;
     const bool bom = read.content.starts_with(kUtf8Bom);
-    rapidjson::Document doc;
-    if (!parse_json(std::string_view(read.content).substr(bom ? kUtf8Bom.size() : 0), doc) ||
-        !doc.IsObject())
-      continue;
+    const Result<rapidjson::Document> doc =
+        parse_json_object(std::string_view(read.content).substr(bom ? kUtf8Bom.size() : 0));
+    if (!doc) continue;
     try {
-      if ((bom ? std::string(kUtf8Bom) : "") + settings_text(doc) == text) return read.content;
+      if ((bom ? std::string(kUtf8Bom) : "") + settings_text(*doc) == text) return read.content;
     } catch (const Error&) {  // a string settings_text cannot write: not the same settings
     }
   }

@@ -132,9 +132,9 @@ std::string to_json_line(const ProvenanceRecord& record) {
 }
 
 std::optional<ProvenanceRecord> parse_provenance_line(std::string_view line) {
-  rapidjson::Document doc;
-  if (!parse_json(line, doc)) return std::nullopt;
-  return record_of(doc);
+  const Result<rapidjson::Document> doc = parse_json(line);
+  if (!doc) return std::nullopt;
+  return record_of(*doc);
 }
 
 std::optional<std::string> record_problem(const ProvenanceRecord& record) {
@@ -146,11 +146,12 @@ std::optional<std::string> record_problem(const ProvenanceRecord& record) {
 
 CheckedLine check_provenance_line(std::string_view line) {
   CheckedLine checked;
-  rapidjson::Document doc;
-  if (!parse_json(line, doc)) {
-    checked.problem = skipped("not-json", parse_error_sentence(doc, line));
+  const Result<rapidjson::Document> parsed = parse_json(line);
+  if (!parsed) {
+    checked.problem = skipped("not-json", parsed.problem());
     return checked;
   }
+  const rapidjson::Value& doc = *parsed;
   if (!doc.IsObject()) {
     checked.problem = skipped("not-object", std::string("a JSON ") + json_type_name(doc));
     return checked;

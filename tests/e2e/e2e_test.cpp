@@ -102,8 +102,7 @@ class Fleet {
 };
 
 std::string field(const std::string& call_line, const char* object, const char* key) {
-  rapidjson::Document doc;
-  REQUIRE(fleet::parse_json(call_line, doc));
+  rapidjson::Document doc = fleet::test::json_document(call_line);
   return std::string(fleet::string_member(doc[object], key).value_or(""));
 }
 
@@ -183,8 +182,7 @@ TEST_CASE("e2e: dispatch - resume - foreign kitchen - successor - self - unknown
         std::string::npos);
   calls = fleet.calls();
   REQUIRE(calls.size() == 4);
-  rapidjson::Document stale;
-  REQUIRE(fleet::parse_json(calls[3], stale));
+  rapidjson::Document stale = fleet::test::json_document(calls[3]);
   CHECK(stale["result"]["attempts"].GetInt() == 2);
   CHECK(stale["result"]["exit_code"].GetInt() == 0);
   const std::string fresh(stale["result"]["session_id"].GetString());
@@ -208,8 +206,7 @@ TEST_CASE("e2e: a resumed L2 survives its old completion marker and ends after i
   const auto calls = fleet.calls();
   REQUIRE(calls.size() == 2);
   for (const auto& call : calls) {
-    rapidjson::Document doc;
-    REQUIRE(fleet::parse_json(call, doc));
+    rapidjson::Document doc = fleet::test::json_document(call);
     CHECK(doc["result"]["exit_code"].GetInt() == 0);
     CHECK(doc["result"]["attempts"].GetInt() == 1);
   }
@@ -218,8 +215,7 @@ TEST_CASE("e2e: a resumed L2 survives its old completion marker and ends after i
   // The resumed agent was not killed by the marker its transcript already held: it made its
   // (slow) API call and wrote its new marker, then went on with a long tool call, and the
   // wrapper stopped it after the drain that followed the new marker.
-  rapidjson::Document resumed;
-  REQUIRE(fleet::parse_json(calls[1], resumed));
+  rapidjson::Document resumed = fleet::test::json_document(calls[1]);
   const std::string stderr_text(resumed["stderr"].GetString());
   CHECK(stderr_text.find("\"completion_seen\":true") != std::string::npos);
   CHECK(stderr_text.find("completion marker seen") != std::string::npos);

@@ -120,9 +120,8 @@ class Team {
     CHECK(run.denials() == 0);
     const auto all = calls();
     REQUIRE(all.size() == before + 2);
-    rapidjson::Document first, second;
-    REQUIRE(fleet::parse_json(all[before], first));
-    REQUIRE(fleet::parse_json(all[before + 1], second));
+    const rapidjson::Document first = fleet::test::json_document(all[before]);
+    const rapidjson::Document second = fleet::test::json_document(all[before + 1]);
     const std::string worker = first["result"]["session_id"].GetString();
     CHECK(std::string(second["result"]["session_id"].GetString()) == worker);
     return worker;

@@ -56,8 +56,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const fleet::Error&) {
     return 0;  // text that cannot be written back as UTF-8 is refused, not written
   }
-  rapidjson::Document again;
-  if (!fleet::parse_json(once, again)) std::abort();  // what is written reads back
+  auto reread = fleet::parse_json(once);
+  if (!reread) std::abort();  // what is written reads back
+  rapidjson::Document& again = *reread;
   try {
     fleet::install_suite_hooks(again, fleet::WiringOptions{"", {"spawn_worker"}, false});
   } catch (const fleet::Error&) {

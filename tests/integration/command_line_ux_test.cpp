@@ -210,8 +210,7 @@ TEST_CASE("cli 13.8: query --json prints JSON lines only, the verdict too") {
   const auto all_json = [](const std::string& out) {
     std::vector<rapidjson::Document> docs;
     for (const auto& line : split_lines(out)) {
-      rapidjson::Document doc;
-      REQUIRE_MESSAGE(fleet::parse_json(line, doc), line);
+      rapidjson::Document doc = fleet::test::json_document(line);
       REQUIRE(doc.IsObject());
       docs.push_back(std::move(doc));
     }
@@ -273,8 +272,7 @@ TEST_CASE("cli 13.9: stop and status from another directory name the state direc
 
   RunResult r = run_process({kWrapper, "status", "--member", "t1"}, {"", {}, elsewhere});
   CHECK(r.exit_code == 1);
-  rapidjson::Document doc;
-  REQUIRE(fleet::parse_json(r.out, doc));
+  rapidjson::Document doc = fleet::test::json_document(r.out);
   CHECK(std::string(doc["state"].GetString()) == "no_record");
   CHECK(std::string(doc["state_dir"].GetString()) == searched);
   r = run_process({kWrapper, "stop", "--member", "t1"}, {"", {}, elsewhere});

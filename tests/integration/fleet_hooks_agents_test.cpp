@@ -25,9 +25,9 @@ namespace {
 using Machine = fleet::test::SuiteMachine;
 
 rapidjson::Document parsed(const std::string& path) {
-  rapidjson::Document doc;
-  REQUIRE_MESSAGE(fleet::parse_json(read_file(path), doc), path);
-  return doc;
+  fleet::Result<rapidjson::Document> doc = fleet::parse_json_object(read_file(path));
+  REQUIRE_MESSAGE(doc.ok(), path);
+  return std::move(*doc);
 }
 
 bool file_exists(const std::string& path) {

@@ -94,8 +94,7 @@ TEST_CASE("fleet-hooks install: into a realistic settings file - idempotent - wi
   CHECK(first.out.find("installed") == 0);
   CHECK(read_file(p.settings() + ".bak") == kRealistic);
   const std::string installed = read_file(p.settings());
-  rapidjson::Document doc;
-  REQUIRE(fleet::parse_json(installed, doc));
+  rapidjson::Document doc = fleet::test::json_document(installed);
   CHECK(std::string(doc.MemberBegin()->name.GetString()) == "$schema");
   CHECK(std::string(doc["env"]["GREETING"].GetString()) == "grüß dich ✓ 日本");
   CHECK(doc["hooks"]["PreToolUse"].Size() == 2);
@@ -116,7 +115,7 @@ TEST_CASE("fleet-hooks install: into a realistic settings file - idempotent - wi
   CHECK(p.install({"--scope", "local"}).exit_code == 0);
   CHECK(p.run({"install", "--project", p.dir, "--scope", "local", "--bin-dir", other.path()})
             .exit_code == 0);
-  REQUIRE(fleet::parse_json(read_file(p.dir + "/.claude/settings.local.json"), doc));
+  doc = fleet::test::json_document(read_file(p.dir + "/.claude/settings.local.json"));
   CHECK(doc["hooks"]["PreToolUse"].Size() == 1);
   CHECK(std::string(doc["hooks"]["PreToolUse"][0]["hooks"][0]["command"].GetString())
             .ends_with("; exec " + other / "resume-guard"));
@@ -246,8 +245,7 @@ TEST_CASE("fleet-hooks check: each rule fails when broken") {
 
   // JSON findings.
   r = p.run({"check", "--project", p.dir, "--json"});
-  rapidjson::Document doc;
-  REQUIRE(fleet::parse_json(r.out, doc));
+  rapidjson::Document doc = fleet::test::json_document(r.out);
   REQUIRE(doc.IsArray());
   REQUIRE(doc.Size() >= 1);
   CHECK(std::string(doc[0]["rule"].GetString()) == "guard-does-not-deny");
@@ -308,8 +306,7 @@ TEST_CASE("fleet-hooks verify: healthy - torn tail - damaged") {
                         "\n");
   r = p.run({"verify", "--state-dir", state, "--json"});
   CHECK(r.exit_code == 1);
-  rapidjson::Document doc;
-  REQUIRE(fleet::parse_json(r.out, doc));
+  rapidjson::Document doc = fleet::test::json_document(r.out);
   CHECK(doc["counts"]["not-json"].GetUint() == 1);
   CHECK(doc["records"].GetUint() == 3);
   CHECK_FALSE(doc["ok"].GetBool());

@@ -58,14 +58,16 @@ TEST_CASE("launch agents: a pending Codex session resumes as codex exec resume <
 
 TEST_CASE("launch agents: a stale Codex resume is retried as a fresh codex exec") {
   TempDir tmp;
-  const std::string codex = write_script(tmp / "codex",
-                                         "if [ \"$2\" = resume ]; then\n"
-                                         "  echo \"Error: thread/resume: thread/resume failed: no "
-                                         "rollout found for thread id $3\" >&2\n"
-                                         "  exit 1\nfi\necho \"args: $*\"\n");
+  const std::string codex = write_script(
+      tmp / "codex",
+      "for a in \"$@\"; do if [ \"$a\" = resume ]; then\n"
+      "  echo 'Error: thread/resume: thread/resume failed: no rollout found for thread id "
+      "019a8d2e-5b1c-7f20-9a4e-3c2d1b0a9f88' >&2\n"
+      "  exit 1\nfi; done\necho \"args: $*\"\n");
+  // exec's options before `resume <id>`, as people write it.
   const RunResult r = run_process(
       launch({"--agent", "codex", "--retries", "1"},
-             {codex, "exec", "resume", "019a8d2e-5b1c-7f20-9a4e-3c2d1b0a9f88", "--json", "go"}));
+             {codex, "exec", "--json", "resume", "019a8d2e-5b1c-7f20-9a4e-3c2d1b0a9f88", "go"}));
   CHECK(r.exit_code == 0);
   CHECK(announced_pids(r.out).size() == 2);
   CHECK(r.out.find("args: exec --json go\n") != std::string::npos);
@@ -151,10 +153,14 @@ const std::string kMarker = "%%W1_DONE%%";
 
 // A resumed agent that works a while ("still working" on stdout) before it appends its new
 // completion record to `session_file` and then idles: only the new record may end it.
+// `prelude` is what the CLI appends when it resumes, before the turn.
 std::string resumed_agent(const std::string& path, const std::string& session_file,
-                          const std::string& record) {
-  return write_script(path, "sleep 1\necho still working\nprintf '%s\\n' '" + record + "' >> " +
-                                session_file + "\necho finished\nexec sleep 60\n");
+                          const std::string& record, const std::string& prelude = "") {
+  const std::string append_prelude =
+      prelude.empty() ? "" : "printf '%s\\n' '" + prelude + "' >> " + session_file + "\n";
+  return write_script(path, append_prelude + "sleep 1\necho still working\nprintf '%s\\n' '" +
+                                record + "' >> " + session_file +
+                                "\necho finished\nexec sleep 60\n");
 }
 
 void check_ended_by_new_record(const RunResult& r) {
@@ -199,7 +205,15 @@ TEST_CASE("launch agents: a resumed Gemini worker runs on past its old answer") 
                                        R"(","projectHash":"h"})"
                                        "\n" +
                                        answer + "\n");
-  const std::string gemini = resumed_agent(tmp / "gemini", session, answer);
+  // gemini-cli 0.61.0 resuming: a new header line, then the earlier messages again in a $set
+  // (the old answer with its marker among them).
+  const std::string prelude =
+      R"({"sessionId":")" + std::string(kGeminiId) +
+      R"(","projectHash":"h"})"
+      "\n" +
+      R"({"$set":{"messages":[{"id":"m2","type":"gemini","content":[{"text":"ok\n)" + kMarker +
+      R"("}]}]}})";
+  const std::string gemini = resumed_agent(tmp / "gemini", session, answer, prelude);
   const RunResult r = run_process(launch({"--agent", "gemini", "--completion-marker", kMarker,
                                           "--drain", "0.2", "--grace", "1"},
                                          {gemini, "--resume", kGeminiId, "-p", "go on"}),

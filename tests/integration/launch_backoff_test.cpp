@@ -7,6 +7,7 @@
 #include <csignal>
 
 #include "base/json.h"
+#include "fixtures.h"
 #include "launch/launch_registry.h"
 #include "process.h"
 #include "temp_dir.h"
@@ -37,10 +38,9 @@ Args failing_launch(const TempDir& tmp) {
 }
 
 rapidjson::Document last_line_json(const std::string& err) {
-  rapidjson::Document doc;
   const auto lines = split_lines(err);
   REQUIRE_FALSE(lines.empty());
-  REQUIRE(fleet::parse_json(lines.back(), doc));
+  rapidjson::Document doc = fleet::test::json_document(lines.back());
   REQUIRE(doc.IsObject());
   return doc;
 }

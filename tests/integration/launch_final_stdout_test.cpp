@@ -38,11 +38,9 @@ struct ParsedResult {
 ParsedResult launcher_parse(const std::string& out, bool last) {
   ParsedResult parsed;
   for (const std::string& line : split_lines(out)) {
-    rapidjson::Document doc;
-    if (!fleet::parse_json(line, doc) || !doc.IsObject() || !doc.HasMember("type") ||
-        !doc["type"].IsString() || std::string(doc["type"].GetString()) != "result") {
-      continue;
-    }
+    const auto parsed_line = fleet::parse_json_object(line);
+    if (!parsed_line || fleet::string_member(*parsed_line, "type") != "result") continue;
+    const rapidjson::Document& doc = *parsed_line;
     parsed.found = true;
     parsed.is_error = doc["is_error"].GetBool();
     parsed.result = doc["result"].GetString();

@@ -10,6 +10,7 @@
 #include <csignal>
 
 #include "base/json.h"
+#include "fixtures.h"
 #include "process.h"
 #include "temp_dir.h"
 
@@ -106,8 +107,7 @@ struct Launch {
 };
 
 rapidjson::Document json_of(const std::string& text) {
-  rapidjson::Document doc;
-  REQUIRE_MESSAGE(fleet::parse_json(text, doc), text);
+  rapidjson::Document doc = fleet::test::json_document(text);
   return doc;
 }
 

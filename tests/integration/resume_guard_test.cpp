@@ -59,9 +59,8 @@ std::string record_line(const std::string& session, const std::string& caller,
 
 // The permissionDecisionReason of a deny, or "" when the output is not a deny.
 std::string deny_reason(const RunResult& r) {
-  rapidjson::Document doc;
-  if (!fleet::parse_json(r.out, doc) || !doc.IsObject()) return "";
-  const auto* specific = fleet::member(doc, "hookSpecificOutput");
+  const auto doc = fleet::parse_json(r.out);
+  const auto* specific = doc ? fleet::member(*doc, "hookSpecificOutput") : nullptr;
   if (specific == nullptr) return "";
   if (fleet::string_member(*specific, "permissionDecision").value_or("") != "deny") return "";
   CHECK(fleet::string_member(*specific, "hookEventName").value_or("") == "PreToolUse");

@@ -56,8 +56,7 @@ struct Team : fleet::test::SuiteMachine {
 };
 
 rapidjson::Document parse(const std::string& text) {
-  rapidjson::Document doc;
-  REQUIRE_MESSAGE(fleet::parse_json(text, doc), text);
+  rapidjson::Document doc = fleet::test::json_document(text);
   return doc;
 }
 

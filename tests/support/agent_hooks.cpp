@@ -10,9 +10,9 @@ namespace fleet::test {
 namespace {
 
 rapidjson::Document parse(const std::string& json) {
-  rapidjson::Document doc;
-  if (!parse_json(json, doc)) throw std::invalid_argument("not JSON: " + json);
-  return doc;
+  auto doc = parse_json(json);
+  if (!doc) throw std::invalid_argument("not JSON: " + json);
+  return std::move(*doc);
 }
 
 void add(rapidjson::Document& doc, const char* key, const std::string& value) {
@@ -98,8 +98,9 @@ AgentAnswer read_answer(const AgentCli& agent, const std::string& out) {
   // The dialects written out here, not read from the tables under test.
   if (out.empty()) return {AgentAnswer::Kind::silent, ""};
   if (out.back() != '\n') return {};
-  rapidjson::Document doc;
-  if (!parse_json(out, doc) || !doc.IsObject()) return {};
+  const auto parsed = parse_json_object(out);
+  if (!parsed) return {};
+  const rapidjson::Document& doc = *parsed;
   if (auto message = string_member(doc, "systemMessage"); message && doc.MemberCount() == 1) {
     return {AgentAnswer::Kind::advisory, std::string(*message)};
   }

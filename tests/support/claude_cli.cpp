@@ -71,7 +71,9 @@ ClaudeRun run_claude(const std::vector<std::string>& argv, const RunOptions& opt
     if (line.find("\"type\":\"result\"") != std::string::npos) result_line = line;
     if (line.find("\"type\":\"system\"") != std::string::npos) run.system_events += line + "\n";
   }
-  REQUIRE_MESSAGE(parse_json(result_line, run.output), (run.process.out + run.process.err));
+  auto output = parse_json(result_line);
+  REQUIRE_MESSAGE(output, (run.process.out + run.process.err));
+  run.output = std::move(*output);
   return run;
 }
 

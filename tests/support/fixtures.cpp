@@ -1,5 +1,6 @@
 #include "fixtures.h"
 
+#include <doctest/doctest.h>
 #include <stdexcept>
 #include <utility>
 
@@ -19,13 +20,19 @@ rapidjson::Document hook_input(const std::string& caller, const char* event,
 }
 
 void add_json_member(rapidjson::Document& doc, const char* name, const std::string& json) {
-  rapidjson::Document value;
-  if (!parse_json(json, value)) throw std::invalid_argument("not JSON: " + json);
-  doc.AddMember(rapidjson::StringRef(name), rapidjson::Value(value, doc.GetAllocator()),
+  const auto value = parse_json(json);
+  if (!value) throw std::invalid_argument("not JSON: " + json);
+  doc.AddMember(rapidjson::StringRef(name), rapidjson::Value(*value, doc.GetAllocator()),
                 doc.GetAllocator());
 }
 
 }  // namespace
+
+rapidjson::Document json_document(std::string_view text) {
+  auto doc = parse_json(text);
+  REQUIRE_MESSAGE(doc, (std::string(text) + ": " + doc.problem()));
+  return std::move(*doc);
+}
 
 ProvenanceRecord record(const std::string& session, const std::string& caller,
                         const std::string& kitchen, const std::string& recipe) {

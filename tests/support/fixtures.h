@@ -4,6 +4,9 @@
 // sends to the suite's hooks.
 
 #include <string>
+#include <string_view>
+
+#include <rapidjson/document.h>
 
 #include "store/provenance_record.h"
 
@@ -43,6 +46,9 @@ std::string pre_tool_use(const std::string& caller, const std::string& resume,
 // `tool_response` are JSON texts (an empty `tool_response` leaves the member out).
 std::string post_tool_use(const std::string& tool_input, const std::string& tool_response,
                           const std::string& tool = kDispatchTool, const std::string& caller = kL3);
+
+// The JSON value `text` holds; REQUIREs that it is one (the failure names the text and why).
+rapidjson::Document json_document(std::string_view text);
 
 // A transcript line: an assistant message with one text block; `text` is inserted into the
 // JSON string as it is (escape it: "Done.\\n%%MARKER%%").

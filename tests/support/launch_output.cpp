@@ -17,10 +17,11 @@ std::vector<int> announced_pids(const std::string& out) {
 }
 
 rapidjson::Document wrapper_summary(const std::string& err) {
-  rapidjson::Document doc;
   const auto lines = split_lines(err);
   REQUIRE_FALSE(lines.empty());
-  REQUIRE_MESSAGE(parse_json(lines.back(), doc), err);
+  auto parsed = parse_json(lines.back());
+  REQUIRE_MESSAGE(parsed, err);
+  rapidjson::Document doc = std::move(*parsed);
   REQUIRE(doc.IsObject());
   return doc;
 }

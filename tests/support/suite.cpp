@@ -26,8 +26,7 @@ std::string guard_decision(const std::string& state_dir, const std::string& kitc
       {FLEET_RESUME_GUARD, "--state-dir", state_dir, "--kitchen-id", kitchen}, {input, {}, ""});
   REQUIRE(r.exit_code == 0);
   if (r.out.empty()) return "silent";
-  rapidjson::Document doc;
-  REQUIRE(parse_json(r.out, doc));
+  rapidjson::Document doc = fleet::test::json_document(r.out);
   return member(doc, "hookSpecificOutput") != nullptr ? "deny" : "advisory";
 }
 
@@ -91,8 +90,7 @@ SettingsProject::SettingsProject(const std::string& settings, unsigned mode) {
 }
 
 rapidjson::Document SettingsProject::settings() const {
-  rapidjson::Document doc;
-  REQUIRE(parse_json(read_file(file()), doc));
+  rapidjson::Document doc = fleet::test::json_document(read_file(file()));
   return doc;
 }
 

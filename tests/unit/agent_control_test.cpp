@@ -8,6 +8,7 @@
 #include "base/json.h"
 #include "base/timestamp.h"
 #include "child.h"
+#include "fixtures.h"
 #include "temp_dir.h"
 
 using namespace fleet;
@@ -77,20 +78,19 @@ TEST_CASE("agent_control: an exited agent - a corrupt record - no record") {
 TEST_CASE("agent_control: status") {
   TempDir tmp;
   const LaunchRegistry registry(tmp.path(), "m");
-  rapidjson::Document doc;
-  REQUIRE(parse_json(member_status(registry).json, doc));
+  rapidjson::Document doc = fleet::test::json_document(member_status(registry).json);
   CHECK(member_status(registry).state == MemberState::no_record);
   CHECK(std::string(doc["state"].GetString()) == "no_record");
 
   const pid_t pid = spawn_group_leader();
   registry.write(record_for(pid));
-  REQUIRE(parse_json(member_status(registry).json, doc));
+  doc = fleet::test::json_document(member_status(registry).json);
   CHECK(member_status(registry).state == MemberState::alive);
   CHECK(std::string(doc["state"].GetString()) == "alive");
   CHECK(doc["record"]["pid"].GetInt() == pid);
   ::kill(pid, SIGKILL);
   ::waitpid(pid, nullptr, 0);
-  REQUIRE(parse_json(member_status(registry).json, doc));
+  doc = fleet::test::json_document(member_status(registry).json);
   CHECK(member_status(registry).state == MemberState::exited);
   CHECK(std::string(doc["state"].GetString()) == "exited");
 }

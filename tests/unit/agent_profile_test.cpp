@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "agent/agent_cli.h"
+#include "base/error.h"
 #include "launch/command_line.h"
 #include "launch/completion_marker.h"
 #include "launch/error_class.h"
@@ -129,10 +130,56 @@ TEST_CASE("agent_profile: launch plan - a command that is not the CLI's is never
     CHECK(std::find(plan.environment.begin(), plan.environment.end(),
                     "FLEET_RESUME_SESSION_ID=s-1") != plan.environment.end());
   }
-  // Codex's resume is a subcommand of exec: `codex` without exec is not a command it can resume.
+  // Codex's resume is a subcommand of exec, exec's options before it or not; its id is the
+  // first word after it that is not an option.
+  const AgentProfile& codex = profile("codex");
+  const Argv late = {"codex", "exec", "--json", "--skip-git-repo-check", "resume", "s-1", "go on"};
+  CHECK(resumed_session_id(late, codex) == "s-1");
+  CHECK(without_resume(late, codex) ==
+        Argv{"codex", "exec", "--json", "--skip-git-repo-check", "go on"});
+  CHECK(without_resume({"codex", "exec", "resume", "--last", "go"}, codex) ==
+        Argv{"codex", "exec", "go"});
+  CHECK_FALSE(resumed_session_id({"codex", "exec", "resume", "--last", "--json"}, codex));
+  // `codex` without exec is not a command it can resume.
   CHECK_FALSE(is_agent_command({"codex", "--version"}, profile("codex")));
   CHECK(is_agent_command({"/usr/bin/codex", "exec", "go"}, profile("codex")));
   CHECK(is_agent_command({"claude.exe", "-p", "go"}, profile("claude")));
+}
+
+TEST_CASE("agent_profile: launch plan - a Codex command without --json is told its id is lost") {
+  const AgentProfile& codex = profile("codex");
+  LaunchPlan plan =
+      plan_launch({"codex", "exec", "go"}, SessionOptions{}, std::nullopt, counting_ids(), codex);
+  CHECK(plan.capture_session_id);
+  REQUIRE(plan.notice);
+  CHECK(plan.notice->find("add --json") != std::string::npos);
+  plan = plan_launch({"codex", "exec", "--json", "go"}, SessionOptions{}, std::nullopt,
+                     counting_ids(), codex);
+  CHECK_FALSE(plan.notice);
+}
+
+TEST_CASE("agent_profile: launch plan - --session-id cannot name a new Codex session") {
+  LaunchOptions options;
+  options.agent = &profile("codex");
+  options.session.session_id = "019a8d2e-5b1c-7f20-9a4e-3c2d1b0a9f88";
+  options.command = {"codex", "exec", "--json", "go"};
+  const auto record = [](const std::string& id) {
+    return ProvenanceRecord{id, "c", "", "", "", "", ""};
+  };
+  LaunchPlan plan =
+      plan_launch(options.command, options.session, std::nullopt, counting_ids(), *options.agent);
+  CHECK_THROWS_WITH_AS(check_plan(options, plan, "", record), doctest::Contains("picks its own id"),
+                       Error);
+  // Resuming it is what the id is for.
+  options.command = {"codex", "exec", "resume", "019a8d2e-5b1c-7f20-9a4e-3c2d1b0a9f88", "go"};
+  plan =
+      plan_launch(options.command, options.session, std::nullopt, counting_ids(), *options.agent);
+  CHECK_NOTHROW(check_plan(options, plan, "", record));
+  options.agent = &profile("gemini");
+  options.command = {"gemini", "-p", "go"};
+  plan =
+      plan_launch(options.command, options.session, std::nullopt, counting_ids(), *options.agent);
+  CHECK_NOTHROW(check_plan(options, plan, "", record));
 }
 
 namespace {
@@ -217,6 +264,10 @@ const CompletionCase kCompletionCases[] = {
     {"gemini", R"({"id":"m1","timestamp":"t","type":"user","content":[{"text":"%%DONE%%"}]})",
      false},
     {"gemini", R"({"$set":{"sessionId":"%%DONE%%"}})", false},
+    // A resume repeats the earlier messages, the old answer among them, inside a $set.
+    {"gemini",
+     R"({"$set":{"messages":[{"id":"m2","type":"gemini","content":[{"text":"%%DONE%%"}]}]}})",
+     false},
 };
 
 }  // namespace

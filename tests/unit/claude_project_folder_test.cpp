@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "base/json.h"
+#include "fixtures.h"
 #include "launch/session_files.h"
 #include "temp_dir.h"
 
@@ -32,8 +33,7 @@ TEST_CASE("claude_project_folder: the folder names the real Claude Code CLI crea
   const auto lines = split_lines(read_file(FLEET_FIXTURES "/claude_project_folders.jsonl"));
   REQUIRE(lines.size() >= 10);
   for (const std::string& line : lines) {
-    rapidjson::Document vector;
-    REQUIRE(parse_json(line, vector));
+    rapidjson::Document vector = fleet::test::json_document(line);
     const std::string cwd(*string_member(vector, "cwd"));
     const std::string folder(*string_member(vector, "folder"));
     CHECK_MESSAGE(folder_of(cwd) == folder, cwd, " (Claude Code ",

@@ -13,9 +13,9 @@ namespace {
 
 // The hash of the only entry of the only group in `group_json`, for `event`.
 std::string hash_of(const char* event, const std::string& group_json) {
-  rapidjson::Document group;
-  REQUIRE(parse_json(group_json, group));
-  const auto hash = codex_hook_hash(event, group, group["hooks"][0]);
+  const Result<rapidjson::Document> group = parse_json_object(group_json);
+  REQUIRE(group.ok());
+  const auto hash = codex_hook_hash(event, *group, (*group)["hooks"][0]);
   REQUIRE(hash.has_value());
   return *hash;
 }
@@ -71,7 +71,8 @@ TEST_CASE("codex_trust: any change to the hook changes its hash - key order does
   CHECK(hash_of("PostToolUse", R"({"matcher":"^a$","hooks":[{"type":"command","command":"g",)"
                                R"("timeout":10}]})") != base);
   // A timeout Codex cannot read as whole seconds: it cannot read the file at all.
-  rapidjson::Document group;
-  REQUIRE(parse_json(R"({"hooks":[{"type":"command","command":"g","timeout":2.5}]})", group));
-  CHECK_FALSE(codex_hook_hash("PreToolUse", group, group["hooks"][0]).has_value());
+  const Result<rapidjson::Document> group =
+      parse_json_object(R"({"hooks":[{"type":"command","command":"g","timeout":2.5}]})");
+  REQUIRE(group.ok());
+  CHECK_FALSE(codex_hook_hash("PreToolUse", *group, (*group)["hooks"][0]).has_value());
 }

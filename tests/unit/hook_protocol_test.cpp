@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "base/json.h"
+#include "fixtures.h"
 
 using namespace fleet;
 
@@ -82,15 +83,14 @@ TEST_CASE("hook_protocol: empty - invalid and non-object inputs are reported") {
 }
 
 TEST_CASE("hook_protocol: the deny and advisory outputs") {
-  rapidjson::Document doc;
-  REQUIRE(parse_json(pre_tool_use_deny("no \"way\"\n"), doc));
+  rapidjson::Document doc = fleet::test::json_document(pre_tool_use_deny("no \"way\"\n"));
   const auto& specific = doc["hookSpecificOutput"];
   CHECK(std::string(specific["hookEventName"].GetString()) == "PreToolUse");
   CHECK(std::string(specific["permissionDecision"].GetString()) == "deny");
   CHECK(std::string(specific["permissionDecisionReason"].GetString()) == "no \"way\"\n");
   CHECK(pre_tool_use_deny("x").back() == '\n');
 
-  REQUIRE(parse_json(advisory("heads up"), doc));
+  doc = fleet::test::json_document(advisory("heads up"));
   CHECK(std::string(doc["systemMessage"].GetString()) == "heads up");
   CHECK(doc.MemberCount() == 1);
 }

@@ -5,6 +5,7 @@
 
 #include "base/error.h"
 #include "base/json.h"
+#include "fixtures.h"
 #include "settings/settings_file.h"
 
 using namespace fleet;
@@ -12,8 +13,7 @@ using namespace fleet;
 namespace {
 
 rapidjson::Document parse(const std::string& text) {
-  rapidjson::Document doc;
-  REQUIRE(parse_json(text, doc));
+  rapidjson::Document doc = fleet::test::json_document(text);
   return doc;
 }
 

@@ -13,6 +13,7 @@
 
 #include "base/error.h"
 #include "base/json.h"
+#include "fixtures.h"
 #include "settings/hook_wiring.h"
 #include "settings/policy_check.h"
 #include "settings/settings_file.h"
@@ -109,15 +110,13 @@ TEST_CASE(
               "]}}";
           CAPTURE(text);
           CAPTURE(asked.size() == 1 ? asked[0] : "");
-          rapidjson::Document doc;
-          REQUIRE(parse_json(text, doc));
+          rapidjson::Document doc = fleet::test::json_document(text);
           const WiringOptions options{m.bin, asked, false};
           try {
             install_suite_hooks(doc, options);
           } catch (const Error&) {
             ++refused;
-            rapidjson::Document original;
-            REQUIRE(parse_json(text, original));
+            rapidjson::Document original = fleet::test::json_document(text);
             CHECK(settings_text(doc) == settings_text(original));  // nothing changed
             continue;
           }

@@ -3,27 +3,35 @@
 #include <doctest/doctest.h>
 #include <string>
 
+#include "fixtures.h"
+
 using namespace fleet;
 
 TEST_CASE("json: parse reports errors with their offset") {
-  rapidjson::Document doc;
-  CHECK(parse_json(R"({"a":1})", doc));
-  CHECK_FALSE(parse_json(R"({"a":)", doc));
-  CHECK(parse_error_sentence(doc, R"({"a":)").find("at byte") != std::string::npos);
-  CHECK_FALSE(parse_json(R"({"a":1} trailing)", doc));
-  CHECK_FALSE(parse_json("\"\xff\"", doc));  // invalid UTF-8
+  const auto good = parse_json(R"({"a":1})");
+  REQUIRE(good);
+  CHECK(good.problem().empty());
+  CHECK((*good)["a"].GetInt() == 1);
+  CHECK_FALSE(json_error_offset(R"({"a":1})"));
+  const auto cut = parse_json(R"({"a":)");
+  CHECK_FALSE(cut);
+  CHECK(cut.problem().find("at byte offset 5") != std::string::npos);
+  CHECK(json_error_offset(R"({"a":)") == 5);
+  CHECK_FALSE(parse_json(R"({"a":1} trailing)"));
+  CHECK_FALSE(parse_json("\"\xff\""));  // invalid UTF-8
+  CHECK(parse_json_object("[1]").problem() == "not a JSON object");
+  CHECK(parse_json_object("[1").problem().starts_with("not valid JSON (a ',' or ']' is missing"));
 }
 
 TEST_CASE("json: deep nesting does not overflow the stack") {
-  rapidjson::Document doc;
   const std::string deep = std::string(200000, '[') + std::string(200000, ']');
-  CHECK(parse_json(deep, doc));
-  CHECK(doc.IsArray());
+  const auto doc = parse_json(deep);
+  REQUIRE(doc);
+  CHECK(doc->IsArray());
 }
 
 TEST_CASE("json: typed member access") {
-  rapidjson::Document doc;
-  REQUIRE(parse_json(R"({"s":"x","n":3,"o":{}})", doc));
+  rapidjson::Document doc = fleet::test::json_document(R"({"s":"x","n":3,"o":{}})");
   CHECK(string_member(doc, "s").value() == "x");
   CHECK_FALSE(string_member(doc, "n").has_value());
   CHECK_FALSE(string_member(doc, "missing").has_value());
@@ -47,22 +55,21 @@ TEST_CASE("json: what the suite writes is valid UTF-8 (found by fuzzing)") {
   CHECK(valid_utf8("\xed\xbb\xad") == "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");  // a lone surrogate
   CHECK(valid_utf8("\xc0\xaf") == "\xef\xbf\xbd\xef\xbf\xbd");                  // overlong '/'
   CHECK(valid_utf8("cut \xe2\x9c") == "cut \xef\xbf\xbd\xef\xbf\xbd");
-  rapidjson::Document doc;
-  REQUIRE(parse_json(R"({"k":"\udeed"})", doc));  // RapidJSON accepts a lone low surrogate
+  rapidjson::Document doc =
+      fleet::test::json_document(R"({"k":"\udeed"})");  // RapidJSON accepts a lone low surrogate
   rapidjson::Document out(rapidjson::kObjectType);
   out.AddMember("k",
                 json_string(std::string_view(doc["k"].GetString(), doc["k"].GetStringLength()),
                             out.GetAllocator()),
                 out.GetAllocator());
-  rapidjson::Document again;
-  CHECK(parse_json(to_json(out), again));
+  CHECK(parse_json(to_json(out)));
 }
 
 TEST_CASE("json: a parse error is a sentence with byte offset, line and column") {
-  rapidjson::Document doc;
   const auto error_of = [&](std::string_view text) {
-    CHECK_FALSE(parse_json(text, doc));
-    return parse_error_sentence(doc, text);
+    const auto doc = parse_json(text);
+    CHECK_FALSE(doc);
+    return doc.problem();
   };
   CHECK(error_of("{\n  \"a\": 1,\n}") ==
         "the name of an object member (a string in double quotes) is missing at byte offset 12, "

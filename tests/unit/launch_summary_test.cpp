@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "base/json.h"
+#include "fixtures.h"
 
 using namespace fleet;
 
@@ -20,8 +21,7 @@ TEST_CASE("launch_summary: one JSON line with what happened") {
   const std::string line = launch_summary_json(summary);
   CHECK(line.back() == '\n');
   CHECK(line.find('\n') == line.size() - 1);
-  rapidjson::Document doc;
-  REQUIRE(parse_json(line, doc));
+  rapidjson::Document doc = fleet::test::json_document(line);
   CHECK(std::string(doc["event"].GetString()) == "launch-wrapper.summary");
   CHECK(std::string(doc["session_state"].GetString()) == "resume_pending");
   CHECK(doc["exit_code"].GetInt() == 143);
@@ -30,7 +30,7 @@ TEST_CASE("launch_summary: one JSON line with what happened") {
 
   LaunchSummary bare;
   bare.kill_reason = KillReason::natural_exit;
-  REQUIRE(parse_json(launch_summary_json(bare), doc));
+  doc = fleet::test::json_document(launch_summary_json(bare));
   CHECK_FALSE(doc.HasMember("member"));
   CHECK_FALSE(doc.HasMember("session_key"));
 }

@@ -31,8 +31,7 @@ std::string pre_tool_use(const std::string& caller, const std::string& resume,
   rapidjson::Value input(rapidjson::kObjectType);
   input.AddMember("recipe_name", "implement", alloc);
   if (!resume.empty()) {
-    rapidjson::Document value;
-    REQUIRE(parse_json(resume, value));
+    rapidjson::Document value = fleet::test::json_document(resume);
     input.AddMember("resume_session_id", rapidjson::Value(value, alloc), alloc);
   }
   doc.AddMember("tool_input", input, alloc);

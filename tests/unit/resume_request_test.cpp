@@ -7,6 +7,7 @@
 
 #include "base/json.h"
 #include "base/paths.h"
+#include "fixtures.h"
 #include "guard/resume_guard.h"
 #include "hook/hook_protocol.h"
 #include "store/provenance_store.h"
@@ -86,8 +87,8 @@ TEST_CASE("resume_request: input that cannot be read, and a resume id that is no
 }
 
 TEST_CASE("resume_request: an input object already parsed reads as its text does") {
-  rapidjson::Document doc;
-  REQUIRE(parse_json(input_with(R"({"resume_session_id":"w-1"})"), doc));
+  rapidjson::Document doc =
+      fleet::test::json_document(input_with(R"({"resume_session_id":"w-1"})"));
   const ResumeRequest request = read_resume_request(HookFields(doc), {});
   CHECK(request.kind == ResumeRequest::Kind::resume);
   CHECK(request.resume_id == "w-1");

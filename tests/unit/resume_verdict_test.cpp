@@ -24,6 +24,8 @@ TEST_CASE("store_query: the verdict line names the guard's verdict as the guard 
         "\n");
   const std::string stranger = query_verdict({tmp.path(), "w-1", "l3-x", "", false});
   CHECK(stranger.starts_with("verdict for caller 'l3-x': deny: Refused to resume session 'w-1'"));
+  CHECK(query_verdict({tmp.path(), "w-1", "", "", false})
+            .starts_with("verdict for no caller: deny: Refused to resume session 'w-1'"));
   CHECK(query_verdict({tmp.path(), "w-1", "l3-x", "k1", false}) ==
         "verdict for caller 'l3-x': silent\n");  // the same kitchen
   CHECK(query_verdict({tmp.path(), "w-9", "l3-x", "", true})

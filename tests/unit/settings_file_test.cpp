@@ -6,6 +6,7 @@
 
 #include "base/error.h"
 #include "base/json.h"
+#include "fixtures.h"
 #include "temp_dir.h"
 
 using namespace fleet;
@@ -60,14 +61,12 @@ TEST_CASE("settings_file: pretty text keeps unicode as UTF-8") {
 }
 
 TEST_CASE("settings_file: lone surrogates are refused rather than written (found by fuzzing)") {
-  rapidjson::Document doc;
-  REQUIRE(fleet::parse_json(R"({"f":0.5,"t":10})", doc));
+  rapidjson::Document doc = fleet::test::json_document(R"({"f":0.5,"t":10})");
   const std::string once = settings_text(doc);
   CHECK(once.find("\"t\": 10\n") != std::string::npos);
-  rapidjson::Document again;
-  REQUIRE(fleet::parse_json(once, again));
+  rapidjson::Document again = fleet::test::json_document(once);
   CHECK(settings_text(again) == once);
-  REQUIRE(fleet::parse_json(R"({"env":{"X":"\udeed"}})", doc));
+  doc = fleet::test::json_document(R"({"env":{"X":"\udeed"}})");
   CHECK_THROWS_AS(settings_text(doc), Error);
 }
 
