@@ -37,6 +37,7 @@ constexpr AgentCli kClaude = {
     ".claude",
     "settings.json",
     HookTrust::none,
+    false,
 };
 
 // codex-cli 0.169.0: Claude Code's dialect; an MCP tool's tool_response is the MCP result
@@ -62,6 +63,7 @@ constexpr AgentCli kCodex = {
     ".codex",
     "hooks.json",
     HookTrust::codex_config,
+    false,
 };
 
 // gemini-cli 0.61.0: BeforeTool/AfterTool, mcp_<server>_<tool>, a top-level
@@ -87,6 +89,7 @@ constexpr AgentCli kGemini = {
     ".gemini",
     "settings.json",
     HookTrust::gemini_folders,
+    true,
 };
 
 constexpr std::array<const AgentCli*, 3> kAgents = {&kClaude, &kCodex, &kGemini};

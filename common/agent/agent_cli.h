@@ -89,6 +89,7 @@ struct AgentCli {
   std::string_view config_home_default;   // ".codex"
   std::string_view user_hook_file;        // "hooks.json"
   HookTrust hook_trust;
+  bool settings_comments;  // reads // and /* */ comments in its hook file (Gemini CLI)
 };
 
 // `agent`'s configuration directory on this machine (AgentCli::config_home_variable, else

@@ -12,7 +12,9 @@
 // compact JSON, keys sorted at every level, of
 //   {"event_name": <event_label>, "hooks": [{"async": <bool, default false>,
 //    "command": <command>, "statusMessage": <only when set>, "timeout": <seconds, default
-//    600, at least 1>, "type": "command"}], "matcher": <only when set>}.
+//    600, at least 1>, "type": "command"}], "matcher": <only when set>}
+// — for the events whose matcher Codex keeps (PreToolUse, PermissionRequest, PostToolUse,
+// SessionStart: the suite's); for the others Codex hashes no matcher.
 // Failing: the check throws nothing: what Codex will skip is a Finding, and an unreadable
 // config.toml reads as empty (nothing trusted). Trusting (trust_codex_hooks) throws Error.
 

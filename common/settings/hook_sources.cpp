@@ -115,6 +115,8 @@ HookSources collect_hooks(const HookSourceOptions& options) {
                             read.problem + "; " + cli + " cannot use it: fix it", file});
         continue;
       case SettingsRead::Status::ignored:
+        // Gemini reads comments (not trailing commas): `doc` holds what it reads.
+        if (agent.settings_comments && parses_with_comments(read.file)) break;
         findings.push_back({"settings-ignored", Severity::error,
                             read.problem + ", without a warning: these hooks never run: " +
                                 lost_hooks(doc, file, agent) +

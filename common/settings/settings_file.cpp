@@ -102,6 +102,21 @@ std::optional<rapidjson::Document> parse_lenient(const std::string& text) {
   return doc;
 }
 
+}  // namespace
+
+bool parses_with_comments(const std::string& file) {
+  ReadFile read = try_read_regular_file(file, kMaxSettingsBytes);
+  if (read.status != FileStatus::ok) return false;
+  std::string& text = read.content;
+  if (text.starts_with(kUtf8Bom)) text.erase(0, kUtf8Bom.size());
+  rapidjson::Document doc;
+  doc.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag |
+            rapidjson::kParseCommentsFlag>(text.data(), text.size());
+  return !doc.HasParseError() && doc.IsObject();
+}
+
+namespace {
+
 // What plain JSON does not allow where a strict parse of `text` stopped at `offset`, for a
 // file the lenient parse reads: "a comment at line 2, column 3", "a trailing comma at line
 // 3, column 20" (the comma before the closing bracket the parse stopped at).

@@ -56,6 +56,11 @@ struct SettingsRead {
 // are resolved last-wins in `doc` and listed.
 SettingsRead read_settings(const std::string& path, rapidjson::Document& doc);
 
+// True when the settings file `file` (read_settings's SettingsRead::file, a BOM allowed) is a
+// JSON object once its // and /* */ comments are taken out — as Gemini CLI reads its
+// settings.json (strip-json-comments; a trailing comma stays an error there). Never throws.
+bool parses_with_comments(const std::string& file);
+
 // For changing a file: read_settings, then throws Error (nothing changed) for a file that is
 // invalid, ignored by Claude Code, or has duplicate keys (which one the user means is not
 // for fleet-hooks to guess). A missing or empty file reads as {}.

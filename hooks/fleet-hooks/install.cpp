@@ -88,14 +88,17 @@ int run_settings(const std::string& name, const SettingsOptions& o, bool install
     if (const int status = run_one(name, o, *agent, project.dir, install); status != 0)
       return status;
   }
-  if (o.trust) {
+  if (o.trust && o.dry_run) {
+    std::fprintf(stderr,
+                 "fleet-hooks %s: note: --dry-run trusts nothing; without it, --trust trusts the "
+                 "project and the suite's hooks of .codex/hooks.json in %s\n",
+                 name.c_str(), fleet::codex_config_path(fleet::agent_config_home(*codex)).c_str());
+  } else if (o.trust) {
     const fleet::CodexTrustUpdate trusted =
-        fleet::trust_codex_hooks(project.dir, fleet::agent_config_home(*codex), o.dry_run);
-    print((o.dry_run         ? "would trust"
-           : trusted.changed ? "trusted"
-                             : "already trusted") +
-          std::string(" in ") + trusted.path + ": the project " + project.dir + " and " +
-          std::to_string(trusted.trusted.size()) + " fleet-hooks hooks of .codex/hooks.json\n");
+        fleet::trust_codex_hooks(project.dir, fleet::agent_config_home(*codex), false);
+    print(std::string(trusted.changed ? "trusted" : "already trusted") + " in " + trusted.path +
+          ": the project " + project.dir + " and " + std::to_string(trusted.trusted.size()) +
+          " fleet-hooks hooks of .codex/hooks.json\n");
   }
   if (install && !o.dry_run) {
     for (const fleet::AgentCli* agent : agents) note_untrusted(name, *agent, project.dir);

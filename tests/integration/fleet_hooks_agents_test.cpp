@@ -378,7 +378,7 @@ TEST_CASE("fleet-hooks install --agent codex --trust: Codex then runs the suite'
   CHECK(read_file(config).size() == written.size());
 }
 
-TEST_CASE("fleet-hooks install --trust: only with --agent codex") {
+TEST_CASE("fleet-hooks install --trust: only with --agent codex - nothing under --dry-run") {
   Machine m;
   const auto r = m.run({"install", "--project", m.dir, "--agent", "gemini", "--trust"});
   CHECK(r.exit_code == 2);
@@ -386,4 +386,33 @@ TEST_CASE("fleet-hooks install --trust: only with --agent codex") {
   CHECK(contains(r.err, "--agent codex"));
   CHECK_FALSE(file_exists(m.dir + "/.gemini/settings.json"));
   CHECK_FALSE(file_exists(m.home + "/.codex/config.toml"));
+  const auto dry =
+      m.run({"install", "--project", m.dir, "--agent", "codex", "--trust", "--dry-run"});
+  CHECK(dry.exit_code == 0);
+  CHECK(contains(dry.err, "--dry-run trusts nothing"));
+  CHECK_FALSE(file_exists(m.home + "/.codex/config.toml"));
+  CHECK_FALSE(file_exists(m.dir + "/.codex/hooks.json"));
+}
+
+TEST_CASE("fleet-hooks check --agent gemini: comments are Gemini's JSON - trailing commas not") {
+  Machine m;
+  trust_gemini_folder(m);
+  REQUIRE(m.run({"install", "--project", m.dir, "--agent", "gemini"}).exit_code == 0);
+  const std::string file = m.dir + "/.gemini/settings.json";
+  const std::string wired = read_file(file);
+  std::string commented = "// the team's settings\n";
+  commented += wired;
+  write_file(file, commented);
+  const auto commented_check = check(m, "gemini");
+  CHECK_MESSAGE(commented_check.exit_code == 0, commented_check.out);
+  // Claude Code drops such a file whole: its check still says so.
+  REQUIRE(::mkdir((m.dir + "/.claude").c_str(), 0755) == 0);
+  write_file(m.dir + "/.claude/settings.json", "// mine\n{}\n");
+  CHECK(contains(check(m, "claude").out, "settings-ignored"));
+
+  const std::size_t cut = wired.rfind('}', wired.rfind('}') - 1) + 1;  // after "hooks": {…}
+  write_file(file, wired.substr(0, cut) + std::string(",") + wired.substr(cut));
+  const auto broken = check(m, "gemini");
+  CHECK(broken.exit_code == 1);
+  CHECK(contains(broken.out, "settings-ignored"));
 }
