@@ -397,8 +397,9 @@ aarch64_emulation() {
 
 
 if [ "$mode" = test ]; then
-  # The end-to-end tests drive the real Claude Code CLI from the npm registry; without it they
-  # report themselves skipped, with the reason.
+  # The end-to-end tests drive the real Claude Code, Codex and Gemini CLIs from the npm
+  # registry; without one its tests report themselves skipped, with the reason (failed where
+  # CI is set, as .ci/run sets it).
   tests/e2e/setup.sh
   # Before the release tests too: one of them runs the plugin's aarch64 guard.
   aarch64_emulation

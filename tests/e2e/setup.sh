@@ -1,46 +1,72 @@
 #!/usr/bin/env bash
-# Installs the Claude Code CLI the end-to-end tests drive (@anthropic-ai/claude-code@2.1.328,
-# which ships a native binary through an optional dependency) into tests/e2e/.cache, reusing
-# it when present. Writes .cache/claude-path on success, or .cache/unavailable with the reason
-# (the e2e tests then report themselves skipped with it). Always exits 0.
+# Installs the agent CLIs the end-to-end tests drive, pinned, into tests/e2e/.cache with one
+# npm install, reusing each when its pinned version is already there:
+#   Claude Code  @anthropic-ai/claude-code@2.1.328 (a native binary through an optional dependency)
+#   Codex CLI    @openai/codex@0.169.0 (a Node launcher that execs a per-platform static binary)
+#   Gemini CLI   @google/gemini-cli@0.61.0 (pure JavaScript, node >= 20)
+# For each CLI NAME (claude, codex, gemini) writes .cache/NAME-path on success, or
+# .cache/NAME-unavailable with the reason: the e2e tests of that CLI then report themselves
+# skipped with it — or fail, where the environment variable CI is set (a CI runner must run
+# them all). Always exits 0.
 set -u
 cd "$(dirname "$0")"
 cache=.cache
-version=2.1.328
 mkdir -p "$cache"
-rm -f "$cache/unavailable"
+cache_abs=$(cd "$cache" && pwd)
+names=(claude codex gemini)
+declare -A package=([claude]=@anthropic-ai/claude-code [codex]=@openai/codex [gemini]=@google/gemini-cli)
+declare -A version=([claude]=2.1.328 [codex]=0.169.0 [gemini]=0.61.0)
 
-find_binary() {
-  for candidate in "$cache"/node_modules/@anthropic-ai/claude-code-linux-*/claude; do
-    if [ -x "$candidate" ] && "$candidate" --version 2>/dev/null | grep -q "^$version"; then
-      echo "$(cd "$(dirname "$candidate")" && pwd)/claude"
-      return 0
-    fi
-  done
-  return 1
+# Prints the command that runs CLI $1 at its pinned version, or fails (Codex and Gemini: the
+# names npm puts on PATH, which launch-wrapper --agent recognises).
+find_cli() {
+  local candidate=
+  case "$1" in
+    claude)
+      for candidate in "$cache_abs"/node_modules/@anthropic-ai/claude-code-linux-*/claude; do
+        [ -x "$candidate" ] && break
+      done ;;
+    codex) candidate="$cache_abs/node_modules/.bin/codex" ;;
+    gemini) candidate="$cache_abs/node_modules/.bin/gemini" ;;
+  esac
+  [ -x "$candidate" ] || return 1
+  "$candidate" --version 2>/dev/null | grep -qwF "${version[$1]}" || return 1
+  echo "$candidate"
 }
 
-if binary=$(find_binary); then
-  echo "$binary" > "$cache/claude-path"
-  echo "e2e: Claude Code $version already installed: $binary"
-  exit 0
-fi
-rm -f "$cache/claude-path"
+missing=()
+for name in "${names[@]}"; do
+  rm -f "$cache/$name-unavailable" "$cache/unavailable"
+  if binary=$(find_cli "$name"); then
+    echo "$binary" > "$cache/$name-path"
+    echo "e2e: $name ${version[$name]} already installed: $binary"
+  else
+    rm -f "$cache/$name-path"
+    missing+=("$name")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+specs=()
+for name in "${missing[@]}"; do specs+=("${package[$name]}@${version[$name]}"); done
+reason=
 if ! command -v npm >/dev/null 2>&1; then
-  echo "npm is not installed" > "$cache/unavailable"
+  reason="npm is not installed"
 elif ! command -v node >/dev/null 2>&1; then
-  echo "node is not installed (the test fixtures need it)" > "$cache/unavailable"
+  reason="node is not installed (the CLIs and the test fixtures need it)"
 elif ! timeout 600 npm install --no-audit --no-fund --loglevel=error --prefix "$cache" \
-    "@anthropic-ai/claude-code@$version" > "$cache/npm.log" 2>&1; then
-  echo "npm install @anthropic-ai/claude-code@$version failed: $(tail -n 3 "$cache/npm.log" | tr '\n' ' ')" \
-    > "$cache/unavailable"
-elif binary=$(find_binary); then
-  echo "$binary" > "$cache/claude-path"
-  echo "e2e: installed Claude Code $version: $binary"
-  exit 0
-else
-  echo "npm installed @anthropic-ai/claude-code@$version but no working native binary for this platform" \
-    > "$cache/unavailable"
+    "${specs[@]}" > "$cache/npm.log" 2>&1; then
+  reason="npm install ${specs[*]} failed: $(tail -n 3 "$cache/npm.log" | tr '\n' ' ')"
 fi
-echo "e2e: Claude Code unavailable: $(cat "$cache/unavailable"); the e2e tests will be skipped"
+for name in "${missing[@]}"; do
+  spec="${package[$name]}@${version[$name]}"
+  if [ -z "$reason" ] && binary=$(find_cli "$name"); then
+    echo "$binary" > "$cache/$name-path"
+    echo "e2e: installed $name ${version[$name]}: $binary"
+    continue
+  fi
+  echo "${reason:-npm installed $spec but it does not run here (no working build for this platform?)}" \
+    > "$cache/$name-unavailable"
+  echo "e2e: $name unavailable: $(cat "$cache/$name-unavailable"); its e2e tests will be skipped (failed where CI is set)"
+done
 exit 0

@@ -15,8 +15,13 @@
 
 namespace fleet::test {
 
-// The path of the Claude Code binary recorded in `cache_dir` (tests/e2e/.cache); when there is
-// none, prints why and exits with kSkipped, which CTest reports as a skipped test.
+// The command of the agent CLI `name` (claude, codex, gemini) that tests/e2e/setup.sh recorded
+// in `cache_dir` (tests/e2e/.cache); when there is none, prints why and exits with kSkipped,
+// which CTest reports as a skipped test — or, where the environment variable CI is set, with
+// 1: a CI runner fails rather than skip a test for want of a CLI.
+std::string cli_or_skip(const std::string& cache_dir, const std::string& name);
+
+// cli_or_skip(cache_dir, "claude").
 std::string claude_or_skip(const std::string& cache_dir);
 
 // Writes the --mcp-config file at `path` that runs the MCP dispatcher

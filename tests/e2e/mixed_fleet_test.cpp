@@ -1,0 +1,210 @@
+// End to end, a mixed fleet: a Claude Code L3 orchestrator dispatches a Codex worker and a
+// Gemini worker through the stdio MCP dispatcher, which launches each with launch-wrapper
+// --agent codex|gemini --record-provenance; all three CLIs talk to the same scripted mock and
+// the project is wired for all three by fleet-hooks install (Codex trusted with --trust,
+// Gemini's folder trusted). Assertions use what each worker's model was sent, the store, and
+// each CLI's own session file.
+
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "agent_orchestrator.h"
+#include "base/json.h"
+#include "base/paths.h"
+#include "claude_cli.h"
+#include "fixtures.h"
+#include "store/provenance_store.h"
+#include "suite.h"
+#include "temp_dir.h"
+
+using fleet::test::EnvList;
+using fleet::test::read_file;
+using fleet::test::run_process;
+using fleet::test::RunResult;
+
+namespace {
+
+class MixedFleet {
+ public:
+  MixedFleet()
+      : claude_(fleet::test::cli_or_skip(FLEET_E2E_CACHE, "claude")),
+        codex_(fleet::test::cli_or_skip(FLEET_E2E_CACHE, "codex")),
+        gemini_(fleet::test::cli_or_skip(FLEET_E2E_CACHE, "gemini")) {
+    for (const std::string& dir : {home_, codex_home_, project_, bin_, state_}) {
+      ::mkdir(dir.c_str(), 0755);
+    }
+    fleet::test::link_suite(bin_,
+                            {"resume-guard", "provenance-writer", "launch-wrapper", "fleet-hooks"});
+    api_ = std::make_unique<fleet::test::MockMessagesApi>(FLEET_E2E_FIXTURES, tmp_.path());
+    fleet::test::write_codex_config(codex_home_, api_->port(), "", {});
+    fleet::test::write_gemini_user_settings(home_);
+    fleet::test::trust_gemini_folder(home_, project_);
+    fleet_hooks({"install", "--agent", "claude", "--agent", "codex", "--agent", "gemini"});
+    fleet_hooks({"install", "--agent", "codex", "--trust"});
+    fleet_hooks({"check", "--agent", "claude", "--agent", "codex", "--agent", "gemini"});
+
+    EnvList env = {{"HOME", home_},
+                   {"PATH", path_},
+                   {"CODEX_HOME", codex_home_},
+                   {"FLEET_HOOKS_STATE_DIR", state_},
+                   {"FLEET_E2E_WRAPPER", bin_ + "/launch-wrapper"},
+                   {"FLEET_E2E_CLAUDE", claude_},
+                   {"FLEET_E2E_CODEX", codex_},
+                   {"FLEET_E2E_GEMINI", gemini_},
+                   {"FLEET_E2E_STATE_DIR", state_},
+                   {"FLEET_E2E_KITCHEN", "kitchen-1"},
+                   {"FLEET_E2E_CALLS", tmp_ / "calls.jsonl"}};
+    const EnvList model = fleet::test::agent_model_env(api_->port());
+    env.insert(env.end(), model.begin(), model.end());
+    fleet::test::write_dispatcher_config(tmp_ / "mcp.json", FLEET_E2E_FIXTURES, env);
+  }
+
+  void script(const std::string& json) const { api_->script(json); }
+
+  fleet::test::ClaudeRun l3(const std::string& prompt) const {
+    auto env = api_->client_env();
+    env.insert(env.end(), {{"HOME", home_},
+                           {"PATH", path_},
+                           {"CODEX_HOME", codex_home_},
+                           {"FLEET_HOOKS_STATE_DIR", state_},
+                           {"FLEET_HOOKS_KITCHEN_ID", "kitchen-1"}});
+    return fleet::test::run_claude(
+        {claude_, "-p", prompt, "--session-id", fleet::test::kL3, "--output-format", "stream-json",
+         "--verbose", "--mcp-config", tmp_ / "mcp.json", "--allowedTools",
+         fleet::test::kDispatchTool},
+        {"", env, project_});
+  }
+
+  std::vector<std::string> calls() const {
+    return fleet::test::split_lines(read_file(tmp_ / "calls.jsonl"));
+  }
+  std::string store() const { return state_ + "/session_provenance.jsonl"; }
+  std::string api_log() const { return read_file(tmp_ / "api.jsonl"); }
+  // Every session file of a CLI under `root` (Codex rollouts, Gemini chats), concatenated.
+  static std::string session_files(const std::string& root) {
+    std::string all;
+    std::error_code ignored;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(root, ignored)) {
+      if (entry.path().extension() == ".jsonl") all += read_file(entry.path().string());
+    }
+    return all;
+  }
+  std::string codex_sessions() const { return session_files(codex_home_ + "/sessions"); }
+  std::string gemini_sessions() const { return session_files(home_ + "/.gemini/tmp"); }
+
+ private:
+  void fleet_hooks(std::vector<std::string> args) const {
+    args.insert(args.begin(), bin_ + "/fleet-hooks");
+    args.insert(args.end(), {"--project", project_});
+    const RunResult run = run_process(
+        args, {"", {{"HOME", home_}, {"PATH", path_}, {"CODEX_HOME", codex_home_}}, ""});
+    REQUIRE_MESSAGE(run.exit_code == 0, (args[1] + ": " + run.out + run.err));
+  }
+
+  fleet::test::TempDir tmp_;
+  std::string claude_;
+  std::string codex_;
+  std::string gemini_;
+  std::string home_ = tmp_ / "home";
+  std::string codex_home_ = tmp_ / "codex-home";
+  std::string project_ = tmp_ / "project";
+  std::string bin_ = tmp_ / "bin";
+  std::string state_ = tmp_ / "state";
+  std::string path_ = bin_ + ":" + fleet::env_value("PATH");
+  std::unique_ptr<fleet::test::MockMessagesApi> api_;
+};
+
+std::string field(const std::string& call_line, const char* key) {
+  const auto doc = fleet::parse_json_object(call_line);
+  REQUIRE(doc.ok());
+  const auto* result = fleet::member(*doc, "result");
+  REQUIRE(result != nullptr);
+  const auto* value = fleet::member(*result, key);
+  if (value == nullptr) return "";
+  return value->IsString() ? std::string(value->GetString()) : fleet::to_json(*value);
+}
+
+// A worker's turns: its first tool call prints the store (so its model sees whether the worker
+// was recorded before that call), then a first answer with the completion marker; resumed, a
+// second answer with the marker again, slower than launch-wrapper's 3 s drain: a wrapper that
+// took the old marker for the resumed run's would stop the worker before it.
+std::string worker_rules(const std::string& name, const std::string& shell_call,
+                         const std::string& store) {
+  return R"({"match":")" + name + R"(-FIRST","turns":[{"tool_use":)" + shell_call + store +
+         R"("}}},{"text":")" + name + R"( part one\n%%L2_DONE%%"}]},{"match":")" + name +
+         R"(-AGAIN","turns":[{"text":")" + name + R"( part two\n%%L2_DONE%%","delay_ms":4000}]})";
+}
+
+// What launch-wrapper printed on stderr for a dispatcher call.
+std::string stderr_of(const std::string& call_line) {
+  const auto doc = fleet::parse_json_object(call_line);
+  REQUIRE(doc.ok());
+  return std::string(fleet::string_member(*doc, "stderr").value_or(""));
+}
+
+std::string dispatch(const std::string& input_json) {
+  return fleet::test::dispatch_turn(input_json);
+}
+
+}  // namespace
+
+TEST_CASE("e2e: mixed fleet - Claude Code dispatches and resumes a Codex and a Gemini worker") {
+  MixedFleet fleet;
+  const std::string marker = R"(,"completion_marker":"%%L2_DONE%%")";
+  fleet.script(
+      R"({"rules":[{"match":"L3-MIXED","turns":[)" +
+      dispatch(R"({"prompt":"CODEX-FIRST work","agent":"codex")" + marker + "}") + "," +
+      dispatch(
+          R"({"prompt":"CODEX-AGAIN more","agent":"codex","resume_session_id":"{{last_session_id}}")" +
+          marker + "}") +
+      "," + dispatch(R"({"prompt":"GEMINI-FIRST work","agent":"gemini")" + marker + "}") + "," +
+      dispatch(
+          R"({"prompt":"GEMINI-AGAIN more","agent":"gemini","resume_session_id":"{{last_session_id}}")" +
+          marker + "}") +
+      R"(,{"text":"L3 done"}]},)" +
+      worker_rules("CODEX", R"({"name":"exec_command","input":{"cmd":"cat )", fleet.store()) + "," +
+      worker_rules("GEMINI", R"({"name":"run_shell_command","input":{"command":"cat )",
+                   fleet.store()) +
+      R"(],"default":{"text":"ok"}})");
+  const auto run = fleet.l3("L3-MIXED dispatch a Codex and a Gemini worker");
+  CHECK(run.denials() == 0);
+  const auto calls = fleet.calls();
+  REQUIRE_MESSAGE(calls.size() == 4, fleet.api_log());
+  for (const auto& call : calls) CHECK_MESSAGE(field(call, "exit_code") == "0", call);
+
+  const std::string codex = field(calls[0], "session_id");
+  const std::string gemini = field(calls[2], "session_id");
+  REQUIRE(!codex.empty());
+  REQUIRE(!gemini.empty());
+  // Each resume ran the same session, with its CLI's own flags.
+  CHECK(field(calls[1], "session_id") == codex);
+  CHECK(field(calls[3], "session_id") == gemini);
+  for (const auto& [worker, cli] : {std::pair{codex, "codex"}, std::pair{gemini, "gemini"}}) {
+    // Recorded as the L3's worker, in its CLI ...
+    const auto owner = fleet::lookup_session(fleet.store(), worker);
+    REQUIRE_MESSAGE(owner.status == fleet::StoreLookup::Status::found, cli);
+    CHECK(owner.record.caller_session_id == fleet::test::kL3);
+    CHECK(owner.record.agent_cli == cli);
+    // ... before its first tool call: the store that call printed already held it.
+    bool seen = false;
+    for (const auto& line : fleet::test::split_lines(fleet.api_log())) {
+      if (line.find(std::string(R"("api":")") + cli + "\"") != std::string::npos &&
+          line.find(worker) != std::string::npos) {
+        seen = true;
+      }
+    }
+    CHECK_MESSAGE(seen, cli);
+  }
+  // The resumed workers were not stopped by the completion marker their session files already
+  // held: each made its slow second answer, which its CLI wrote to the same session.
+  CHECK(fleet.codex_sessions().find("CODEX part two") != std::string::npos);
+  CHECK(fleet.gemini_sessions().find("GEMINI part two") != std::string::npos);
+  // A resume records nothing, and has nothing to warn about.
+  for (const auto& call : {calls[1], calls[3]}) {
+    CHECK_MESSAGE(stderr_of(call).find("was not recorded") == std::string::npos, call);
+  }
+}

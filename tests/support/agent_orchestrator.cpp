@@ -1,0 +1,227 @@
+#include "agent_orchestrator.h"
+
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+
+#include <stdexcept>
+
+#include "base/json.h"
+#include "base/paths.h"
+#include "suite.h"
+
+namespace fleet::test {
+namespace {
+
+using Env = EnvList;
+
+// A TOML basic string: JSON's escapes are TOML's for the plain paths and values used here.
+std::string toml_string(const std::string& text) {
+  rapidjson::Document doc;
+  return to_json(json_string(text, doc.GetAllocator()));
+}
+
+// The MCP dispatcher as a Gemini "mcpServers" entry (trusted: no confirmation).
+rapidjson::Value gemini_server(const std::string& script, const Env& env,
+                               rapidjson::Document::AllocatorType& alloc) {
+  rapidjson::Value variables(rapidjson::kObjectType);
+  for (const auto& [name, value] : env) {
+    variables.AddMember(json_string(name, alloc), json_string(value, alloc), alloc);
+  }
+  rapidjson::Value args(rapidjson::kArrayType);
+  args.PushBack(json_string(script, alloc), alloc);
+  rapidjson::Value server(rapidjson::kObjectType);
+  server.AddMember("command", "node", alloc);
+  server.AddMember("args", args, alloc);
+  server.AddMember("env", variables, alloc);
+  server.AddMember("trust", true, alloc);
+  return server;
+}
+
+}  // namespace
+
+void write_codex_config(const std::string& codex_home, const std::string& port,
+                        const std::string& dispatcher_script, const Env& dispatcher_env) {
+  std::string toml =
+      "model = \"gpt-5\"\nmodel_provider = \"mock\"\n\n[model_providers.mock]\n"
+      "name = \"mock\"\nbase_url = " +
+      toml_string("http://127.0.0.1:" + port + "/v1") +
+      "\nwire_api = \"responses\"\nenv_key = \"FLEET_E2E_MODEL_KEY\"\n";
+  if (!dispatcher_script.empty()) {
+    toml += "\n[mcp_servers.kitchen]\ncommand = \"node\"\nargs = [" +
+            toml_string(dispatcher_script) +
+            "]\ndefault_tools_approval_mode = \"approve\"\n\n[mcp_servers.kitchen.env]\n";
+    for (const auto& [name, value] : dispatcher_env) {
+      toml += name + " = " + toml_string(value) + "\n";
+    }
+  }
+  write_file(codex_home + "/config.toml", toml);
+}
+
+void write_gemini_user_settings(const std::string& home) {
+  ::mkdir((home + "/.gemini").c_str(), 0755);
+  write_file(home + "/.gemini/settings.json",
+             R"({"security":{"auth":{"selectedType":"gemini-api-key"}},)"
+             R"("privacy":{"usageStatisticsEnabled":false}})");
+}
+
+Env agent_model_env(const std::string& port) {
+  return {{"FLEET_E2E_MODEL_KEY", "test"},
+          {"GOOGLE_GEMINI_BASE_URL", "http://127.0.0.1:" + port},
+          {"GEMINI_API_KEY", "test"},
+          // One process instead of a relaunched child: seconds less per run.
+          {"GEMINI_CLI_NO_RELAUNCH", "true"},
+          // Under GitHub Actions Gemini strips the hooks' environment to a few variables
+          // (FLEET_HOOKS_* among the lost): not in these tests.
+          {"GITHUB_SHA", ""},
+          {"SURFACE", ""}};
+}
+
+void trust_gemini_folder(const std::string& home, const std::string& project) {
+  rapidjson::Document folders(rapidjson::kObjectType);
+  rapidjson::Value folder = json_string(project, folders.GetAllocator());
+  folders.AddMember(folder, "TRUST_FOLDER", folders.GetAllocator());
+  write_file(home + "/.gemini/trustedFolders.json", to_json(folders));
+}
+
+const AgentCliProfile& agent_profile(const std::string& name) {
+  static const AgentCliProfile codex{"codex", "Tool call blocked by PreToolUse hook: "};
+  static const AgentCliProfile gemini{"gemini", "Tool execution blocked: "};
+  if (name == "codex") return codex;
+  if (name == "gemini") return gemini;
+  throw std::invalid_argument("no agent CLI profile named " + name);
+}
+
+AgentFleet::AgentFleet(const std::string& agent, const std::string& fixtures_dir,
+                       const std::string& cache_dir)
+    : profile_(agent_profile(agent)),
+      fixtures_(fixtures_dir),
+      cli_(cli_or_skip(cache_dir, agent)),
+      claude_(cli_or_skip(cache_dir, "claude")) {
+  for (const std::string& dir : {home_, codex_home_, project_, bin_, state_, home_ + "/.gemini"}) {
+    ::mkdir(dir.c_str(), 0755);
+  }
+  link_suite(bin_, {"resume-guard", "provenance-writer", "launch-wrapper", "fleet-hooks"});
+  path_ = bin_ + ":" + env_value("PATH");
+  api_ = std::make_unique<MockMessagesApi>(fixtures_dir, tmp_.path());
+  if (agent == "codex") {
+    configure_codex();
+  } else {
+    configure_gemini();
+  }
+}
+
+AgentFleet::~AgentFleet() = default;
+
+Env AgentFleet::dispatcher_env() const {
+  Env env = api_->client_env();  // for the Claude Code workers
+  env.insert(env.end(), {{"HOME", home_},
+                         {"PATH", path_},
+                         {"FLEET_E2E_WRAPPER", bin_ + "/launch-wrapper"},
+                         {"FLEET_E2E_CLAUDE", claude_},
+                         {"FLEET_E2E_STATE_DIR", state_},
+                         {"FLEET_E2E_KITCHEN", "kitchen-1"},
+                         {"FLEET_E2E_CALLS", calls_},
+                         // The record comes from the L3's PostToolUse / AfterTool hook.
+                         {"FLEET_E2E_NO_RECORD", "1"}});
+  return env;
+}
+
+void AgentFleet::configure_codex() const {
+  write_codex_config(codex_home_, api_->port(), fixtures_ + "/mcp_dispatcher.mjs",
+                     dispatcher_env());
+}
+
+// The project's .gemini/settings.json: the dispatcher as the trusted MCP server "kitchen".
+void AgentFleet::configure_gemini() const {
+  write_gemini_user_settings(home_);
+  rapidjson::Document settings(rapidjson::kObjectType);
+  auto& alloc = settings.GetAllocator();
+  rapidjson::Value servers(rapidjson::kObjectType);
+  servers.AddMember(
+      "kitchen", gemini_server(fixtures_ + "/mcp_dispatcher.mjs", dispatcher_env(), alloc), alloc);
+  settings.AddMember("mcpServers", servers, alloc);
+  ::mkdir((project_ + "/.gemini").c_str(), 0755);
+  write_file(project_ + "/.gemini/settings.json", to_json(settings));
+}
+
+void AgentFleet::install() const {
+  const RunResult install = run_process(
+      {bin_ + "/fleet-hooks", "install", "--agent", profile_.name, "--project", project_},
+      {"", suite_env(), ""});
+  REQUIRE_MESSAGE(install.exit_code == 0, (install.out + install.err));
+}
+
+RunResult AgentFleet::check() const {
+  return run_process(
+      {bin_ + "/fleet-hooks", "check", "--agent", profile_.name, "--project", project_},
+      {"", suite_env(), ""});
+}
+
+void AgentFleet::trust() const {
+  if (profile_.name == "gemini") {
+    trust_gemini_folder(home_, project_);
+    return;
+  }
+  const RunResult trusted = run_process(
+      {bin_ + "/fleet-hooks", "install", "--agent", "codex", "--trust", "--project", project_},
+      {"", suite_env(), ""});
+  REQUIRE_MESSAGE(trusted.exit_code == 0, (trusted.out + trusted.err));
+}
+
+void AgentFleet::script(const std::string& json) const {
+  api_->script(json);
+}
+
+std::string AgentFleet::dispatch_turn(const std::string& input_json) const {
+  // Codex offers an MCP server's tools in the namespace mcp__<server>, under their own names;
+  // Gemini offers them as mcp_<server>_<tool>.
+  if (profile_.name == "codex") {
+    return R"({"tool_use":{"name":"dispatch_food_truck","namespace":"mcp__kitchen","input":)" +
+           input_json + "}}";
+  }
+  return R"({"tool_use":{"name":"mcp_kitchen_dispatch_food_truck","input":)" + input_json + "}}";
+}
+
+Env AgentFleet::suite_env() const {
+  return {{"HOME", home_},
+          {"PATH", path_},
+          {"CODEX_HOME", codex_home_},
+          {"FLEET_HOOKS_STATE_DIR", state_}};
+}
+
+AgentRun AgentFleet::l3(const std::string& prompt, const std::string& kitchen,
+                        const std::vector<std::string>& extra) const {
+  Env env = suite_env();
+  env.emplace_back("FLEET_HOOKS_KITCHEN_ID", kitchen);
+  std::vector<std::string> argv;
+  const Env model = agent_model_env(api_->port());
+  env.insert(env.end(), model.begin(), model.end());
+  if (profile_.name == "codex") {
+    argv = {cli_, "exec", "--json", "--skip-git-repo-check", prompt};
+  } else {
+    argv = {cli_, "-p", prompt, "-o", "json"};
+  }
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  AgentRun run{run_process(argv, {"", env, project_}), ""};
+  // Codex: the "thread.started" line of --json; Gemini: the object -o json prints.
+  const std::vector<std::string> lines =
+      profile_.name == "codex" ? split_lines(run.process.out) : std::vector{run.process.out};
+  for (const auto& line : lines) {
+    const auto doc = parse_json_object(line);
+    if (!doc.ok()) continue;
+    const char* key = profile_.name == "codex" ? "thread_id" : "session_id";
+    if (auto id = string_member(*doc, key)) run.session_id = std::string(*id);
+  }
+  return run;
+}
+
+void AgentFleet::record(const std::string& worker, const std::string& caller,
+                        const std::string& kitchen) const {
+  write_record(state_, worker, caller, kitchen);
+}
+
+std::vector<std::string> AgentFleet::calls() const {
+  return split_lines(read_file(calls_));
+}
+
+}  // namespace fleet::test

@@ -1,0 +1,110 @@
+#pragma once
+// Test support for the end-to-end tests of the Codex CLI and the Gemini CLI as L3
+// orchestrators: the real CLI that tests/e2e/setup.sh installed, run headless in a private
+// home against the scripted model API (tests/e2e/fixtures/mock_api.mjs, which speaks each CLI's
+// wire), with the stdio MCP dispatcher (fixtures/mcp_dispatcher.mjs) as the server "kitchen";
+// the workers it launches through launch-wrapper are Claude Code sessions.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "claude_cli.h"
+#include "process.h"
+#include "temp_dir.h"
+
+namespace fleet::test {
+
+// What one agent CLI needs from the tests: its name for --agent and setup.sh, how its model
+// calls the dispatch tool, and what it tells the model when a hook blocks a call.
+struct AgentCliProfile {
+  std::string name;            // "codex" or "gemini"
+  std::string blocked_prefix;  // the text the model gets for a denied call, before the reason
+};
+const AgentCliProfile& agent_profile(const std::string& name);
+
+using EnvList = std::vector<std::pair<std::string, std::string>>;
+
+// $CODEX_HOME/config.toml: the mock on `port` as the model provider (Responses API, key in
+// FLEET_E2E_MODEL_KEY); with a `dispatcher_script`, that script as the MCP server "kitchen"
+// (run with node, `dispatcher_env` in its environment) whose tools run without asking.
+void write_codex_config(const std::string& codex_home, const std::string& port,
+                        const std::string& dispatcher_script, const EnvList& dispatcher_env);
+// ~/.gemini/settings.json: API-key auth (the base URL alone selects a gateway auth that
+// headless runs refuse) and no usage statistics.
+void write_gemini_user_settings(const std::string& home);
+// The environment that points Codex and Gemini at the mock on `port`.
+EnvList agent_model_env(const std::string& port);
+// Gemini: `project` in ~/.gemini/trustedFolders.json.
+void trust_gemini_folder(const std::string& home, const std::string& project);
+// One headless run of the CLI as an L3 orchestrator.
+struct AgentRun {
+  RunResult process;
+  std::string session_id;  // the session the CLI reported (Codex: thread.started; Gemini: -o json)
+};
+
+class AgentFleet {
+ public:
+  // Sets up a private home, project, state directory and the suite on PATH, the CLI configured
+  // for the mock API and the dispatcher, no hooks wired yet; skips (fails where CI is set)
+  // when setup.sh could not install the CLI or Claude Code. `fixtures_dir` holds the mock and
+  // the dispatcher, `cache_dir` is setup.sh's cache.
+  AgentFleet(const std::string& agent, const std::string& fixtures_dir,
+             const std::string& cache_dir);
+  ~AgentFleet();
+
+  // Wires the hooks into the project as a user does: `fleet-hooks install --agent <cli>`
+  // (.codex/hooks.json, or the "hooks" key of .gemini/settings.json); REQUIREs exit 0.
+  void install() const;
+  // `fleet-hooks check --agent <cli>` on the project, as a user runs it.
+  RunResult check() const;
+  // Trusts the project and its hooks: Codex, `fleet-hooks install --agent codex --trust` (the
+  // project and the suite's hooks in $CODEX_HOME/config.toml); Gemini, the folder in
+  // ~/.gemini/trustedFolders.json.
+  void trust() const;
+
+  // The mock API's script (mock_api.mjs's format); dispatch_turn gives a turn calling the
+  // dispatch tool with `input_json` the way this CLI's model calls it.
+  void script(const std::string& json) const;
+  std::string dispatch_turn(const std::string& input_json) const;
+
+  // One headless run with `prompt` in `kitchen` (FLEET_HOOKS_KITCHEN_ID), `extra` options
+  // added to the command line; session_id is empty when the CLI reported none.
+  AgentRun l3(const std::string& prompt, const std::string& kitchen,
+              const std::vector<std::string>& extra = {}) const;
+
+  // Writes a record of `worker` dispatched by `caller` in `kitchen` (provenance-writer record).
+  void record(const std::string& worker, const std::string& caller,
+              const std::string& kitchen) const;
+
+  // The tool calls the dispatcher ran, as {"input", "result"} JSON lines.
+  std::vector<std::string> calls() const;
+  std::string store() const { return state_ + "/session_provenance.jsonl"; }
+  // The text of every tool result the CLI sent back to the model so far, a request a line.
+  std::string tool_results() const { return api_->tool_results(); }
+  const AgentCliProfile& profile() const { return profile_; }
+  const std::string& project() const { return project_; }
+  // The environment the suite's programs run with here (HOME, PATH, CODEX_HOME, state dir).
+  std::vector<std::pair<std::string, std::string>> suite_env() const;
+
+ private:
+  void configure_codex() const;
+  void configure_gemini() const;
+  std::vector<std::pair<std::string, std::string>> dispatcher_env() const;
+
+  const AgentCliProfile& profile_;
+  std::string fixtures_;
+  TempDir tmp_;
+  std::string cli_;
+  std::string claude_;
+  std::string home_ = tmp_ / "home";
+  std::string codex_home_ = tmp_ / "codex-home";
+  std::string project_ = tmp_ / "project";
+  std::string bin_ = tmp_ / "bin";
+  std::string state_ = tmp_ / "state";
+  std::string calls_ = tmp_ / "calls.jsonl";
+  std::string path_;
+  std::unique_ptr<MockMessagesApi> api_;
+};
+
+}  // namespace fleet::test
