@@ -74,6 +74,18 @@ void guarded_fleet(AgentFleet& fleet) {
       fleet.tool_results());
 }
 
+// Records a worker of kL3 in kitchen-1 and scripts an L3 prompt "L3-STEAL" that resumes it;
+// returns the worker's id.
+std::string script_stranger_resume(const AgentFleet& fleet) {
+  const std::string worker = "0d07e5d0-0000-4000-8000-00000000beef";
+  fleet.record(worker, fleet::test::kL3, "kitchen-1");
+  fleet.script(
+      R"({"rules":[{"match":"L3-STEAL","turns":[)" +
+      fleet.dispatch_turn(R"({"prompt":"L2-WORK steal","resume_session_id":")" + worker + R"("})") +
+      R"(,{"text":"done"}]},{"match":"L2-WORK","turns":[{"text":"x"}]}]})");
+  return worker;
+}
+
 }  // namespace
 
 TEST_CASE("e2e: codex - a stranger's resume is denied, the owner's runs, a dispatch is recorded") {
@@ -95,12 +107,7 @@ TEST_CASE("e2e: codex - an untrusted wiring fails check, and Codex runs a strang
   CHECK(untrusted.out.find("install --agent codex --trust") != std::string::npos);
   // ... because Codex then skips the hooks without a word: a stranger's resume of a recorded
   // worker reaches the dispatcher.
-  const std::string worker = "0d07e5d0-0000-4000-8000-00000000beef";
-  fleet.record(worker, fleet::test::kL3, "kitchen-1");
-  fleet.script(
-      R"({"rules":[{"match":"L3-STEAL","turns":[)" +
-      fleet.dispatch_turn(R"({"prompt":"L2-WORK steal","resume_session_id":")" + worker + R"("})") +
-      R"(,{"text":"done"}]},{"match":"L2-WORK","turns":[{"text":"x"}]}]})");
+  const std::string worker = script_stranger_resume(fleet);
   const AgentRun unguarded = fleet.l3("L3-STEAL resume the worker", "kitchen-2");
   CHECK(unguarded.process.exit_code == 0);
   CHECK(fleet.calls().size() == 1);
@@ -133,12 +140,7 @@ TEST_CASE(
   const auto untrusted = fleet.check();
   CHECK(untrusted.exit_code == 1);
   CHECK(untrusted.out.find("trustedFolders.json") != std::string::npos);
-  const std::string worker = "0d07e5d0-0000-4000-8000-00000000beef";
-  fleet.record(worker, fleet::test::kL3, "kitchen-1");
-  fleet.script(
-      R"({"rules":[{"match":"L3-STEAL","turns":[)" +
-      fleet.dispatch_turn(R"({"prompt":"L2-WORK steal","resume_session_id":")" + worker + R"("})") +
-      R"(,{"text":"done"}]},{"match":"L2-WORK","turns":[{"text":"x"}]}]})");
+  const std::string worker = script_stranger_resume(fleet);
   // Headless in an untrusted folder Gemini refuses to run (exit 55) ...
   const AgentRun refused = fleet.l3("L3-STEAL resume the worker", "kitchen-2");
   CHECK(refused.process.exit_code == 55);
