@@ -259,23 +259,31 @@ std::vector<Finding> trust_findings(const std::vector<const ConfiguredHook*>& gu
 
 }  // namespace
 
-CheckResult check_wiring(const CheckOptions& options) {
-  const AgentCli& agent = *options.agent;
-  HookSources collected = collect_hooks(hook_source_options(options));
-  const std::vector<ConfiguredHook>& hooks = collected.hooks;
-  std::vector<Finding> findings = std::move(collected.findings);
+namespace {
 
+// The suite's entries among the configured hooks, by role.
+struct SuiteEntries {
   std::vector<const ConfiguredHook*> guards, writers, starts;
+};
+
+SuiteEntries suite_entries(const std::vector<ConfiguredHook>& hooks, const AgentCli& agent) {
+  SuiteEntries entries;
   for (const ConfiguredHook& hook : hooks) {
     const SuiteHook* suite = suite_hook_of_command(hook.command, hook.event, agent);
     if (suite == nullptr) continue;
-    (suite->role == HookRole::pre_tool    ? guards
-     : suite->role == HookRole::post_tool ? writers
-                                          : starts)
+    (suite->role == HookRole::pre_tool    ? entries.guards
+     : suite->role == HookRole::post_tool ? entries.writers
+                                          : entries.starts)
         .push_back(&hook);
   }
+  return entries;
+}
 
-  // The tools that must be guarded.
+// The tools that must be guarded: --tool, else every dispatch tool a guard entry names (the
+// dispatch tool first), else the dispatch tool.
+std::vector<std::string> required_tools(const CheckOptions& options,
+                                        const std::vector<const ConfiguredHook*>& guards) {
+  const AgentCli& agent = *options.agent;
   std::vector<std::string> required = options.tools;
   if (required.empty()) {
     for (const ConfiguredHook* guard : guards) {
@@ -289,56 +297,90 @@ CheckResult check_wiring(const CheckOptions& options) {
     }
   }
   if (required.empty()) required.emplace_back(kDispatchToolName);
+  return required;
+}
 
-  std::set<std::string> guarded;
-  for (const ConfiguredHook* guard : guards) {
-    std::vector<Finding> own =
-        entry_findings(*guard, "the resume-guard hook", Severity::error, agent);
-    const std::optional<Finding> missing =
-        binary_missing(*guard, "resume-guard", true, options.project_dir, agent);
-    const bool present = !missing;
-    if (missing) own.push_back(*missing);
-    if (present && guard->parsed.guarded &&
-        guard->parsed.exit_if_missing != exit_status::hook_blocks) {
-      own.push_back({"guard-fail-open", Severity::warning,
-                     "the resume-guard hook lets the dispatch tool run unguarded on a machine "
-                     "without resume-guard (installed with --fail-open-if-missing)",
-                     guard->file});
-    }
-    bool broken = false;
-    for (const Finding& f : own) {
-      const bool blocking_missing =
-          f.rule == "binary-missing" && guard->parsed.exit_if_missing == exit_status::hook_blocks;
-      if (f.severity == Severity::error && !blocking_missing) broken = true;
-    }
-    findings.insert(findings.end(), own.begin(), own.end());
-    const std::string probe_tool = entry_tools(*guard).front();
-    const ForgeryOutcome forgery = run_forgery(*guard, probe_tool, options.project_dir, agent);
-    if (!forgery.blocked) {
-      if (present || guard->parsed.exit_if_missing == exit_status::hook_blocks) {
-        findings.push_back({"guard-does-not-deny", Severity::error,
-                            "the resume-guard hook '" + guard->command +
-                                "' did not deny a forged self-resume through " + probe_tool + " (" +
-                                forgery.detail + ")",
-                            guard->file});
-      }
-      continue;
-    }
-    if (present && forgery.blocked_by_wrapper) {
-      std::string said = forgery.blocked_by_wrapper->substr(0, 600);
-      while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
-      findings.push_back({"binary-missing", Severity::error,
-                          "resume-guard cannot run on this machine, so its hook blocks every call "
-                          "of the dispatch tool here (exit 2); it says: " +
-                              said,
-                          guard->file});
-    }
-    if (broken) continue;
-    for (const std::string& tool : required) {
-      if (matcher_covers_tool(guard->matcher, tool, agent) && binary_acts_on(*guard, tool))
-        guarded.insert(tool);
-    }
+// What one resume-guard entry says about the wiring, and the required tools it guards.
+struct GuardCheck {
+  std::vector<Finding> findings;
+  std::vector<std::string> guarded;
+};
+
+// A resume-guard entry on its own: its findings, whether its binary is on this machine, and
+// whether a finding breaks it (a missing binary that blocks does not: the entry fails closed).
+struct GuardEntry {
+  std::vector<Finding> findings;
+  bool present = false;
+  bool broken = false;
+};
+
+GuardEntry guard_entry(const ConfiguredHook& guard, const CheckOptions& options) {
+  const AgentCli& agent = *options.agent;
+  GuardEntry entry;
+  entry.findings = entry_findings(guard, "the resume-guard hook", Severity::error, agent);
+  const std::optional<Finding> missing =
+      binary_missing(guard, "resume-guard", true, options.project_dir, agent);
+  entry.present = !missing;
+  if (missing) entry.findings.push_back(*missing);
+  if (entry.present && guard.parsed.guarded &&
+      guard.parsed.exit_if_missing != exit_status::hook_blocks) {
+    entry.findings.push_back(
+        {"guard-fail-open", Severity::warning,
+         "the resume-guard hook lets the dispatch tool run unguarded on a "
+         "machine without resume-guard (installed with --fail-open-if-missing)",
+         guard.file});
   }
+  for (const Finding& f : entry.findings) {
+    const bool blocking_missing =
+        f.rule == "binary-missing" && guard.parsed.exit_if_missing == exit_status::hook_blocks;
+    if (f.severity == Severity::error && !blocking_missing) entry.broken = true;
+  }
+  return entry;
+}
+
+GuardCheck check_guard(const ConfiguredHook& guard, const CheckOptions& options,
+                       const std::vector<std::string>& required) {
+  const AgentCli& agent = *options.agent;
+  GuardEntry entry = guard_entry(guard, options);
+  const bool present = entry.present;
+  GuardCheck check;
+  check.findings = std::move(entry.findings);
+  const std::string probe_tool = entry_tools(guard).front();
+  const ForgeryOutcome forgery = run_forgery(guard, probe_tool, options.project_dir, agent);
+  if (!forgery.blocked) {
+    if (present || guard.parsed.exit_if_missing == exit_status::hook_blocks) {
+      check.findings.push_back({"guard-does-not-deny", Severity::error,
+                                "the resume-guard hook '" + guard.command +
+                                    "' did not deny a forged self-resume through " + probe_tool +
+                                    " (" + forgery.detail + ")",
+                                guard.file});
+    }
+    return check;
+  }
+  if (present && forgery.blocked_by_wrapper) {
+    std::string said = forgery.blocked_by_wrapper->substr(0, 600);
+    while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
+    check.findings.push_back({"binary-missing", Severity::error,
+                              "resume-guard cannot run on this machine, so its hook blocks every "
+                              "call of the dispatch tool here (exit 2); it says: " +
+                                  said,
+                              guard.file});
+  }
+  if (entry.broken) return check;
+  for (const std::string& tool : required) {
+    if (matcher_covers_tool(guard.matcher, tool, agent) && binary_acts_on(guard, tool))
+      check.guarded.push_back(tool);
+  }
+  return check;
+}
+
+// A guard-missing finding for each required tool no working entry guards.
+std::vector<Finding> unguarded_tools(const CheckOptions& options,
+                                     const std::vector<const ConfiguredHook*>& guards,
+                                     const std::vector<std::string>& required,
+                                     const std::set<std::string>& guarded) {
+  const AgentCli& agent = *options.agent;
+  std::vector<Finding> findings;
   for (const std::string& tool : required) {
     if (guarded.contains(tool)) continue;
     std::string why;
@@ -355,9 +397,14 @@ CheckResult check_wiring(const CheckOptions& options) {
                             install_hint(options.project_dir, required, agent),
                         ""});
   }
+  return findings;
+}
 
-  // The plugin and the settings entries both wired: every dispatch runs the guard twice (and
-  // the writer records twice); one of them is enough.
+// The plugin and the settings entries both wired: every dispatch runs the guard twice (and
+// the writer records twice); one of them is enough.
+std::optional<Finding> wired_twice(const std::vector<const ConfiguredHook*>& guards,
+                                   const std::vector<std::string>& required,
+                                   const AgentCli& agent) {
   for (const std::string& tool : required) {
     const ConfiguredHook* from_settings = nullptr;
     const ConfiguredHook* from_plugin = nullptr;
@@ -367,16 +414,21 @@ CheckResult check_wiring(const CheckOptions& options) {
       (guard->plugin_root.empty() ? from_settings : from_plugin) = guard;
     }
     if (from_settings == nullptr || from_plugin == nullptr) continue;
-    findings.push_back({"guard-wired-twice", Severity::warning,
-                        "resume-guard runs twice for " + tool + ": from the settings entry in " +
-                            from_settings->file + " and from the fleet-hooks plugin (" +
-                            from_plugin->plugin_root +
-                            "). Use the plugin or the settings entries, not both: `fleet-hooks "
-                            "uninstall` removes the entries, or stop enabling the plugin",
-                        from_settings->file});
-    break;
+    return Finding{"guard-wired-twice", Severity::warning,
+                   "resume-guard runs twice for " + tool + ": from the settings entry in " +
+                       from_settings->file + " and from the fleet-hooks plugin (" +
+                       from_plugin->plugin_root +
+                       "). Use the plugin or the settings entries, not both: `fleet-hooks "
+                       "uninstall` removes the entries, or stop enabling the plugin",
+                   from_settings->file};
   }
+  return std::nullopt;
+}
 
+std::vector<Finding> writer_findings(const std::vector<const ConfiguredHook*>& writers,
+                                     const CheckOptions& options) {
+  const AgentCli& agent = *options.agent;
+  std::vector<Finding> findings;
   if (writers.empty()) {
     findings.push_back({"writer-missing", Severity::warning,
                         "no " + std::string(agent.post_tool_event) +
@@ -392,19 +444,43 @@ CheckResult check_wiring(const CheckOptions& options) {
             binary_missing(*writer, "provenance-writer", false, options.project_dir, agent))
       findings.push_back(std::move(*missing));
   }
-  const std::vector<Finding> start_findings = session_start_findings(starts, options);
-  findings.insert(findings.end(), start_findings.begin(), start_findings.end());
-  const std::vector<Finding> trust = trust_findings(guards, writers, starts, options);
-  findings.insert(findings.end(), trust.begin(), trust.end());
+  return findings;
+}
 
-  std::optional<Finding> unsafe;
+std::optional<Finding> store_finding(const CheckOptions& options) {
   try {
-    unsafe = store_unsafe(
+    return store_unsafe(
         provenance_store_path(state_dir_for_project(options.state_dir, options.project_dir)));
   } catch (const Error& e) {
-    unsafe = Finding{"store-unsafe", Severity::error, e.what(), ""};
+    return Finding{"store-unsafe", Severity::error, e.what(), ""};
   }
-  if (unsafe) findings.push_back(std::move(*unsafe));
+}
+
+void append(std::vector<Finding>& to, std::vector<Finding> more) {
+  to.insert(to.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+}
+
+}  // namespace
+
+CheckResult check_wiring(const CheckOptions& options) {
+  const AgentCli& agent = *options.agent;
+  HookSources collected = collect_hooks(hook_source_options(options));
+  std::vector<Finding> findings = std::move(collected.findings);
+  const SuiteEntries entries = suite_entries(collected.hooks, agent);
+  std::vector<std::string> required = required_tools(options, entries.guards);
+
+  std::set<std::string> guarded;
+  for (const ConfiguredHook* guard : entries.guards) {
+    GuardCheck check = check_guard(*guard, options, required);
+    append(findings, std::move(check.findings));
+    guarded.insert(check.guarded.begin(), check.guarded.end());
+  }
+  append(findings, unguarded_tools(options, entries.guards, required, guarded));
+  if (auto twice = wired_twice(entries.guards, required, agent)) findings.push_back(*twice);
+  append(findings, writer_findings(entries.writers, options));
+  append(findings, session_start_findings(entries.starts, options));
+  append(findings, trust_findings(entries.guards, entries.writers, entries.starts, options));
+  if (auto unsafe = store_finding(options)) findings.push_back(std::move(*unsafe));
   return {std::move(findings), std::move(required)};
 }
 
