@@ -1,4 +1,4 @@
-#include "launch/launch_wrapper_cli.h"
+#include "launch/wrapper_command_line.h"
 
 #include <limits>
 

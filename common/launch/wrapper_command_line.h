@@ -9,7 +9,7 @@
 
 #include "agent/agent_cli.h"
 #include "base/cli.h"
-#include "launch/launch_options.h"
+#include "launch/options.h"
 
 namespace fleet {
 

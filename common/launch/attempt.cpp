@@ -1,4 +1,4 @@
-#include "launch/launch_attempt.h"
+#include "launch/attempt.h"
 
 #include <fcntl.h>
 #include <sys/wait.h>

@@ -1,4 +1,4 @@
-#include "launch/launch_wrapper.h"
+#include "launch/run.h"
 
 #include <cstring>
 #include <optional>
@@ -7,10 +7,10 @@
 #include "base/error.h"
 #include "base/exit_status.h"
 #include "base/ids.h"
-#include "launch/launch_attempt.h"
-#include "launch/launch_plan.h"
-#include "launch/launch_summary.h"
+#include "launch/attempt.h"
+#include "launch/plan.h"
 #include "launch/retry_policy.h"
+#include "launch/summary.h"
 #include "process/command_search.h"
 
 namespace fleet {

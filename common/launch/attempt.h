@@ -13,13 +13,13 @@
 #include <vector>
 
 #include "base/files.h"
-#include "launch/launch_guardian.h"
-#include "launch/launch_options.h"
-#include "launch/launch_plan.h"
-#include "launch/launch_registry.h"
-#include "launch/launch_summary.h"
+#include "launch/guardian.h"
+#include "launch/options.h"
+#include "launch/plan.h"
+#include "launch/registry.h"
 #include "launch/session_state.h"
 #include "launch/stdout_spool.h"
+#include "launch/summary.h"
 #include "process/signal_router.h"
 
 namespace fleet {
