@@ -6,7 +6,7 @@
 #include <string>
 
 #include "base/enum_names.h"
-#include "launch/launch_registry.h"
+#include "launch/registry.h"
 
 namespace fleet {
 

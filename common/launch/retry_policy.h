@@ -10,9 +10,9 @@
 
 #include "base/enum_names.h"
 #include "launch/agent_profile.h"
+#include "launch/attempt.h"
 #include "launch/error_class.h"
-#include "launch/launch_attempt.h"
-#include "launch/launch_options.h"
+#include "launch/options.h"
 
 namespace fleet {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "launch/launch_options.h"
-#include "launch/launch_plan.h"
+#include "launch/options.h"
+#include "launch/plan.h"
 #include "launch/session_id_capture.h"
 #include "launch/transcript_watch.h"
 #include "store/provenance_record.h"

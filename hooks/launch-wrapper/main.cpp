@@ -11,8 +11,8 @@
 #include "base/error.h"
 #include "base/exit_status.h"
 #include "launch/agent_control.h"
-#include "launch/launch_wrapper.h"
-#include "launch/launch_wrapper_cli.h"
+#include "launch/run.h"
+#include "launch/wrapper_command_line.h"
 #include "process/standard_fds.h"
 #include "version.h"
 

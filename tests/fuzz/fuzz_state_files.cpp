@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "launch/launch_registry.h"
+#include "launch/registry.h"
 #include "launch/session_state.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

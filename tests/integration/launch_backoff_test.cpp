@@ -8,7 +8,7 @@
 
 #include "base/json.h"
 #include "fixtures.h"
-#include "launch/launch_registry.h"
+#include "launch/registry.h"
 #include "process.h"
 #include "temp_dir.h"
 

@@ -17,7 +17,7 @@
 #include "base/json.h"
 #include "base/timestamp.h"
 #include "emulator.h"
-#include "launch/launch_registry.h"
+#include "launch/registry.h"
 #include "launch_output.h"
 #include "proc_table.h"
 #include "process.h"

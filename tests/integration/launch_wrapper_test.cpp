@@ -15,7 +15,7 @@
 #include "base/json.h"
 #include "base/timestamp.h"
 #include "child.h"
-#include "launch/launch_registry.h"
+#include "launch/registry.h"
 #include "launch_output.h"
 #include "process.h"
 #include "store/provenance_record.h"

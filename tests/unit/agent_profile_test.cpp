@@ -8,7 +8,7 @@
 #include "launch/command_line.h"
 #include "launch/completion_marker.h"
 #include "launch/error_class.h"
-#include "launch/launch_plan.h"
+#include "launch/plan.h"
 #include "launch/retry_policy.h"
 
 using namespace fleet;

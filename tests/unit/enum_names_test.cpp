@@ -6,10 +6,10 @@
 
 #include "launch/agent_control.h"
 #include "launch/error_class.h"
-#include "launch/launch_options.h"
-#include "launch/launch_summary.h"
+#include "launch/options.h"
 #include "launch/retry_policy.h"
 #include "launch/session_state.h"
+#include "launch/summary.h"
 
 using namespace fleet;
 

@@ -9,7 +9,7 @@
 #include <sys/types.h>
 
 #include "base/files.h"
-#include "launch/launch_containment.h"
+#include "launch/containment.h"
 
 namespace fleet {
 

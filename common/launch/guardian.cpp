@@ -1,4 +1,4 @@
-#include "launch/launch_guardian.h"
+#include "launch/guardian.h"
 
 #include <fcntl.h>
 #include <sys/wait.h>

@@ -1,4 +1,4 @@
-#include "launch/launch_registry.h"
+#include "launch/registry.h"
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>
@@ -21,13 +21,13 @@ LaunchRecord sample() {
 
 }  // namespace
 
-TEST_CASE("launch_registry: the record round-trips through JSON") {
+TEST_CASE("registry: the record round-trips through JSON") {
   const auto parsed = parse_launch_record(launch_record_json(sample()));
   REQUIRE_MESSAGE(parsed, parsed.problem());
   CHECK(*parsed == sample());
 }
 
-TEST_CASE("launch_registry: records that cannot be trusted") {
+TEST_CASE("registry: records that cannot be trusted") {
   const std::string good = launch_record_json(sample());
   // Every refusal says why.
   const auto refused = [](const Result<LaunchRecord>& parsed) {
@@ -52,7 +52,7 @@ TEST_CASE("launch_registry: records that cannot be trusted") {
   CHECK(refused(with("\"session_id\":\"s-1\"", "\"session_id\":null")));
 }
 
-TEST_CASE("launch_registry: write - read - remove") {
+TEST_CASE("registry: write - read - remove") {
   TempDir tmp;
   const LaunchRegistry registry(tmp.path(), "member-1");
   CHECK(registry.read().status == RegistryRead::Status::missing);
@@ -70,7 +70,7 @@ TEST_CASE("launch_registry: write - read - remove") {
   CHECK(registry.read().status == RegistryRead::Status::missing);
 }
 
-TEST_CASE("launch_registry: a corrupt or symlinked record is reported") {
+TEST_CASE("registry: a corrupt or symlinked record is reported") {
   TempDir tmp;
   const LaunchRegistry registry(tmp.path(), "m");
   registry.write(sample());
@@ -88,7 +88,7 @@ TEST_CASE("launch_registry: a corrupt or symlinked record is reported") {
   CHECK(read_file(tmp / "elsewhere.json") == launch_record_json(sample()));
 }
 
-TEST_CASE("launch_registry: member names become file names and are validated") {
+TEST_CASE("registry: member names become file names and are validated") {
   TempDir tmp;
   CHECK_THROWS_AS(LaunchRegistry(tmp.path(), "../escape"), Error);
   CHECK_THROWS_AS(LaunchRegistry(tmp.path(), "a/b"), Error);

@@ -9,7 +9,7 @@
 
 #include "agent/agent_cli.h"
 #include "base/cli.h"
-#include "launch/launch_options.h"
+#include "launch/options.h"
 
 namespace fleet {
 
@@ -33,6 +33,15 @@ class LaunchWrapperCommandLine {
   LaunchOptions launch_options(const std::vector<std::string>& command, pid_t parent) const;
 
  private:
+  // The options and subcommands, group by group, in the order --help lists them.
+  void add_launch_options(CLI::App& app);
+  void add_retry_options(CLI::App& app);
+  void add_provenance_options(CLI::App& app);
+  void add_completion_options(CLI::App& app);
+  void add_session_options(CLI::App& app);
+  void add_output_options(CLI::App& app);
+  void add_subcommands(CLI::App& app);
+
   LaunchOptions options_;
   const AgentCli* agent_ = &claude_code();
   double grace_seconds_ = 5;

@@ -11,7 +11,7 @@
 
 #include "base/enum_names.h"
 #include "launch/agent_profile.h"
-#include "launch/launch_containment.h"
+#include "launch/containment.h"
 
 namespace fleet {
 

@@ -1,4 +1,4 @@
-#include "launch/launch_wrapper_cli.h"
+#include "launch/wrapper_command_line.h"
 
 #include <limits>
 
@@ -19,6 +19,17 @@ const char kStateDirHelp[] =
 }  // namespace
 
 LaunchWrapperCommandLine::LaunchWrapperCommandLine(CLI::App& app) {
+  add_launch_options(app);
+  add_retry_options(app);
+  add_provenance_options(app);
+  add_completion_options(app);
+  add_session_options(app);
+  add_output_options(app);
+  add_subcommands(app);
+}
+
+// The agent CLI, the member, its state and how its agent is stopped.
+void LaunchWrapperCommandLine::add_launch_options(CLI::App& app) {
   LaunchOptions& o = options_;
   add_agent_option(app, agent_)
       ->description(
@@ -35,6 +46,11 @@ LaunchWrapperCommandLine::LaunchWrapperCommandLine(CLI::App& app) {
       ->check(CLI::NonNegativeNumber);
   app.add_flag("--leave-children", o.leave_children,
                "Do not stop processes left in the agent's group after it exits");
+}
+
+// Retries, their backoff and the summary line on stderr.
+void LaunchWrapperCommandLine::add_retry_options(CLI::App& app) {
+  LaunchOptions& o = options_;
   app.add_option("--retries", o.retry.retries,
                  "Retries after a stale-session or retryable failure (default 0)")
       ->check(CLI::Range(0, 100));
@@ -42,6 +58,11 @@ LaunchWrapperCommandLine::LaunchWrapperCommandLine(CLI::App& app) {
                  "Base seconds of the exponential backoff between retryable attempts (default 1)")
       ->check(CLI::NonNegativeNumber);
   app.add_flag("--quiet", o.quiet, "No JSON summary line on stderr at the end");
+}
+
+// The launched session's id and its ownership record.
+void LaunchWrapperCommandLine::add_provenance_options(CLI::App& app) {
+  LaunchOptions& o = options_;
   app.add_flag("--record-provenance", o.provenance.record,
                "Append the launched session's ownership record before the agent runs");
   app.add_flag("--assign-session-id", o.session.assign_session_id,
@@ -57,6 +78,11 @@ LaunchWrapperCommandLine::LaunchWrapperCommandLine(CLI::App& app) {
   app.add_option("--recipe-name", o.provenance.recipe_name, "Recipe for the record");
   app.add_option("--step-name", o.provenance.step_name, "Step for the record");
   app.add_flag("--fsync", o.provenance.fsync, "fdatasync the provenance store after the append");
+}
+
+// The completion marker, the transcript that carries it, the drain and the summary file.
+void LaunchWrapperCommandLine::add_completion_options(CLI::App& app) {
+  LaunchOptions& o = options_;
   app.add_option("--completion-marker", o.completion.marker,
                  "Stop the agent after its transcript shows this marker in an assistant text "
                  "block (on a line of its own); exit 0 then");
@@ -76,6 +102,11 @@ LaunchWrapperCommandLine::LaunchWrapperCommandLine(CLI::App& app) {
                  "with --session-key (default 5)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--summary-file", o.summary_file, "Also write the JSON summary line here");
+}
+
+// The keyed session kept across launches.
+void LaunchWrapperCommandLine::add_session_options(CLI::App& app) {
+  LaunchOptions& o = options_;
   app.add_option("--session-key", o.session.session_key,
                  "Keep sessions/<key>.json: resume the session next time when a drain timed out");
   app.add_option("--max-restarts", o.session.max_restarts,
@@ -84,6 +115,11 @@ LaunchWrapperCommandLine::LaunchWrapperCommandLine(CLI::App& app) {
   app.add_option("--resume-note-arg", o.session.resume_note_arg,
                  "Pass the resume note to the agent as this option's value too (e.g. "
                  "--append-system-prompt)");
+}
+
+// Containment, the announce line and where the agent's output goes.
+void LaunchWrapperCommandLine::add_output_options(CLI::App& app) {
+  LaunchOptions& o = options_;
   app.add_option("--containment", containment_,
                  "How the launch's processes are found when they leave the agent's group: "
                  "auto (a cgroup v2 where one can be created, and a token in the "
@@ -107,7 +143,10 @@ LaunchWrapperCommandLine::LaunchWrapperCommandLine(CLI::App& app) {
                  "(default 64MiB; suffixes k, M, G, KiB, MiB, GiB)")
       ->transform(CLI::AsSizeValue(false))
       ->check(CLI::Range(1024.0, std::numeric_limits<double>::max()));
+}
 
+// `stop` and `status`.
+void LaunchWrapperCommandLine::add_subcommands(CLI::App& app) {
   stop_ = app.add_subcommand("stop", "Stop the member's recorded agent (verified first)");
   stop_->add_option("--member", member_, "Fleet member name")->required();
   stop_->add_option("--state-dir", state_dir_, kStateDirHelp);

@@ -1,4 +1,4 @@
-#include "launch/launch_summary.h"
+#include "launch/summary.h"
 
 #include <doctest/doctest.h>
 
@@ -7,7 +7,7 @@
 
 using namespace fleet;
 
-TEST_CASE("launch_summary: one JSON line with what happened") {
+TEST_CASE("summary: one JSON line with what happened") {
   LaunchSummary summary;
   summary.member = "truck-1";
   summary.session_id = "s-1";

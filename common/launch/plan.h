@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "launch/agent_profile.h"
-#include "launch/launch_options.h"
+#include "launch/options.h"
 #include "launch/session_state.h"
 #include "store/provenance_record.h"
 

@@ -1,4 +1,4 @@
-#include "launch/launch_wrapper.h"
+#include "launch/run.h"
 
 #include <cstring>
 #include <optional>
@@ -7,10 +7,10 @@
 #include "base/error.h"
 #include "base/exit_status.h"
 #include "base/ids.h"
-#include "launch/launch_attempt.h"
-#include "launch/launch_plan.h"
-#include "launch/launch_summary.h"
+#include "launch/attempt.h"
+#include "launch/plan.h"
 #include "launch/retry_policy.h"
+#include "launch/summary.h"
 #include "process/command_search.h"
 
 namespace fleet {
@@ -23,20 +23,17 @@ std::string signal_name(int sig) {
 
 // What to run: planned from the options and, with a session key, the session's recorded
 // state, which is updated under its lock. Throws Error when the options cannot make a launch.
-LaunchPlan plan(LaunchContext& context) {
-  std::optional<UniqueFd> lock;
-  std::optional<SessionState> recorded;
-  if (context.sessions) {
-    lock = context.sessions->lock();
-    recorded = context.sessions->read();
-  }
-  const LaunchPlan plan = plan_launch(context.options.command, context.options.session, recorded,
-                                      new_uuid_v4, *context.options.agent);
-  if (plan.notice) context.notice(*plan.notice);
-  check_plan(context.options, plan, context.caller,
-             [&](const std::string& id) { return context.provenance_record(id); });
-  if (plan.session_state) context.sessions->write(*plan.session_state);
-  return plan;
+LaunchPlan plan(Launch& launch) {
+  const LaunchOptions& options = launch.options();
+  LaunchRecords& records = launch.records();
+  return records.plan([&](const std::optional<SessionState>& recorded) {
+    LaunchPlan plan =
+        plan_launch(options.command, options.session, recorded, new_uuid_v4, *options.agent);
+    if (plan.notice) launch.notice()(*plan.notice);
+    check_plan(options, plan, records.caller(),
+               [&](const std::string& id) { return records.provenance_record(id); });
+    return plan;
+  });
 }
 
 // The launch's outcome with `summary`, which is written to --summary-file.
@@ -55,32 +52,32 @@ LaunchOutcome outcome_of(const LaunchOptions& options, const LaunchSummary& summ
 // A stale resume retried as a fresh session: the keyed session follows the fresh one at once
 // (its new id, or none when the agent picks its own), so a drain that times out marks for
 // resume the session the agent runs, not the one that no longer exists.
-void follow_fresh_session(LaunchContext& context, const LaunchPlan& plan) {
-  if (!context.sessions) return;
-  const std::string& key = context.options.session.session_key;
-  context.update_session(plan.session_id, [&](SessionState& state) {
+void follow_fresh_session(Launch& launch, const LaunchPlan& plan) {
+  if (!launch.records().keyed()) return;
+  const std::string& key = launch.options().session.session_key;
+  launch.records().update_session(plan.session_id, [&](SessionState& state) {
     state = state_at_launch(std::nullopt, key, SessionLaunch::Kind::fresh, plan.session_id);
   });
-  context.notice(
+  launch.notice()(
       "session " + key + " now names the fresh session" +
       (plan.session_id.empty() ? " (its id is the agent's own)" : " " + plan.session_id));
 }
 
 // Step 9: the summary line, written to --summary-file.
-LaunchOutcome report(LaunchContext& context, const LaunchPlan& plan,
+LaunchOutcome report(Launch& launch, const LaunchPlan& plan,
                      const std::vector<AttemptResult>& attempts,
                      const std::vector<ErrorClass>& classes, int exit_code,
                      const std::string& not_retried = "") {
-  context.release_record();
-  const LaunchOptions& options = context.options;
+  launch.records().release();
+  const LaunchOptions& options = launch.options();
   const AttemptResult& last = attempts.back();
   LaunchSummary summary;
-  summary.final_stdout = context.deliver_final_stdout();
+  summary.final_stdout = launch.final_stdout().deliver();
   summary.member = options.member;
   // A captured id (Codex picks its own) is the last attempt's.
   summary.session_id = last.session_id.empty() ? plan.session_id : last.session_id;
   summary.session_key = options.session.session_key;
-  summary.session_state = context.final_state;
+  summary.session_state = launch.records().final_state();
   summary.exit_code = exit_code;
   summary.kill_reason = last.kill_reason;
   if (last.kill_reason == KillReason::killed) summary.signal = signal_name(last.outside_signal);
@@ -113,48 +110,49 @@ std::optional<LaunchOutcome> refuse_unrunnable(const LaunchOptions& options,
   return outcome_of(options, summary);
 }
 
-LaunchOutcome run_attempts(LaunchContext& context, LaunchPlan plan) {
+LaunchOutcome run_attempts(Launch& launch, LaunchPlan plan) {
+  const LaunchOptions& options = launch.options();
   std::vector<AttemptResult> attempts;
   std::vector<ErrorClass> classes;
   bool fresh_retry_done = false;
   for (int number = 1;; ++number) {
     // Steps 1-7: serialize, stop the previous agent, start held, record, announce,
     // supervise, clean up.
-    std::optional<AttemptResult> attempt = run_attempt(context, plan, number);
+    std::optional<AttemptResult> attempt = launch.run_attempt(plan, number);
     if (!attempt) {
-      context.notice("another launch of member " + context.options.member +
-                     ", or launch-wrapper stop, superseded this launch while it waited: no retry");
+      launch.notice()("another launch of member " + options.member +
+                      ", or launch-wrapper stop, superseded this launch while it waited: no retry");
       attempts.back().kill_reason = KillReason::superseded;
-      return report(context, plan, attempts, classes, attempts.back().exit_code);
+      return report(launch, plan, attempts, classes, attempts.back().exit_code);
     }
     attempts.push_back(std::move(*attempt));
     const int exit_code = attempts.back().exit_code;
     // Step 8: retry only when the failure calls for it.
     const RetryDecision next =
-        decide_retry(attempts.back(), number, context.options.retry, context.parent_gone(),
-                     fresh_retry_done, plan.command, *context.options.agent);
+        decide_retry(attempts.back(), number, options.retry, launch.parent_gone(), fresh_retry_done,
+                     plan.command, *options.agent);
     if (next.failure) classes.push_back(*next.failure);
-    if (next.notice) context.notice(*next.notice);
+    if (next.notice) launch.notice()(*next.notice);
     switch (next.step) {
       case RetryStep::finish:
-        return report(context, plan, attempts, classes, exit_code, next.not_retried);
+        return report(launch, plan, attempts, classes, exit_code, next.not_retried);
       case RetryStep::fresh_session:
         fresh_retry_done = true;
-        plan = fresh_session_plan(plan, context.options.session.assign_session_id, new_uuid_v4,
-                                  *context.options.agent);
-        follow_fresh_session(context, plan);
+        plan = fresh_session_plan(plan, options.session.assign_session_id, new_uuid_v4,
+                                  *options.agent);
+        follow_fresh_session(launch, plan);
         break;
       case RetryStep::backoff:
-        if (const int sig = context.router.sleep(next.delay_seconds); sig != 0) {
+        if (const int sig = launch.router().sleep(next.delay_seconds); sig != 0) {
           AttemptResult interrupted;
           interrupted.exit_code = exit_status::of_signal(sig);
           interrupted.kill_reason = KillReason::signal;
           attempts.push_back(interrupted);
-          return report(context, plan, attempts, classes, interrupted.exit_code);
+          return report(launch, plan, attempts, classes, interrupted.exit_code);
         }
-        if (context.parent_gone()) {
-          context.notice("the wrapper's parent is gone: no retry");
-          return report(context, plan, attempts, classes, exit_code);
+        if (launch.parent_gone()) {
+          launch.notice()("the wrapper's parent is gone: no retry");
+          return report(launch, plan, attempts, classes, exit_code);
         }
         break;
     }
@@ -165,17 +163,17 @@ LaunchOutcome run_attempts(LaunchContext& context, LaunchPlan plan) {
 
 LaunchOutcome run_launch(const LaunchOptions& options, const LaunchNotice& notice) {
   if (std::optional<LaunchOutcome> refused = refuse_unrunnable(options, notice)) return *refused;
-  LaunchContext context(options, notice);
-  const LaunchPlan launch = plan(context);
+  Launch launch(options, notice);
+  const LaunchPlan planned = plan(launch);
   try {
-    return run_attempts(context, launch);
+    return run_attempts(launch, planned);
   } catch (const Error&) {
     try {
-      context.release_record();
+      launch.records().release();
     } catch (const Error&) {
       // The record names an agent that has exited: the member's next launch clears it.
     }
-    context.deliver_final_stdout();  // what the last attempt wrote, when one ran
+    launch.final_stdout().deliver();  // what the last attempt wrote, when one ran
     throw;
   }
 }

@@ -1,4 +1,4 @@
-#include "launch/launch_summary.h"
+#include "launch/summary.h"
 
 #include <rapidjson/document.h>
 

@@ -1,4 +1,4 @@
-#include "launch/launch_containment.h"
+#include "launch/containment.h"
 
 #include <doctest/doctest.h>
 #include <sys/wait.h>
@@ -46,7 +46,7 @@ bool reaped_by(pid_t pid, int sig) {
 
 }  // namespace
 
-TEST_CASE("launch_containment: modes and the token") {
+TEST_CASE("containment: modes and the token") {
   CHECK(from_string<ContainmentMode>("token") == ContainmentMode::token);
   CHECK(from_string<ContainmentMode>("auto") == ContainmentMode::automatic);
   CHECK(from_string<ContainmentMode>("cgroup") == ContainmentMode::cgroup);
@@ -60,7 +60,7 @@ TEST_CASE("launch_containment: modes and the token") {
   CHECK(containment_environment_entry(a).ends_with(a.token));
 }
 
-TEST_CASE("launch_containment: a recorded containment is used only when it is a launch's own") {
+TEST_CASE("containment: a recorded containment is used only when it is a launch's own") {
   Containment c;
   c.token = "0123456789abcdef0123456789abcdef";
   CHECK_FALSE(containment_problem(c));
@@ -79,7 +79,7 @@ TEST_CASE("launch_containment: a recorded containment is used only when it is a 
   CHECK(containment_problem(c));
 }
 
-TEST_CASE("launch_containment: the token finds a process in another session - another token not") {
+TEST_CASE("containment: the token finds a process in another session - another token not") {
   const Containment ours = create_containment(ContainmentMode::token);
   const Containment other = create_containment(ContainmentMode::token);
   const pid_t inside =
@@ -100,7 +100,7 @@ TEST_CASE("launch_containment: the token finds a process in another session - an
   ::waitpid(prefix, nullptr, 0);
 }
 
-TEST_CASE("launch_containment: a sweep removes an empty cgroup only when its maker is gone") {
+TEST_CASE("containment: a sweep removes an empty cgroup only when its maker is gone") {
   const Containment probe = create_containment(ContainmentMode::automatic);
   if (probe.cgroup.empty()) {
     MESSAGE("skipped: no cgroup can be made here (needs root or a delegated cgroup)");

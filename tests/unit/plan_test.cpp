@@ -1,4 +1,4 @@
-#include "launch/launch_plan.h"
+#include "launch/plan.h"
 
 #include <doctest/doctest.h>
 #include <memory>
@@ -25,7 +25,7 @@ SessionOptions keyed(std::string key = "k") {
 
 }  // namespace
 
-TEST_CASE("launch_plan: the session id comes from the option, the command or the resume") {
+TEST_CASE("plan: the session id comes from the option, the command or the resume") {
   const auto ids = counting_ids();
   SessionOptions session;
   LaunchPlan plan =
@@ -51,7 +51,7 @@ TEST_CASE("launch_plan: the session id comes from the option, the command or the
   CHECK(plan.command == Argv{"claude", "--session-id", "s-1"});  // the command is not rewritten
 }
 
-TEST_CASE("launch_plan: --assign-session-id puts a new id after the program name") {
+TEST_CASE("plan: --assign-session-id puts a new id after the program name") {
   const auto ids = counting_ids();
   SessionOptions session;
   session.assign_session_id = true;
@@ -66,7 +66,7 @@ TEST_CASE("launch_plan: --assign-session-id puts a new id after the program name
   CHECK(plan.command == Argv{"claude", "--session-id", "s-1"});
 }
 
-TEST_CASE("launch_plan: a keyed session records itself active with the launch's id") {
+TEST_CASE("plan: a keyed session records itself active with the launch's id") {
   const auto ids = counting_ids();
   SessionOptions session = keyed();
   session.assign_session_id = true;
@@ -81,7 +81,7 @@ TEST_CASE("launch_plan: a keyed session records itself active with the launch's 
   CHECK(plan.environment == Argv{"FLEET_SESSION_ID=s-new-1"});
 }
 
-TEST_CASE("launch_plan: a pending session is resumed with its reason and note") {
+TEST_CASE("plan: a pending session is resumed with its reason and note") {
   const auto ids = counting_ids();
   SessionOptions session = keyed();
   session.assign_session_id = true;
@@ -102,7 +102,7 @@ TEST_CASE("launch_plan: a pending session is resumed with its reason and note") 
   CHECK(plan.session_state == pending);  // unchanged until the run ends
 }
 
-TEST_CASE("launch_plan: a suspended session starts fresh with a new id") {
+TEST_CASE("plan: a suspended session starts fresh with a new id") {
   const auto ids = counting_ids();
   const SessionState suspended{"k", "s-1", SessionStatus::suspended, ResumeReason::restart_timeout,
                                "t", 3};
@@ -117,7 +117,7 @@ TEST_CASE("launch_plan: a suspended session starts fresh with a new id") {
         SessionState{"k", "s-new-1", SessionStatus::active, ResumeReason::none, "", 0});
 }
 
-TEST_CASE("launch_plan: a stale resume is retried as a fresh session") {
+TEST_CASE("plan: a stale resume is retried as a fresh session") {
   const auto ids = counting_ids();
   const LaunchPlan stale = plan_launch({"claude", "--resume", "s-1", "-p", "x"}, SessionOptions{},
                                        std::nullopt, ids, claude_profile());
@@ -136,7 +136,7 @@ TEST_CASE("launch_plan: a stale resume is retried as a fresh session") {
   }
 }
 
-TEST_CASE("launch_plan: check_plan names what is missing") {
+TEST_CASE("plan: check_plan names what is missing") {
   const auto ids = counting_ids();
   LaunchOptions options;
   options.command = {"claude", "-p", "x"};

@@ -1,13 +1,13 @@
 #pragma once
 // launch-wrapper's launch, step by step as doc/launch-wrapper.md numbers them: plan
-// what to run (launch_plan.h), run one attempt (launch_attempt.h: serialize, stop the
+// what to run (plan.h), run one attempt (attempt.h: serialize, stop the
 // previous agent, start held, record, announce, supervise, clean up), retry only when the
-// failure calls for it (retry_policy.h), and report the summary (launch_summary.h).
+// failure calls for it (retry_policy.h), and report the summary (summary.h).
 
 #include <optional>
 #include <string>
 
-#include "launch/launch_options.h"
+#include "launch/options.h"
 
 namespace fleet {
 

@@ -1,4 +1,4 @@
-#include "launch/launch_registry.h"
+#include "launch/registry.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "launch/launch_containment.h"
+#include "launch/containment.h"
 
 #include "process/cgroup_v2.h"
 

@@ -10,7 +10,7 @@
 
 #include "base/files.h"
 #include "base/result.h"
-#include "launch/launch_containment.h"
+#include "launch/containment.h"
 #include "process/process_identity.h"
 
 namespace fleet {
