@@ -38,6 +38,7 @@ constexpr AgentCli kClaude = {
     "settings.json",
     HookTrust::none,
     false,
+    true,
 };
 
 // codex-cli 0.169.0: Claude Code's dialect; an MCP tool's tool_response is the MCP result
@@ -63,6 +64,7 @@ constexpr AgentCli kCodex = {
     ".codex",
     "hooks.json",
     HookTrust::codex_config,
+    false,
     false,
 };
 
@@ -90,6 +92,7 @@ constexpr AgentCli kGemini = {
     "settings.json",
     HookTrust::gemini_folders,
     true,
+    false,
 };
 
 constexpr std::array<const AgentCli*, 3> kAgents = {&kClaude, &kCodex, &kGemini};

@@ -90,6 +90,9 @@ struct AgentCli {
   std::string_view user_hook_file;        // "hooks.json"
   HookTrust hook_trust;
   bool settings_comments;  // reads // and /* */ comments in its hook file (Gemini CLI)
+  // Hooks also come from a project-local and a user settings file (fleet-hooks --scope) and
+  // from plugins (Claude Code); else only from project_hook_file and the user's hook file.
+  bool settings_scopes;
 };
 
 // `agent`'s configuration directory on this machine (AgentCli::config_home_variable, else

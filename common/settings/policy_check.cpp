@@ -193,7 +193,7 @@ HookSourceOptions hook_source_options(const CheckOptions& options) {
   sources.agent = options.agent;
   const std::string project_file =
       options.project_dir + "/" + std::string(options.agent->project_hook_file);
-  if (options.agent->name != claude_code().name) {
+  if (!options.agent->settings_scopes) {
     if (!options.config_home.empty()) {
       sources.settings_files.push_back(options.config_home + "/" +
                                        std::string(options.agent->user_hook_file));

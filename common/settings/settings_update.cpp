@@ -118,8 +118,7 @@ WiringOptions wiring_options(const SettingsRequest& request) {
 }  // namespace
 
 std::string request_path(const SettingsRequest& request) {
-  if (request.agent->name == claude_code().name)
-    return settings_path(request.scope, request.project_dir);
+  if (request.agent->settings_scopes) return settings_path(request.scope, request.project_dir);
   if (request.scope != SettingsScope::project) {
     throw Error("--scope local and user are Claude Code's settings files; for --agent " +
                 std::string(request.agent->name) + " only the project's " +
