@@ -39,6 +39,7 @@ constexpr AgentCli kClaude = {
     HookTrust::none,
     false,
     true,
+    "ignores the whole file, without a warning",
 };
 
 // codex-cli 0.169.0: Claude Code's dialect; an MCP tool's tool_response is the MCP result
@@ -66,6 +67,7 @@ constexpr AgentCli kCodex = {
     HookTrust::codex_config,
     false,
     false,
+    "loads none of its hooks (it warns: failed to parse hooks config)",
 };
 
 // gemini-cli 0.61.0: BeforeTool/AfterTool, mcp_<server>_<tool>, a top-level
@@ -93,6 +95,7 @@ constexpr AgentCli kGemini = {
     HookTrust::gemini_folders,
     true,
     false,
+    "stops with a configuration error (a trailing comma is fatal)",
 };
 
 constexpr std::array<const AgentCli*, 3> kAgents = {&kClaude, &kCodex, &kGemini};

@@ -93,6 +93,8 @@ struct AgentCli {
   // Hooks also come from a project-local and a user settings file (fleet-hooks --scope) and
   // from plugins (Claude Code); else only from project_hook_file and the user's hook file.
   bool settings_scopes;
+  // What the CLI does with a hook file that is not plain JSON, after "so <display name> ".
+  std::string_view on_not_plain_json;
 };
 
 // `agent`'s configuration directory on this machine (AgentCli::config_home_variable, else

@@ -118,8 +118,9 @@ HookSources collect_hooks(const HookSourceOptions& options) {
         // Gemini reads comments (not trailing commas): `doc` holds what it reads.
         if (agent.settings_comments && parses_with_comments(read.file)) break;
         findings.push_back({"settings-ignored", Severity::error,
-                            read.problem + ", without a warning: these hooks never run: " +
-                                lost_hooks(doc, file, agent) +
+                            file + " is not plain JSON (" + read.not_plain + "), so " + cli + " " +
+                                std::string(agent.on_not_plain_json) +
+                                ": these hooks never run: " + lost_hooks(doc, file, agent) +
                                 ". Remove the comments and trailing commas",
                             file});
         continue;

@@ -241,6 +241,7 @@ SettingsRead read_settings(const std::string& path, rapidjson::Document& doc) {
     if (auto lenient = parse_lenient(text)) {
       doc = std::move(*lenient);
       read.status = SettingsRead::Status::ignored;
+      read.not_plain = where;
       read.problem =
           path + " is not plain JSON (" + where + "), so Claude Code ignores the whole file";
     } else {
@@ -262,17 +263,28 @@ SettingsRead read_settings(const std::string& path, rapidjson::Document& doc) {
   return read;
 }
 
-SettingsRead load_settings(const std::string& path, rapidjson::Document& doc) {
+SettingsRead load_settings(const std::string& path, rapidjson::Document& doc,
+                           const AgentCli& agent) {
   SettingsRead read = read_settings(path, doc);
-  if (read.status == SettingsRead::Status::invalid ||
-      read.status == SettingsRead::Status::ignored) {
+  const std::string cli(agent.display_name);
+  if (read.status == SettingsRead::Status::ignored && agent.settings_comments &&
+      parses_with_comments(read.file)) {
+    throw Error(path + " has comments (" + read.not_plain + "), which " + cli +
+                " reads but writing the file back would drop: remove them, or add the hooks "
+                "by hand (doc/agents.md, \"Wiring Codex and Gemini\"); nothing was changed");
+  }
+  if (read.status == SettingsRead::Status::ignored) {
+    throw Error(path + " is not plain JSON (" + read.not_plain + "), so " + cli + " " +
+                std::string(agent.on_not_plain_json) + "; fix it first, nothing was changed");
+  }
+  if (read.status == SettingsRead::Status::invalid) {
     throw Error(read.problem + "; fix it first, nothing was changed");
   }
   if (!read.duplicate_keys.empty()) {
     std::string where;
     for (const std::string& key : read.duplicate_keys) where += (where.empty() ? "" : ", ") + key;
-    throw Error(path + " has keys that appear more than once (" + where +
-                "); Claude Code uses only the last of them. Merge them into one and run this "
+    throw Error(path + " has keys that appear more than once (" + where + "); " + cli +
+                " uses only the last of them. Merge them into one and run this "
                 "again; nothing was changed");
   }
   return read;

@@ -21,6 +21,7 @@
 
 #include <rapidjson/document.h>
 
+#include "agent/agent_cli.h"
 #include "base/files.h"
 
 namespace fleet {
@@ -50,6 +51,8 @@ struct SettingsRead {
   bool bom = false;
   std::vector<std::string> duplicate_keys;  // "/hooks", "/hooks/PreToolUse/0/matcher", …
   std::string problem;
+  std::string not_plain;  // with `ignored`: what plain JSON does not allow, and where ("a
+                          // comment at line 2, column 3")
 };
 
 // Reads `path` into `doc` the way Claude Code does (see above); never throws. Duplicate keys
@@ -61,10 +64,12 @@ SettingsRead read_settings(const std::string& path, rapidjson::Document& doc);
 // settings.json (strip-json-comments; a trailing comma stays an error there). Never throws.
 bool parses_with_comments(const std::string& file);
 
-// For changing a file: read_settings, then throws Error (nothing changed) for a file that is
-// invalid, ignored by Claude Code, or has duplicate keys (which one the user means is not
-// for fleet-hooks to guess). A missing or empty file reads as {}.
-SettingsRead load_settings(const std::string& path, rapidjson::Document& doc);
+// For changing `agent`'s hook file: read_settings, then throws Error (nothing changed) for a
+// file that is invalid, not plain JSON (Claude Code ignores such a file; Gemini CLI reads
+// its comments, but writing the file back would drop them), or has duplicate keys (which one
+// the user means is not for fleet-hooks to guess). A missing or empty file reads as {}.
+SettingsRead load_settings(const std::string& path, rapidjson::Document& doc,
+                           const AgentCli& agent = claude_code());
 
 // The document as the suite writes it: 2-space indentation, UTF-8 kept as is, a final
 // newline. Throws Error when a string cannot be written as valid UTF-8 (a lone surrogate

@@ -48,7 +48,7 @@ void require_suite_binaries(const std::string& bin_dir) {
 SettingsUpdate plan_install(const std::string& path, const WiringOptions& options) {
   if (!options.bin_dir.empty()) require_suite_binaries(options.bin_dir);
   rapidjson::Document settings;
-  const SettingsRead read = load_settings(path, settings);
+  const SettingsRead read = load_settings(path, settings, *options.agent);
   std::vector<std::string> notes = install_suite_hooks(settings, options);
   // Say where the hooks will find the executables, and (for the portable form) whether they
   // do find them here.
@@ -78,7 +78,7 @@ SettingsUpdate plan_install(const std::string& path, const WiringOptions& option
 
 SettingsUpdate plan_uninstall(const std::string& path, const AgentCli& agent) {
   rapidjson::Document settings;
-  const SettingsRead read = load_settings(path, settings);
+  const SettingsRead read = load_settings(path, settings, agent);
   if (read.status == SettingsRead::Status::missing) {
     return SettingsUpdate{path, "", false, "nothing to remove: " + path + " does not exist", {}};
   }

@@ -416,3 +416,35 @@ TEST_CASE("fleet-hooks check --agent gemini: comments are Gemini's JSON - traili
   CHECK(broken.exit_code == 1);
   CHECK(contains(broken.out, "settings-ignored"));
 }
+
+TEST_CASE(
+    "fleet-hooks install/check --agent: a hook file that is not plain JSON, in its CLI's terms") {
+  Machine m;
+  REQUIRE(::mkdir((m.dir + "/.gemini").c_str(), 0755) == 0);
+  REQUIRE(::mkdir((m.dir + "/.codex").c_str(), 0755) == 0);
+  const std::string gemini_file = m.dir + "/.gemini/settings.json";
+  const std::string codex_file = m.dir + "/.codex/hooks.json";
+  const std::string commented = "{\n  // the team's model\n  \"model\": {\"name\": \"x\"}\n}\n";
+  write_file(gemini_file, commented);
+  write_file(codex_file, commented);
+
+  // Gemini reads the comments, so its file is not broken; writing it back would drop them.
+  const auto gemini = m.run({"install", "--project", m.dir, "--agent", "gemini"});
+  CHECK(gemini.exit_code == 1);
+  CHECK(contains(gemini.err, "has comments (a comment at line 2, column 3)"));
+  CHECK(contains(gemini.err, "writing the file back would drop"));
+  CHECK_FALSE(contains(gemini.err, "Claude Code"));
+  CHECK(read_file(gemini_file) == commented);
+
+  // Codex 0.169.0 warns "failed to parse hooks config" and loads none of the file's hooks.
+  const auto codex = m.run({"install", "--project", m.dir, "--agent", "codex"});
+  CHECK(codex.exit_code == 1);
+  CHECK(contains(codex.err, "so Codex CLI loads none of its hooks"));
+  CHECK_FALSE(contains(codex.err, "Claude Code"));
+  CHECK(read_file(codex_file) == commented);
+  const auto codex_check = check(m, "codex");
+  CHECK(codex_check.exit_code == 1);
+  CHECK(contains(codex_check.out, "settings-ignored"));
+  CHECK(contains(codex_check.out, "so Codex CLI loads none of its hooks"));
+  CHECK_FALSE(contains(codex_check.out, "Claude Code"));
+}
