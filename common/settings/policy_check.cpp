@@ -8,14 +8,11 @@
 
 #include "base/error.h"
 #include "base/exit_status.h"
-#include "base/json.h"
 #include "base/paths.h"
 #include "hook/hook_command.h"
-#include "hook/hook_protocol.h"
 #include "hook/tool_names.h"
-#include "process/child_process.h"
-#include "process/subprocess.h"
 #include "settings/codex_trust.h"
+#include "settings/forged_resume.h"
 #include "settings/gemini_trust.h"
 #include "settings/hook_sources.h"
 #include "settings/hook_wiring.h"
@@ -25,8 +22,6 @@
 
 namespace fleet {
 namespace {
-
-constexpr const char* kForgedSession = "f0f0f0f0-0000-4000-8000-00000000f0f0";
 
 bool contains(const std::vector<std::string>& list, std::string_view item) {
   return std::find(list.begin(), list.end(), item) != list.end();
@@ -128,58 +123,6 @@ std::optional<Finding> binary_missing(const ConfiguredHook& hook, const char* na
 
 // What the configured guard command did with a forged self-resume: blocked it (a deny
 // decision, or exit 2: Claude Code blocks the call), or not, and then what it did instead.
-struct ForgeryOutcome {
-  bool blocked = false;
-  std::string detail;  // when not blocked
-  // What the command printed when it blocked by exiting 2 with the suite's own fail-closed
-  // message ("fleet-hooks: …", as the guarded command form and the plugin's bin/ selector
-  // print when they cannot run resume-guard, which itself never exits 2): every call of the
-  // tool is then blocked here, not guarded.
-  std::optional<std::string> blocked_by_wrapper = std::nullopt;
-};
-
-// True when `out` is `agent`'s deny (hook_protocol.h's pre_tool_use_deny).
-bool is_deny(const std::string& out, const AgentCli& agent) {
-  const Result<rapidjson::Document> output = parse_json_object(out);
-  if (!output) return false;
-  const rapidjson::Value* decision = &*output;
-  if (*agent.deny.wrapper != '\0') decision = member(*output, agent.deny.wrapper);
-  return decision != nullptr && string_member(*decision, agent.deny.decision_key) == "deny";
-}
-
-ForgeryOutcome run_forgery(const ConfiguredHook& hook, const std::string& tool,
-                           const std::string& project_dir, const AgentCli& agent) {
-  char state_template[] = "/tmp/fleet-hooks-check-XXXXXX";
-  if (::mkdtemp(state_template) == nullptr)
-    return {false, "cannot create a temporary state directory"};
-  const std::string state = state_template;
-  const std::string input = pre_tool_use_input(
-      kForgedSession, mcp_tool_name("kitchen", tool, agent), kForgedSession, project_dir, agent);
-
-  std::vector<std::string> env = {"FLEET_HOOKS_STATE_DIR=" + state,
-                                  "CLAUDE_PROJECT_DIR=" + project_dir};
-  if (!hook.plugin_root.empty()) env.push_back("CLAUDE_PLUGIN_ROOT=" + hook.plugin_root);
-  const double seconds =
-      hook.timeout ? *hook.timeout / hook_timeout_value(agent, 1) : kHookTimeoutSeconds;
-  CommandResult result;
-  try {
-    result = run_shell_command(hook.command, input, environment_with(env),
-                               std::chrono::milliseconds(static_cast<long long>(seconds * 1000)));
-  } catch (const Error& e) {
-    ::rmdir(state.c_str());
-    return {false, e.what()};
-  }
-  ::rmdir(state.c_str());
-  if (result.timed_out) return {false, "it did not answer within its timeout"};
-  if (result.exit_code == exit_status::hook_blocks) {
-    if (!result.err.starts_with("fleet-hooks: ")) return {true, ""};
-    return {true, "", result.err};
-  }
-  if (result.exit_code == 0 && is_deny(result.out, agent)) return {true, ""};
-  return {false, "exit " + std::to_string(result.exit_code) + ", stdout '" +
-                     result.out.substr(0, 200) + "', stderr '" + result.err.substr(0, 200) + "'"};
-}
-
 // A store-unsafe finding for the store at `store`, nullopt when it is safe.
 std::optional<Finding> store_unsafe(const std::string& store) {
   const StoreSafety safety = store_safety(store);
@@ -486,60 +429,8 @@ CheckResult check_wiring(const CheckOptions& options) {
 
 std::vector<Finding> trust_findings(const CheckOptions& options) {
   const HookSources collected = collect_hooks(hook_source_options(options));
-  std::vector<const ConfiguredHook*> guards, writers, starts;
-  for (const ConfiguredHook& hook : collected.hooks) {
-    const SuiteHook* suite = suite_hook_of_command(hook.command, hook.event, *options.agent);
-    if (suite == nullptr) continue;
-    (suite->role == HookRole::pre_tool    ? guards
-     : suite->role == HookRole::post_tool ? writers
-                                          : starts)
-        .push_back(&hook);
-  }
-  return trust_findings(guards, writers, starts, options);
-}
-
-std::string findings_text(const std::vector<Finding>& findings) {
-  std::string text;
-  for (const Finding& f : findings) {
-    text += std::string(to_string(f.severity)) + " " + f.rule + ": " + f.message;
-    if (!f.file.empty()) text += " (" + f.file + ")";
-    text += "\n";
-  }
-  return text;
-}
-
-std::string check_report_text(const std::vector<Finding>& findings,
-                              const std::vector<std::string>& checked_tools,
-                              const AgentCli& agent) {
-  std::string text = findings_text(findings);
-  if (has_errors(findings)) return text;
-  std::string names;
-  for (const std::string& tool : checked_tools)
-    names += (names.empty() ? "" : ", ") + tool + " and " + mcp_tool_name("*", tool, agent);
-  return text + "ok: resume-guard guards " + names + ", and denied a forged self-resume" +
-         (agent.name == claude_code().name ? "" : " (" + std::string(agent.display_name) + ")") +
-         "\n";
-}
-
-std::string findings_json(const std::vector<Finding>& findings) {
-  rapidjson::Document doc(rapidjson::kArrayType);
-  auto& alloc = doc.GetAllocator();
-  for (const Finding& f : findings) {
-    rapidjson::Value item(rapidjson::kObjectType);
-    item.AddMember("rule", json_string(f.rule, alloc), alloc);
-    item.AddMember("severity", json_string(to_string(f.severity), alloc), alloc);
-    item.AddMember("message", json_string(f.message, alloc), alloc);
-    item.AddMember("file", json_string(f.file, alloc), alloc);
-    doc.PushBack(item, alloc);
-  }
-  return to_json(doc) + "\n";
-}
-
-bool has_errors(const std::vector<Finding>& findings) {
-  for (const Finding& f : findings) {
-    if (f.severity == Severity::error) return true;
-  }
-  return false;
+  const SuiteEntries entries = suite_entries(collected.hooks, *options.agent);
+  return trust_findings(entries.guards, entries.writers, entries.starts, options);
 }
 
 }  // namespace fleet

@@ -3,6 +3,7 @@
 
 #include "base/exit_status.h"
 #include "base/paths.h"
+#include "settings/check_report.h"
 #include "settings/policy_check.h"
 #include "settings/settings_file.h"
 #include "subcommand.h"

@@ -14,6 +14,7 @@
 #include "base/error.h"
 #include "base/json.h"
 #include "fixtures.h"
+#include "settings/check_report.h"
 #include "settings/hook_wiring.h"
 #include "settings/policy_check.h"
 #include "settings/settings_file.h"

@@ -3,6 +3,7 @@
 // stand-in resume-guard and provenance-writer scripts (the check runs the guard command).
 
 #include "settings/policy_check.h"
+#include "settings/check_report.h"
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>

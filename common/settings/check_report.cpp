@@ -1,0 +1,54 @@
+#include "settings/check_report.h"
+
+#include <rapidjson/document.h>
+
+#include "base/json.h"
+#include "hook/tool_names.h"
+
+namespace fleet {
+
+std::string findings_text(const std::vector<Finding>& findings) {
+  std::string text;
+  for (const Finding& f : findings) {
+    text += std::string(to_string(f.severity)) + " " + f.rule + ": " + f.message;
+    if (!f.file.empty()) text += " (" + f.file + ")";
+    text += "\n";
+  }
+  return text;
+}
+
+std::string check_report_text(const std::vector<Finding>& findings,
+                              const std::vector<std::string>& checked_tools,
+                              const AgentCli& agent) {
+  std::string text = findings_text(findings);
+  if (has_errors(findings)) return text;
+  std::string names;
+  for (const std::string& tool : checked_tools)
+    names += (names.empty() ? "" : ", ") + tool + " and " + mcp_tool_name("*", tool, agent);
+  return text + "ok: resume-guard guards " + names + ", and denied a forged self-resume" +
+         (agent.name == claude_code().name ? "" : " (" + std::string(agent.display_name) + ")") +
+         "\n";
+}
+
+std::string findings_json(const std::vector<Finding>& findings) {
+  rapidjson::Document doc(rapidjson::kArrayType);
+  auto& alloc = doc.GetAllocator();
+  for (const Finding& f : findings) {
+    rapidjson::Value item(rapidjson::kObjectType);
+    item.AddMember("rule", json_string(f.rule, alloc), alloc);
+    item.AddMember("severity", json_string(to_string(f.severity), alloc), alloc);
+    item.AddMember("message", json_string(f.message, alloc), alloc);
+    item.AddMember("file", json_string(f.file, alloc), alloc);
+    doc.PushBack(item, alloc);
+  }
+  return to_json(doc) + "\n";
+}
+
+bool has_errors(const std::vector<Finding>& findings) {
+  for (const Finding& f : findings) {
+    if (f.severity == Severity::error) return true;
+  }
+  return false;
+}
+
+}  // namespace fleet
