@@ -30,7 +30,9 @@ SettledLaunch settle_pending_launch(const std::string& pending_path, const std::
   const PendingLaunch pending = read_pending_launch(pending_path);
   if (pending.state == PendingLaunch::State::claimed) {
     settled.session_id = captured_id.empty() ? pending.record.session_id : captured_id;
-  } else if (captured_id.empty()) {
+  } else if (!captured_id.empty()) {
+    settled.session_id = captured_id;  // a hook is claiming it this moment (its rename won)
+  } else {
     settled.warning = "the " + cli +
                       " worker's session id never appeared on its stdout (run it with "
                       "--json) and no SessionStart hook recorded it: the worker ran "

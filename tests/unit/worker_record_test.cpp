@@ -1,6 +1,7 @@
 #include "launch/worker_record.h"
 
 #include <doctest/doctest.h>
+#include <cstdio>
 
 #include "base/files.h"
 #include "store/pending_launch.h"
@@ -71,4 +72,17 @@ TEST_CASE("worker_record: no id seen and no hook: nothing recorded, and said") {
   REQUIRE(settled.warning);
   CHECK(settled.warning->find("--json") != std::string::npos);
   CHECK(stored(tmp / "state") == 0);
+}
+
+TEST_CASE("worker_record: a launch a hook is claiming this moment keeps the captured id") {
+  TempDir tmp;
+  const AgentProfile& codex = *find_agent_profile("codex");
+  const std::string pending = write_pending_launch(tmp / "state", launch_record());
+  // The hook's rename has won, its append has not happened yet.
+  REQUIRE(::rename(pending.c_str(), (pending + ".claimed").c_str()) == 0);
+  const SettledLaunch settled = settle_pending_launch(pending, kWorker, codex, {});
+  CHECK(settled.session_id == kWorker);
+  CHECK_FALSE(settled.recorded_late);
+  CHECK_FALSE(settled.warning);
+  CHECK(stored(tmp / "state") == 0);  // the hook appends it, not the launch
 }
