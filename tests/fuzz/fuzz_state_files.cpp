@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "launch/agent_profile.h"
 #include "launch/registry.h"
 #include "launch/session_state.h"
 
@@ -23,7 +24,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!once) std::abort();
     auto again = fleet::parse_session_state(fleet::session_state_json(*once));
     if (!again || !(*again == *once)) std::abort();
-    fleet::plan_session_launch(*state, "k", {"claude", "-p", "x"}, "--append-system-prompt");
+    for (const fleet::AgentProfile* agent : fleet::agent_profiles()) {
+      fleet::plan_session_launch(*state, "k", {std::string(agent->name), "-p", "x"},
+                                 "--append-system-prompt", *agent);
+    }
   } else if (state.problem().empty()) {
     std::abort();
   }
