@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cerrno>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 
@@ -16,14 +17,23 @@ std::string env_value(const char* name) {
   return value == nullptr ? std::string() : std::string(value);
 }
 
+std::string current_directory() {
+  char buffer[PATH_MAX];
+  if (::getcwd(buffer, sizeof buffer) == nullptr) throw_errno("cannot read the working directory");
+  return buffer;
+}
+
+std::optional<std::string> real_path(const std::string& path) {
+  char resolved[PATH_MAX];
+  if (::realpath(path.c_str(), resolved) == nullptr) return std::nullopt;
+  return std::string(resolved);
+}
+
 std::string resolve_project_root(std::string_view hook_cwd) {
   std::string root = env_value("CLAUDE_PROJECT_DIR");
   if (!root.empty()) return root;
   if (!hook_cwd.empty()) return std::string(hook_cwd);
-  char buffer[4096];
-  if (::getcwd(buffer, sizeof buffer) == nullptr)
-    throw_errno("cannot determine the working directory");
-  return buffer;
+  return current_directory();
 }
 
 std::string resolve_state_dir(const std::string& flag, std::string_view hook_cwd) {
@@ -74,12 +84,7 @@ std::optional<std::string> executable_directory() {
 std::string absolute_path(const std::string& path) {
   if (path.empty()) return path;
   std::string full = path;
-  if (path.front() != '/') {
-    char buffer[4096];
-    if (::getcwd(buffer, sizeof buffer) == nullptr)
-      throw_errno("cannot read the working directory");
-    full = std::string(buffer) + "/" + path;
-  }
+  if (path.front() != '/') full = current_directory() + "/" + path;
   std::string normal;
   std::size_t start = 0;
   while (start <= full.size()) {

@@ -13,6 +13,13 @@ namespace fleet {
 // The value of environment variable `name`, or "" when unset or empty.
 std::string env_value(const char* name);
 
+// The process's working directory. Throws Error when it cannot be read.
+std::string current_directory();
+
+// `path` with every symbolic link, "." and ".." resolved (realpath(3)); nullopt when it
+// cannot be resolved (it does not exist, a link leads nowhere, no permission).
+std::optional<std::string> real_path(const std::string& path);
+
 // CLAUDE_PROJECT_DIR, else `hook_cwd` (the hook input's cwd), else the process cwd.
 std::string resolve_project_root(std::string_view hook_cwd);
 

@@ -11,12 +11,6 @@
 namespace fleet {
 namespace {
 
-std::string current_directory() {
-  char buffer[4096];
-  if (::getcwd(buffer, sizeof buffer) == nullptr) throw_errno("cannot read the working directory");
-  return buffer;
-}
-
 // The completion watch on --session-log, else on the agent CLI's session file of the
 // session (found once it exists; with a captured id, once that is known too).
 std::unique_ptr<TranscriptWatch> make_watch(const CompletionOptions& completion,

@@ -8,6 +8,7 @@
 #include "base/error.h"
 #include "base/files.h"
 #include "base/json.h"
+#include "base/paths.h"
 #include "base/sha256.h"
 #include "settings/hook_wiring.h"
 #include "settings/settings_file.h"
@@ -20,12 +21,6 @@ using rapidjson::Value;
 
 constexpr std::size_t kMaxConfigBytes = 16 * 1024 * 1024;
 constexpr unsigned kDefaultTimeoutSeconds = 600;
-
-std::optional<std::string> real_path(const std::string& path) {
-  char resolved[PATH_MAX];
-  if (::realpath(path.c_str(), resolved) == nullptr) return std::nullopt;
-  return std::string(resolved);
-}
 
 bool exists(const std::string& path) {
   struct stat st {};

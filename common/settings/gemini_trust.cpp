@@ -4,6 +4,7 @@
 #include <climits>
 #include <cstdlib>
 
+#include "base/files.h"
 #include "base/json.h"
 #include "base/paths.h"
 #include "settings/settings_file.h"
@@ -13,15 +14,9 @@ namespace {
 
 using rapidjson::Value;
 
+// `path` resolved through its symbolic links, or as it is when it cannot be.
 std::string resolved(const std::string& path) {
-  char buffer[PATH_MAX];
-  return ::realpath(path.c_str(), buffer) != nullptr ? std::string(buffer) : path;
-}
-
-std::string parent_of(const std::string& path) {
-  const std::size_t slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  return slash == 0 ? "/" : path.substr(0, slash);
+  return real_path(path).value_or(path);
 }
 
 // `child` is `parent` or inside it.
@@ -105,7 +100,7 @@ std::optional<bool> gemini_folder_trusted(const std::string& folders, const std:
     if (!rule.value.IsString()) continue;
     const std::string path(rule.name.GetString(), rule.name.GetStringLength());
     const std::string trust = rule.value.GetString();
-    const std::string folder = resolved(trust == "TRUST_PARENT" ? parent_of(path) : path);
+    const std::string folder = resolved(trust == "TRUST_PARENT" ? parent_directory(path) : path);
     if (!is_within(folder, where) || (level && path.size() <= longest)) continue;
     longest = path.size();
     level = trust;
