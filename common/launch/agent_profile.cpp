@@ -39,6 +39,40 @@ constexpr AgentProfile kClaude = {
 // here).
 constexpr std::string_view kCodexPrograms[] = {"codex"};
 constexpr std::string_view kCodexLatest[] = {"--last"};
+// The options of `codex exec` and `codex exec resume` that take a value (`codex exec --help`,
+// `codex exec resume --help` of 0.169.0; doc/codex.md). `--all` is resume's alone.
+constexpr std::string_view kCodexValued[] = {"-c",
+                                             "--config",
+                                             "--enable",
+                                             "--disable",
+                                             "-i",
+                                             "--image",
+                                             "-m",
+                                             "--model",
+                                             "--local-provider",
+                                             "-p",
+                                             "--profile",
+                                             "-s",
+                                             "--sandbox",
+                                             "-C",
+                                             "--cd",
+                                             "--add-dir",
+                                             "--thread-source",
+                                             "--cyber-access-program",
+                                             "--output-schema",
+                                             "--color",
+                                             "-o",
+                                             "--output-last-message",
+                                             "--remote",
+                                             "--remote-auth-token-env"};
+constexpr std::string_view kCodexResumeOnly[] = {"--all"};
+// codex-cli 0.171.0 (`codex exec --help`, `codex exec resume --help`): `--remote <ADDR>` runs the
+// session in an app server elsewhere.
+constexpr RefusedOption kCodexRefused[] = {
+    {.option = "--remote",
+     .why = "runs the session in another Codex app server, whose session files the completion "
+            "watch cannot read and whose process the launch cannot hold, stop or retry"},
+};
 constexpr ErrorText kCodexTexts[] = {
     {"no rollout found for thread id", EC::stale_session},
     {"unexpected status 401", EC::fatal},
@@ -57,10 +91,16 @@ constexpr AgentProfile kCodex = {
     "Codex CLI",
     kCodexPrograms,
     {"", "thread.started", "thread_id", "turn.started", "--json"},
-    {"exec", "resume", "", kCodexLatest},
+    {.subcommand = "exec",
+     .word = "resume",
+     .short_word = "",
+     .latest_flags = kCodexLatest,
+     .valued_options = kCodexValued,
+     .resume_only_flags = kCodexResumeOnly},
     &codex_session_file,
     {"event_msg", "payload", "type", "task_complete", {"payload", "last_agent_message"}, ""},
     {kCodexTexts, {}, true},
+    kCodexRefused,
 };
 
 // gemini-cli 0.61.0: `--session-id <uuid>`, `--resume <id>` / `-r`; session records

@@ -19,11 +19,17 @@ namespace fleet {
 // is empty (Claude Code, Gemini: "--resume <id>"), else right after that subcommand word
 // (Codex: "exec resume <id>"). `short_word` is another spelling of `word`; `latest_flags`
 // resume the most recent session without an id (Claude Code's --continue, Codex's --last).
+// With a subcommand, the resume word is the first word after it that is neither an option nor
+// the value of one of `valued_options` (the options of the subcommand and of its resume that
+// take a value, e.g. Codex's `-m <MODEL>`), and the id is the next such word;
+// `resume_only_flags` belong to the resume alone and go with it (Codex's --all).
 struct ResumeForm {
   std::string_view subcommand;
   std::string_view word;
   std::string_view short_word;
   std::span<const std::string_view> latest_flags;
+  std::span<const std::string_view> valued_options = {};
+  std::span<const std::string_view> resume_only_flags = {};
 };
 
 // How the launch knows the session id. `assign_option`: the option that gives the CLI its id
@@ -40,6 +46,12 @@ struct SessionIdForm {
   std::string_view stdout_flag;
 };
 
+// An option of the CLI that a launch cannot supervise, and why (for the refusal).
+struct RefusedOption {
+  std::string_view option;  // "--remote" (also "--remote=<value>")
+  std::string_view why;
+};
+
 struct AgentProfile {
   std::string_view name;                       // as --agent takes it: "claude", "codex", "gemini"
   std::string_view display_name;               // "Claude Code"
@@ -51,6 +63,7 @@ struct AgentProfile {
   std::string (*session_file)(const std::string& session_id, const std::string& cwd);
   CompletionRecordForm completion;
   ErrorForm errors;
+  std::span<const RefusedOption> refused_options = {};
 };
 
 // The profile of the CLI a launch runs when --agent is not given (Claude Code).

@@ -1,5 +1,6 @@
 #include "launch/command_line.h"
 
+#include <algorithm>
 #include <span>
 
 namespace fleet {
@@ -50,29 +51,46 @@ std::size_t subcommand_at(const std::vector<std::string>& argv, const AgentProfi
   return 0;
 }
 
-// The index of the resume word after the profile's subcommand (Codex: "resume" after "exec",
-// with exec's options between them or not), 0 when there is none.
-std::size_t resume_word_at(const std::vector<std::string>& argv, const AgentProfile& agent) {
-  const std::size_t sub = subcommand_at(argv, agent);
-  if (sub == 0) return 0;
-  for (std::size_t i = sub + 1; i < argv.size() && argv[i] != "--"; ++i) {
-    if (argv[i] == agent.resume.word) return i;
+// Whether argv[i] is an option whose value is the next word (`-m gpt-5`, not `--model=gpt-5`).
+bool value_follows(const std::vector<std::string>& argv, std::size_t i, const AgentProfile& agent) {
+  return std::ranges::find(agent.resume.valued_options, argv[i]) !=
+         agent.resume.valued_options.end();
+}
+
+// The index of the first word after `from` that is neither an option nor an option's value,
+// 0 when there is none before the end or a "--".
+std::size_t next_operand(const std::vector<std::string>& argv, std::size_t from,
+                         const AgentProfile& agent) {
+  for (std::size_t i = from + 1; i < argv.size() && argv[i] != "--"; ++i) {
+    if (!argv[i].starts_with("-")) return i;
+    if (value_follows(argv, i, agent)) ++i;
   }
   return 0;
 }
 
-// The index of the id after the resume word at `at`: its first word that is not an option,
-// 0 when there is none or a latest-session flag names none (Codex's `resume --last [PROMPT]`).
+// The index of the resume word after the profile's subcommand (Codex: "resume" after "exec",
+// with exec's options between them or not), 0 when the subcommand's first operand is another.
+std::size_t resume_word_at(const std::vector<std::string>& argv, const AgentProfile& agent) {
+  const std::size_t sub = subcommand_at(argv, agent);
+  if (sub == 0) return 0;
+  const std::size_t at = next_operand(argv, sub, agent);
+  return at > 0 && argv[at] == agent.resume.word ? at : 0;
+}
+
+// Whether one of the profile's latest-session flags follows the resume word at `at`.
+bool names_latest(const std::vector<std::string>& argv, std::size_t at, const AgentProfile& agent) {
+  for (std::size_t i = at + 1; i < argv.size() && argv[i] != "--"; ++i) {
+    if (std::ranges::find(agent.resume.latest_flags, argv[i]) != agent.resume.latest_flags.end())
+      return true;
+  }
+  return false;
+}
+
+// The index of the id after the resume word at `at`: its first operand, 0 when there is none
+// or a latest-session flag names none (Codex's `resume --last [PROMPT]`).
 std::size_t resumed_id_at(const std::vector<std::string>& argv, std::size_t at,
                           const AgentProfile& agent) {
-  std::size_t id = 0;
-  for (std::size_t i = at + 1; i < argv.size() && argv[i] != "--"; ++i) {
-    for (std::string_view flag : agent.resume.latest_flags) {
-      if (argv[i] == flag) return 0;
-    }
-    if (id == 0 && !argv[i].starts_with("-")) id = i;
-  }
-  return id;
+  return names_latest(argv, at, agent) ? 0 : next_operand(argv, at, agent);
 }
 
 }  // namespace
@@ -85,6 +103,17 @@ bool is_agent_command(const std::vector<std::string>& argv, const AgentProfile& 
     if (base == name) return agent.resume.subcommand.empty() || subcommand_at(argv, agent) > 0;
   }
   return false;
+}
+
+const RefusedOption* refused_option(const std::vector<std::string>& argv,
+                                    const AgentProfile& agent) {
+  for (std::size_t i = 1; i < argv.size() && argv[i] != "--"; ++i) {
+    for (const RefusedOption& refused : agent.refused_options) {
+      if (argv[i] == refused.option || argv[i].starts_with(std::string(refused.option) + "="))
+        return &refused;
+    }
+  }
+  return nullptr;
 }
 
 bool resumes_session(const std::vector<std::string>& argv, const AgentProfile& agent) {
@@ -115,7 +144,9 @@ std::vector<std::string> without_resume(const std::vector<std::string>& argv,
       out.erase(out.begin() + static_cast<std::ptrdiff_t>(id));
     out.erase(out.begin() + static_cast<std::ptrdiff_t>(at));
   }
-  return remove_options(out, {}, form.latest_flags);
+  std::vector<std::string_view> flags(form.latest_flags.begin(), form.latest_flags.end());
+  flags.insert(flags.end(), form.resume_only_flags.begin(), form.resume_only_flags.end());
+  return remove_options(out, {}, flags);
 }
 
 std::vector<std::string> with_resume(const std::vector<std::string>& argv,

@@ -17,6 +17,10 @@ namespace fleet {
 // a resume subcommand's parent (Codex's `exec`) is on it.
 bool is_agent_command(const std::vector<std::string>& argv, const AgentProfile& agent);
 
+// The first of the profile's refused options on argv (before a "--"), nullptr when none is.
+const RefusedOption* refused_option(const std::vector<std::string>& argv,
+                                    const AgentProfile& agent);
+
 // Whether argv resumes a session in the profile's form (with an id, or the latest session).
 bool resumes_session(const std::vector<std::string>& argv, const AgentProfile& agent);
 

@@ -97,6 +97,8 @@ LaunchPlan plan_launch(const std::vector<std::string>& command, const SessionOpt
     apply_recorded_state(plan, command, session, recorded, new_session_id, agent);
   if (session.assign_session_id && plan.session_id.empty())
     assign_session_id(plan, new_session_id, agent);
+  plan.resumes = !plan.resume_id.empty() ||
+                 (is_agent_command(plan.command, agent) && resumes_session(plan.command, agent));
   mark_capture(plan, agent);
   export_session_id(plan);
   return plan;
@@ -107,6 +109,7 @@ LaunchPlan fresh_session_plan(const LaunchPlan& stale, bool assign_session_id_to
   LaunchPlan plan = stale;
   plan.command = without_resume(stale.command, agent);
   plan.resume_id.clear();
+  plan.resumes = false;
   plan.session_id.clear();
   plan.notice.reset();
   if (assign_session_id_too) assign_session_id(plan, new_session_id, agent);
@@ -118,6 +121,12 @@ LaunchPlan fresh_session_plan(const LaunchPlan& stale, bool assign_session_id_to
 void check_plan(const LaunchOptions& options, const LaunchPlan& plan, const std::string& caller,
                 const std::function<ProvenanceRecord(const std::string&)>& record) {
   const AgentProfile& agent = *options.agent;
+  if (const RefusedOption* refused = refused_option(plan.command, agent);
+      refused && is_agent_command(plan.command, agent)) {
+    throw Error("the command's " + std::string(refused->option) + " " + std::string(refused->why) +
+                ": launch-wrapper does not launch it; run the session here (leave " +
+                std::string(refused->option) + " out), or start it without launch-wrapper");
+  }
   if (agent.session_id.assign_option.empty() && !options.session.session_id.empty() &&
       plan.resume_id.empty()) {
     throw Error("--session-id " + options.session.session_id + " cannot name a new " +

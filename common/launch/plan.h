@@ -21,7 +21,10 @@ struct LaunchPlan {
   std::string session_id;  // "" when not known (yet)
   // The id is learned from the agent's stdout as it runs (Codex: thread.started).
   bool capture_session_id = false;
-  std::string resume_id;                      // the session the command resumes, "" when none
+  std::string resume_id;  // the session the command resumes, "" when none
+  // The command resumes a session, named or not (Codex's `resume --last`): it writes no
+  // ownership record, and its session file is read only past what it held at the start.
+  bool resumes = false;
   std::vector<std::string> environment;       // added to the agent's environment
   std::optional<SessionState> session_state;  // with a session key: recorded at the start
   std::optional<std::string> notice;          // a line for a person, when there is one

@@ -90,7 +90,7 @@ void LaunchRecords::record_agent(pid_t agent, const LaunchPlan& plan,
 }
 
 bool LaunchRecords::owes_provenance(const LaunchPlan& plan) const {
-  return options_.provenance.record && plan.resume_id.empty() && !provenance_written_;
+  return options_.provenance.record && !plan.resumes && !provenance_written_;
 }
 
 void LaunchRecords::announce(pid_t agent) {

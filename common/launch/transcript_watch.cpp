@@ -34,6 +34,10 @@ void TranscriptWatch::mark_boundary() {
   offset_ = 0;
   partial_.clear();
   if (!locate()) return;
+  open_at_end();
+}
+
+void TranscriptWatch::open_at_end() {
   file_ = std::move(try_open_regular_file(path_, O_RDONLY).fd);
   if (file_) {
     struct stat st {};
@@ -85,7 +89,9 @@ bool TranscriptWatch::check() {
     }
   }
   if (seen_) return true;
+  const bool found_before = !path_.empty();
   if (!locate()) return false;
+  if (!found_before && resumes_unnamed_) open_at_end();
   arm();
   read_new_lines();
   return seen_;

@@ -34,6 +34,10 @@ class TranscriptWatch {
   // yet). Call it before the agent is released.
   void mark_boundary();
   std::uint64_t boundary() const { return boundary_; }
+  // The session resumed is found only later (Codex's `resume --last`, known once its id is
+  // printed): the file found after mark_boundary() is read from its size when found, not
+  // from its start. Then check() as soon as the file can be found.
+  void resumes_unnamed_session() { resumes_unnamed_ = true; }
 
   // The inotify descriptor to poll (-1 when polling only).
   int fd() const { return inotify_.get(); }
@@ -54,6 +58,8 @@ class TranscriptWatch {
   bool locate();
   // Reopens the path from byte 0 when it names another file than the one open.
   bool follow_replacement();
+  // Opens the located file and takes its size as the boundary.
+  void open_at_end();
   void read_new_lines();
 
   SessionFileLocator locate_;
@@ -69,6 +75,7 @@ class TranscriptWatch {
   std::uint64_t offset_ = 0;
   std::string partial_;
   bool seen_ = false;
+  bool resumes_unnamed_ = false;
 };
 
 }  // namespace fleet

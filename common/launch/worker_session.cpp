@@ -39,6 +39,8 @@ WorkerSession::WorkerSession(Launch launch) : launch_(std::move(launch)) {
     capture_ = std::make_unique<SessionIdCapture>(launch_.options.agent->session_id);
   watch_ = make_watch(launch_.options.completion, *launch_.options.agent,
                       [this] { return session_id(); });
+  if (watch_ && launch_.plan.resumes && launch_.plan.session_id.empty())
+    watch_->resumes_unnamed_session();
 }
 
 WorkerSession::~WorkerSession() {
@@ -52,7 +54,8 @@ WorkerSession::~WorkerSession() {
 
 std::vector<std::string> WorkerSession::prepare() {
   const ProvenanceOptions& provenance = launch_.options.provenance;
-  if (!provenance.record || !launch_.plan.capture_session_id) return {};
+  // A resume records nothing (its session has its owner's record already), named or not.
+  if (!provenance.record || !launch_.plan.capture_session_id || launch_.plan.resumes) return {};
   pending_path_ = write_pending_launch(launch_.state_dir, launch_.record(""));
   return {std::string(kPendingLaunchEnv) + "=" + pending_path_};
 }
@@ -77,7 +80,11 @@ std::function<void(const char*, std::size_t)> WorkerSession::stdout_observer() {
 }
 
 void WorkerSession::observe(const char* data, std::size_t size) {
-  if (capture_->feed(data, size) && launch_.on_captured_id) launch_.on_captured_id(capture_->id());
+  if (capture_->feed(data, size)) {
+    // A resumed session's file is found now, before its new turn can finish: its boundary.
+    if (watch_) watch_->check();
+    if (launch_.on_captured_id) launch_.on_captured_id(capture_->id());
+  }
   // Its start hooks have run: a hook that was to claim the pending launch has done so.
   if (capture_->start_hooks_done()) settle();
 }

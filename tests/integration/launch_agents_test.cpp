@@ -46,13 +46,13 @@ void mark_pending(const std::string& state_dir, const std::string& key, const st
 
 TEST_CASE("launch agents: a pending Codex session resumes as codex exec resume <id>") {
   TempDir tmp;
-  mark_pending(tmp / "state", "w1", "019a8d2e-5b1c-7f20-9a4e-3c2d1b0a9f88");
+  mark_pending(tmp / "state", "w1", "01a21293-b600-7f20-9a4e-3c2d1b0a9f88");
   const std::string codex = write_script(tmp / "codex", "echo \"args: $*\"\n");
   const RunResult r =
       run_process(launch({"--agent", "codex", "--session-key", "w1", "--state-dir", tmp / "state"},
                          {codex, "exec", "--json", "go"}));
   CHECK(r.exit_code == 0);
-  CHECK(r.out.find("args: exec resume 019a8d2e-5b1c-7f20-9a4e-3c2d1b0a9f88 --json go\n") !=
+  CHECK(r.out.find("args: exec resume 01a21293-b600-7f20-9a4e-3c2d1b0a9f88 --json go\n") !=
         std::string::npos);
 }
 
@@ -62,12 +62,12 @@ TEST_CASE("launch agents: a stale Codex resume is retried as a fresh codex exec"
       tmp / "codex",
       "for a in \"$@\"; do if [ \"$a\" = resume ]; then\n"
       "  echo 'Error: thread/resume: thread/resume failed: no rollout found for thread id "
-      "019a8d2e-5b1c-7f20-9a4e-3c2d1b0a9f88' >&2\n"
+      "01a21293-b600-7f20-9a4e-3c2d1b0a9f88' >&2\n"
       "  exit 1\nfi; done\necho \"args: $*\"\n");
   // exec's options before `resume <id>`, as people write it.
   const RunResult r = run_process(
       launch({"--agent", "codex", "--retries", "1"},
-             {codex, "exec", "--json", "resume", "019a8d2e-5b1c-7f20-9a4e-3c2d1b0a9f88", "go"}));
+             {codex, "exec", "--json", "resume", "01a21293-b600-7f20-9a4e-3c2d1b0a9f88", "go"}));
   CHECK(r.exit_code == 0);
   CHECK(announced_pids(r.out).size() == 2);
   CHECK(r.out.find("args: exec --json go\n") != std::string::npos);
@@ -147,20 +147,28 @@ TEST_CASE("launch agents: --agent names one of the known CLIs") {
 
 namespace {
 
-constexpr const char* kCodexId = "019a8d2e-5b1c-7f20-9a4e-3c2d1b0a9f88";
+constexpr const char* kCodexId = "01a21293-b600-7f20-9a4e-3c2d1b0a9f88";
 constexpr const char* kGeminiId = "5f2c9a10-3b4d-4e6f-8a7b-1c2d3e4f5a6b";
 const std::string kMarker = "%%W1_DONE%%";
 
 // A resumed agent that works a while ("still working" on stdout) before it appends its new
 // completion record to `session_file` and then idles: only the new record may end it.
 // `prelude` is what the CLI appends when it resumes, before the turn.
+// `stdout_prelude` is what it prints first (a shell command).
 std::string resumed_agent(const std::string& path, const std::string& session_file,
-                          const std::string& record, const std::string& prelude = "") {
+                          const std::string& record, const std::string& prelude = "",
+                          const std::string& stdout_prelude = "") {
   const std::string append_prelude =
       prelude.empty() ? "" : "printf '%s\\n' '" + prelude + "' >> " + session_file + "\n";
-  return write_script(path, append_prelude + "sleep 1\necho still working\nprintf '%s\\n' '" +
-                                record + "' >> " + session_file +
-                                "\necho finished\nexec sleep 60\n");
+  return write_script(path, stdout_prelude + append_prelude +
+                                "sleep 1\necho still working\nprintf '%s\\n' '" + record + "' >> " +
+                                session_file + "\necho finished\nexec sleep 60\n");
+}
+
+// A Codex rollout's finished turn whose last message ends with `text`.
+std::string codex_done(const std::string& text) {
+  return R"({"timestamp":"t","type":"event_msg","payload":{"type":"task_complete","last_agent_message":"ok\n)" +
+         text + "\"}}";
 }
 
 void check_ended_by_new_record(const RunResult& r) {
@@ -178,12 +186,8 @@ TEST_CASE("launch agents: a resumed Codex worker runs on past its old task_compl
   const std::string day = tmp / "codex-home/sessions/2026/11/25";
   REQUIRE(run_process({"/bin/mkdir", "-p", day}).exit_code == 0);
   const std::string rollout = day + "/rollout-2026-11-25T23-59-01-" + kCodexId + ".jsonl";
-  const auto done = [](const std::string& text) {
-    return R"({"timestamp":"t","type":"event_msg","payload":{"type":"task_complete","last_agent_message":"ok\n)" +
-           text + "\"}}";
-  };
-  fleet::test::write_file(rollout, done(kMarker) + "\n");  // the interrupted run's last turn
-  const std::string codex = resumed_agent(tmp / "codex", rollout, done(kMarker));
+  fleet::test::write_file(rollout, codex_done(kMarker) + "\n");  // the interrupted run's last turn
+  const std::string codex = resumed_agent(tmp / "codex", rollout, codex_done(kMarker));
   const RunResult r = run_process(
       launch({"--agent", "codex", "--completion-marker", kMarker, "--drain", "0.2", "--grace", "1"},
              {codex, "exec", "resume", kCodexId, "--json", "go on"}),
@@ -248,6 +252,17 @@ std::vector<std::string> store_lines(const std::string& store) {
   return fleet::test::split_lines(fleet::test::read_file(store));
 }
 
+// launch-wrapper --agent codex --record-provenance, called by kCaller, of fake_codex (its store
+// in `tmp`/state) run with `words`, the words after the program.
+RunResult launch_recorded_codex(const TempDir& tmp, const Args& words) {
+  Args command = {fake_codex(tmp / "codex", tmp / "state/session_provenance.jsonl")};
+  command.insert(command.end(), words.begin(), words.end());
+  return run_process(launch({"--agent", "codex", "--record-provenance", "--state-dir",
+                             tmp / "state", "--recipe-name", "implement"},
+                            command),
+                     {"", {{"CLAUDE_CODE_SESSION_ID", kCaller}}, ""});
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -276,11 +291,7 @@ TEST_CASE(
 TEST_CASE("launch agents: an unclaimed Codex launch is recorded late, with a warning") {
   TempDir tmp;
   const std::string store = tmp / "state/session_provenance.jsonl";
-  const std::string codex = fake_codex(tmp / "codex", store);
-  const RunResult r = run_process(launch({"--agent", "codex", "--record-provenance", "--state-dir",
-                                          tmp / "state", "--recipe-name", "implement"},
-                                         {codex, "exec", "--json", "go"}),
-                                  {"", {{"CLAUDE_CODE_SESSION_ID", kCaller}}, ""});
+  const RunResult r = launch_recorded_codex(tmp, {"exec", "--json", "go"});
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("tool call: unrecorded\n") != std::string::npos);
   CHECK(r.err.find("unguarded") != std::string::npos);
@@ -314,4 +325,91 @@ TEST_CASE("launch agents: a captured Codex id names its keyed session and its ro
   CHECK(summary["completion_seen"].GetBool());
   CHECK(std::string(summary["session_id"].GetString()) == kCodexId);
   CHECK(fleet::SessionStore(tmp / "state", "w2").read().value().session_id == kCodexId);
+}
+
+namespace {
+
+// kCodexId's rollout under `home`/sessions holding the interrupted run's completion record.
+std::string old_codex_rollout(const std::string& home) {
+  const std::string day = home + "/sessions/2026/11/25";
+  REQUIRE(run_process({"/bin/mkdir", "-p", day}).exit_code == 0);
+  const std::string rollout = day + "/rollout-2026-11-25T23-59-01-" + kCodexId + ".jsonl";
+  fleet::test::write_file(rollout, codex_done(kMarker) + "\n");
+  return rollout;
+}
+
+}  // namespace
+
+TEST_CASE("launch agents: a Codex worker resumed by --last runs on past its old task_complete") {
+  TempDir tmp;
+  const std::string rollout = old_codex_rollout(tmp / "codex-home");
+  // codex exec --json resume --last: the id appears only in thread.started.
+  const std::string codex = resumed_agent(
+      tmp / "codex", rollout, codex_done(kMarker), "",
+      std::string("echo '{\"type\":\"thread.started\",\"thread_id\":\"") + kCodexId + "\"}'\n");
+  const RunResult r = run_process(
+      launch({"--agent", "codex", "--completion-marker", kMarker, "--drain", "0.2", "--grace", "1"},
+             {codex, "exec", "--json", "resume", "--last", "go on"}),
+      {"", {{"CODEX_HOME", tmp / "codex-home"}}, ""});
+  check_ended_by_new_record(r);
+  CHECK(std::string(wrapper_summary(r.err)["session_id"].GetString()) == kCodexId);
+}
+
+TEST_CASE("launch agents: a Codex resume by --last records no ownership") {
+  TempDir tmp;
+  const std::string store = tmp / "state/session_provenance.jsonl";
+  const RunResult r = launch_recorded_codex(tmp, {"exec", "--json", "resume", "--last", "go"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.find("warning") == std::string::npos);
+  CHECK(store_lines(store).empty());
+  CHECK(run_process({"/bin/ls", "-A", tmp / "state/pending"}).out.empty());
+  CHECK(std::string(wrapper_summary(r.err)["session_id"].GetString()) == kCodexId);
+}
+
+TEST_CASE("launch agents: a Codex option's value is not read as the resumed id") {
+  TempDir tmp;
+  const std::string rollout = old_codex_rollout(tmp / "codex-home");
+  const std::string codex = resumed_agent(tmp / "codex", rollout, codex_done(kMarker));
+  const RunResult r =
+      run_process(launch({"--agent", "codex", "--completion-marker", kMarker, "--drain", "0.2",
+                          "--grace", "1", "--session-key", "w3", "--state-dir", tmp / "state"},
+                         {codex, "exec", "--json", "resume", "-m", "gpt-5", kCodexId, "go on"}),
+                  {"", {{"CODEX_HOME", tmp / "codex-home"}}, ""});
+  check_ended_by_new_record(r);
+  CHECK(std::string(wrapper_summary(r.err)["session_id"].GetString()) == kCodexId);
+  CHECK(fleet::SessionStore(tmp / "state", "w3").read().value().session_id == kCodexId);
+}
+
+TEST_CASE("launch agents: a stale Codex resume with -m keeps its model in the fresh retry") {
+  TempDir tmp;
+  const std::string codex = write_script(
+      tmp / "codex",
+      "for a in \"$@\"; do if [ \"$a\" = resume ]; then\n"
+      "  echo \"Error: thread/resume: thread/resume failed: no rollout found for thread id $6\" "
+      ">&2\n  exit 1\nfi; done\necho \"args: $*\"\n");
+  const RunResult r = run_process(
+      launch({"--agent", "codex", "--retries", "1"},
+             {codex, "exec", "--json", "resume", "-m", "gpt-5", kCodexId, "--all", "go"}));
+  CHECK(r.exit_code == 0);
+  CHECK(announced_pids(r.out).size() == 2);
+  CHECK(r.out.find("args: exec --json -m gpt-5 go\n") != std::string::npos);
+}
+
+TEST_CASE("launch agents: codex exec --remote is refused, saying why") {
+  TempDir tmp;
+  const std::string codex = write_script(tmp / "codex", "echo ran\n");
+  // codex-cli 0.171.0: `--remote <ADDR>` on exec and on exec resume.
+  for (const Args& command :
+       {Args{codex, "exec", "--remote", "ws://10.0.0.2:4500", "--json", "go"},
+        Args{codex, "exec", "--json", "resume", "--remote=unix://", kCodexId, "go on"}}) {
+    const RunResult r = run_process(launch({"--agent", "codex"}, command));
+    CHECK(r.exit_code == 125);
+    CHECK(r.out.find("ran") == std::string::npos);
+    CHECK(r.err.find("--remote") != std::string::npos);
+    CHECK(r.err.find("another Codex app server") != std::string::npos);
+  }
+  // The words after "--" are the prompt's.
+  const RunResult r =
+      run_process(launch({"--agent", "codex"}, {codex, "exec", "--json", "--", "--remote"}));
+  CHECK(r.exit_code == 0);
 }

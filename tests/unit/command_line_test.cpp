@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include "launch/agent_profile.h"
+
 using namespace fleet;
 using Args = std::vector<std::string>;
 
@@ -35,4 +37,25 @@ TEST_CASE("command_line: adding and removing a valued option") {
         Args{"claude", "--session-id", "u-1", "-p", "hi"});
   CHECK(without_option({"claude", "--session-id", "old", "-p", "hi", "--session-id=x"},
                        "--session-id") == Args{"claude", "-p", "hi"});
+}
+
+TEST_CASE("command_line: a Codex resume read past the values of exec's options") {
+  const AgentProfile& codex = *find_agent_profile("codex");
+  const std::string id = "019a8d2e-5b1c-7f20-9a4e-3c2d1b0a9f88";
+  // codex-cli 0.169.0: `-m <MODEL>` (and every option doc/codex.md lists) takes a value.
+  const Args valued = {"codex", "exec", "--json", "resume", "-m", "gpt-5", id, "go on"};
+  CHECK(resumed_session_id(valued, codex) == id);
+  CHECK(without_resume(valued, codex) == Args{"codex", "exec", "--json", "-m", "gpt-5", "go on"});
+  const Args before = {"codex", "exec", "-c", "model=\"o3\"", "-C", "/w", "resume", id};
+  CHECK(resumed_session_id(before, codex) == id);
+  CHECK(without_resume(before, codex) == Args{"codex", "exec", "-c", "model=\"o3\"", "-C", "/w"});
+  CHECK(resumed_session_id({"codex", "exec", "resume", "--model=gpt-5", id}, codex) == id);
+  // A value that spells "resume" is a value, and a prompt is not the resume subcommand.
+  CHECK_FALSE(resumes_session({"codex", "exec", "-o", "resume", "go"}, codex));
+  CHECK_FALSE(resumes_session({"codex", "exec", "go", "resume"}, codex));
+  // --all belongs to resume: a fresh exec would refuse it.
+  CHECK(without_resume({"codex", "exec", "resume", "--all", "--last", "go"}, codex) ==
+        Args{"codex", "exec", "go"});
+  CHECK_FALSE(
+      resumed_session_id({"codex", "exec", "resume", "-m", "gpt-5", "--last", "go"}, codex));
 }
