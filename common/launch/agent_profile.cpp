@@ -19,6 +19,9 @@ constexpr ErrorText kClaudeTexts[] = {
     {"No conversation found with session ID", EC::stale_session},
 };
 
+// `-p` prints an API failure as its answer; `--output-format json|stream-json` in its "result".
+constexpr std::string_view kClaudeFailureEvents[] = {"result"};
+
 constexpr AgentProfile kClaude = {
     "claude",
     "Claude Code",
@@ -27,7 +30,11 @@ constexpr AgentProfile kClaude = {
     {"", "--resume", "-r", kClaudeLatest},
     &claude_session_file,
     kClaudeCompletion,
-    {kClaudeTexts, {}, true},
+    {.texts = kClaudeTexts,
+     .exits = {},
+     .generic_rules = true,
+     .stdout_events = kClaudeFailureEvents,
+     .plain_stdout = true},
 };
 
 // codex-cli 0.169.0: the id is a UUIDv7 Codex picks, printed by `codex exec --json` as
@@ -86,6 +93,10 @@ constexpr ErrorText kCodexTexts[] = {
     {"Selected model is at capacity", EC::retryable},
 };
 
+// `codex exec --json` reports a failure in its own events; item.* events carry the worker's
+// commands, their output and its answers, and without --json stdout is only the last answer.
+constexpr std::string_view kCodexFailureEvents[] = {"error", "turn.failed"};
+
 constexpr AgentProfile kCodex = {
     "codex",
     "Codex CLI",
@@ -99,7 +110,11 @@ constexpr AgentProfile kCodex = {
      .resume_only_flags = kCodexResumeOnly},
     &codex_session_file,
     {"event_msg", "payload", "type", "task_complete", {"payload", "last_agent_message"}, ""},
-    {kCodexTexts, {}, true},
+    {.texts = kCodexTexts,
+     .exits = {},
+     .generic_rules = true,
+     .stdout_events = kCodexFailureEvents,
+     .plain_stdout = false},
     kCodexRefused,
 };
 
@@ -132,6 +147,9 @@ constexpr ExitMeaning kGeminiExits[] = {
     {248, EC::fatal, kRetriedByGemini, true},  // 504
 };
 
+// stdout holds the answer (`-o text`) or JSON events whose failures are of type "error".
+constexpr std::string_view kGeminiFailureEvents[] = {"error"};
+
 constexpr AgentProfile kGemini = {
     "gemini",
     "Gemini CLI",
@@ -140,7 +158,11 @@ constexpr AgentProfile kGemini = {
     {"", "--resume", "-r", {}},
     &gemini_session_file,
     {"gemini", "", "", "", {"content", ""}, ""},
-    {kGeminiTexts, kGeminiExits, false},
+    {.texts = kGeminiTexts,
+     .exits = kGeminiExits,
+     .generic_rules = false,
+     .stdout_events = kGeminiFailureEvents,
+     .plain_stdout = false},
 };
 
 constexpr std::array<const AgentProfile*, 3> kProfiles = {&kClaude, &kCodex, &kGemini};

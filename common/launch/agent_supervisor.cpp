@@ -212,7 +212,8 @@ class Supervision {
     }
     out_.close();
     err_.close();
-    result_.output_tail = out_.tail() + "\n" + err_.tail();
+    result_.stdout_tail = out_.tail();
+    result_.stderr_tail = err_.tail();
   }
 
   HeldChild& child_;

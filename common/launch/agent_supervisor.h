@@ -49,7 +49,8 @@ struct AgentExit {
   int outside_signal = 0;
   bool output_closed = false;   // the launcher's end of stdout/stderr closed during the run
   bool output_stopped = false;  // ... and the agent was stopped for it
-  std::string output_tail;      // last bytes of stdout, then of stderr
+  std::string stdout_tail;      // last bytes of stdout
+  std::string stderr_tail;      // last bytes of stderr
 };
 
 AgentExit supervise_agent(HeldChild& child, SignalRouter& router, const SupervisorOptions& options);

@@ -240,7 +240,8 @@ void Attempt::stop_left_behind() {
 // What the attempt came to, from how the agent exited.
 AttemptResult Attempt::result_of(const AgentExit& exit, AttemptResult attempt) {
   attempt.exit_code = exit_code_of(exit.status);
-  attempt.output_tail = exit.output_tail;
+  attempt.stdout_tail = exit.stdout_tail;
+  attempt.stderr_tail = exit.stderr_tail;
   attempt.completion_seen = exit.completion_seen;
   attempt.ended_by_signal = exit.forwarded_signal != 0 || exit.drain_signal != 0;
   attempt.outside_signal = exit.outside_signal;

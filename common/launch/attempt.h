@@ -32,7 +32,8 @@ struct AttemptResult {
   bool completion_seen = false;
   int outside_signal = 0;  // with `killed`: the signal from outside
   std::string output_spool;
-  std::string output_tail;  // last bytes of stdout, then of stderr
+  std::string stdout_tail;  // last bytes of stdout
+  std::string stderr_tail;  // last bytes of stderr
   std::string session_id;   // the agent's session as known at its end (planned or captured)
 };
 

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <string>
 
+#include "base/json.h"
+
 namespace fleet {
 namespace {
 
@@ -60,7 +62,28 @@ ErrorClass generic_class(std::string_view output) {
   return ErrorClass::fatal;
 }
 
+// Whether a stdout line is one the form reads: an event of its own, or a plain line.
+bool reports_failure(std::string_view line, const ErrorForm& form) {
+  const Result<rapidjson::Document> event = parse_json_object(line);
+  if (!event) return form.plain_stdout;
+  const std::optional<std::string_view> type = string_member(*event, "type");
+  return type && std::ranges::find(form.stdout_events, *type) != form.stdout_events.end();
+}
+
 }  // namespace
+
+std::string failure_output(std::string_view stdout_tail, std::string_view stderr_tail,
+                           const ErrorForm& form) {
+  std::string output;
+  while (!stdout_tail.empty()) {
+    const std::size_t newline = stdout_tail.find('\n');
+    const std::string_view line = stdout_tail.substr(0, newline);
+    if (reports_failure(line, form)) output.append(line).push_back('\n');
+    if (newline == std::string_view::npos) break;
+    stdout_tail.remove_prefix(newline + 1);
+  }
+  return output.append(stderr_tail);
+}
 
 Classified classify_failure(std::string_view output, int exit_status, const ErrorForm& form) {
   for (const ErrorText& known : form.texts) {

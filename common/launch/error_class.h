@@ -4,6 +4,7 @@
 // later, or give up.
 
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "base/enum_names.h"
@@ -42,12 +43,23 @@ struct ErrorForm {
   std::span<const ExitMeaning> exits;
   // Whether the generic rules apply (below): false for a CLI that retries those itself.
   bool generic_rules;
+  // What of the agent's stdout is the CLI's own report of a failure, the rest being the
+  // worker's own output (its answer, its tools' results): the JSON lines whose "type" is one
+  // of `stdout_events` (Codex's "error", "turn.failed"), and the lines that are not JSON when
+  // `plain_stdout` (Claude Code prints its API error as the answer). stderr is read whole.
+  std::span<const std::string_view> stdout_events = {};
+  bool plain_stdout = false;
 };
 
 struct Classified {
   ErrorClass error_class = ErrorClass::fatal;
   const ExitMeaning* exit = nullptr;  // the exit status's entry in ErrorForm::exits, if any
 };
+
+// What a failure is judged from: the lines of `stdout_tail` the form reads (ErrorForm), then
+// all of `stderr_tail`.
+std::string failure_output(std::string_view stdout_tail, std::string_view stderr_tail,
+                           const ErrorForm& form);
 
 // Classifies a failure: `output` (the end of what the agent printed) against the form's texts,
 // then `exit_status` against its exits, then the generic rules when the form has them.

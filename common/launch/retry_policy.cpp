@@ -47,7 +47,8 @@ RetryDecision decide_retry(const AttemptResult& attempt, int number, const Retry
     return decision;
   }
   const Classified classified =
-      classify_failure(attempt.output_tail, attempt.exit_code, agent.errors);
+      classify_failure(failure_output(attempt.stdout_tail, attempt.stderr_tail, agent.errors),
+                       attempt.exit_code, agent.errors);
   decision.failure = classified.error_class;
   const bool stale = *decision.failure == ErrorClass::stale_session && !fresh_retry_done &&
                      resumes_session(command, agent);

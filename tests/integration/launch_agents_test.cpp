@@ -395,6 +395,29 @@ TEST_CASE("launch agents: a stale Codex resume with -m keeps its model in the fr
   CHECK(r.out.find("args: exec --json -m gpt-5 go\n") != std::string::npos);
 }
 
+TEST_CASE("launch agents: a Codex worker's own output is not read as an API failure") {
+  TempDir tmp;
+  // A worker whose tests printed "500 passed" and whose answer mentions a rate limit, then a
+  // turn that failed for good (codex exec --json, exit 1).
+  const std::string codex = write_script(
+      tmp / "codex",
+      std::string("echo '{\"type\":\"thread.started\",\"thread_id\":\"") + kCodexId +
+          "\"}'\n"
+          "echo '{\"type\":\"item.completed\",\"item\":{\"id\":\"item_1\",\"type\":"
+          "\"command_execution\",\"aggregated_output\":\"500 passed\",\"exit_code\":0,"
+          "\"status\":\"completed\"}}'\n"
+          "echo '{\"type\":\"item.completed\",\"item\":{\"id\":\"item_2\",\"type\":"
+          "\"agent_message\",\"text\":\"The API rate limit is documented.\"}}'\n"
+          "echo '{\"type\":\"turn.failed\",\"error\":{\"message\":\"unexpected status 400 Bad "
+          "Request: model not found\"}}'\nexit 1\n");
+  const RunResult r = run_process(launch({"--agent", "codex", "--retries", "2", "--backoff", "0"},
+                                         {codex, "exec", "--json", "go"}));
+  CHECK(r.exit_code == 1);
+  CHECK(announced_pids(r.out).size() == 1);
+  auto summary = wrapper_summary(r.err);
+  CHECK(std::string(summary["failure_classes"][0].GetString()) == "fatal");
+}
+
 TEST_CASE("launch agents: codex exec --remote is refused, saying why") {
   TempDir tmp;
   const std::string codex = write_script(tmp / "codex", "echo ran\n");

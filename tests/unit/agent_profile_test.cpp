@@ -226,7 +226,7 @@ TEST_CASE("agent_profile: retry classes come from each CLI's error texts and exi
     AttemptResult attempt;
     attempt.pid = 1;
     attempt.exit_code = c.exit_status;
-    attempt.output_tail = std::string(c.tail);
+    attempt.stderr_tail = std::string(c.tail);
     const Argv command = {std::string(agent.programs.front()), "-p", "go"};
     const RetryDecision d =
         decide_retry(attempt, 1, RetryOptions{3, 1.0}, false, false, command, agent);

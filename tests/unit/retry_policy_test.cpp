@@ -10,7 +10,7 @@ AttemptResult failed(int exit_code, std::string tail) {
   AttemptResult attempt;
   attempt.pid = 100;
   attempt.exit_code = exit_code;
-  attempt.output_tail = std::move(tail);
+  attempt.stderr_tail = std::move(tail);
   return attempt;
 }
 
