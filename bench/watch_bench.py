@@ -3,11 +3,16 @@
 
 Usage: watch_bench.py WRAPPER latency RUNS [--no-inotify]
        watch_bench.py WRAPPER idle SECONDS [--no-inotify]
+       watch_bench.py WRAPPER waiting SECONDS codex|gemini SIZE [--poll-ms N]
 
 latency: median milliseconds from an assistant record with the marker being written to the
          transcript to launch-wrapper reporting it on stderr.
 idle:    CPU used by the wrapper (user + system) while it watches an unchanging transcript,
          as a percentage of one core.
+waiting: CPU-seconds a minute the wrapper uses waiting for a session file that never appears
+         (an --ephemeral Codex worker, a Gemini session not written yet), with a history of
+         SIZE old sessions: Codex rollouts spread over 3 years of day folders in $CODEX_HOME,
+         or SIZE other projects' folders in Gemini's ~/.gemini/tmp.
 """
 import os
 import select
@@ -82,11 +87,80 @@ def idle(wrapper, seconds, extra):
     return 100.0 * used / seconds
 
 
+def cpu_seconds(pid):
+    fields = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+CODEX_ID = "01a21293-b600-7f20-9a4e-3c2d1b0a9f88"
+GEMINI_ID = "5f2c9a10-3b4d-4e6f-8a7b-1c2d3e4f5a6b"
+
+
+def codex_history(home, rollouts):
+    """`rollouts` rollouts over the 3 years up to 2026-11-25, none of CODEX_ID."""
+    days = 3 * 365
+    for n in range(rollouts):
+        day = time.gmtime(time.mktime((2026, 11, 25, 12, 0, 0, 0, 0, 0)) - (n % days) * 86400)
+        folder = os.path.join(home, "sessions", time.strftime("%Y/%m/%d", day))
+        os.makedirs(folder, exist_ok=True)
+        name = "rollout-%s-%08x-0000-7000-8000-%012x.jsonl" % (
+            time.strftime("%Y-%m-%dT12-00-00", day), n, n)
+        open(os.path.join(folder, name), "w").close()
+
+
+def gemini_history(home, projects):
+    """`projects` other projects' folders in Gemini's tmp, each with its .project_root."""
+    for n in range(projects):
+        folder = os.path.join(home, ".gemini", "tmp", "project-%d" % n)
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, ".project_root"), "w") as f:
+            f.write("/elsewhere/project-%d" % n)
+
+
+def waiting(wrapper, seconds, agent, size, extra):
+    with tempfile.TemporaryDirectory() as tmp:
+        home = os.path.join(tmp, "home")
+        work = os.path.join(tmp, "work")
+        os.makedirs(work)
+        env = dict(os.environ, HOME=home, CODEX_HOME=os.path.join(home, ".codex"))
+        env.pop("GEMINI_CLI_HOME", None)
+        cli = os.path.join(tmp, agent)
+        with open(cli, "w") as f:
+            if agent == "codex":  # codex exec --json, --ephemeral: an id, never a rollout
+                codex_history(env["CODEX_HOME"], size)
+                f.write("#!/bin/sh\necho '{\"type\":\"thread.started\",\"thread_id\":\"%s\"}'\n"
+                        "exec sleep %d\n" % (CODEX_ID, seconds + 5))
+                command = [cli, "exec", "--json", "--ephemeral", "go"]
+                options = []
+            else:  # a session whose chat is not written yet
+                gemini_history(home, size)
+                f.write("#!/bin/sh\nexec sleep %d\n" % (seconds + 5))
+                command = [cli, "-p", "go"]
+                options = ["--session-id", GEMINI_ID]
+        os.chmod(cli, 0o755)
+        proc = subprocess.Popen(
+            [wrapper, "--quiet", "--agent", agent, "--completion-marker", MARKER, "--drain", "0",
+             "--grace", "1"] + options + extra + ["--"] + command,
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=work, env=env)
+        wait_line(proc.stdout, b"FLEET_PID:", 10)
+        time.sleep(1)  # past the start
+        before = cpu_seconds(proc.pid)
+        time.sleep(seconds)
+        used = cpu_seconds(proc.pid) - before
+        proc.terminate()
+        proc.wait(timeout=20)
+    return 60.0 * used / seconds
+
+
 def main():
     wrapper, mode, amount = sys.argv[1], sys.argv[2], int(sys.argv[3])
     extra = ["--no-inotify"] if "--no-inotify" in sys.argv[4:] else []
     if mode == "latency":
         print("%.1f" % latency(wrapper, amount, extra))
+    elif mode == "waiting":
+        poll = sys.argv.index("--poll-ms") if "--poll-ms" in sys.argv else 0
+        extra = ["--poll-ms", sys.argv[poll + 1]] if poll else []
+        print("%.2f" % waiting(wrapper, amount, sys.argv[4], int(sys.argv[5]), extra))
     else:
         print("%.2f" % idle(wrapper, amount, extra))
 

@@ -6,6 +6,8 @@
 #include <unistd.h>
 #include <cerrno>
 
+#include "launch/session_files.h"
+
 namespace fleet {
 
 TranscriptWatch::TranscriptWatch(SessionFileLocator locate, MarkerRule rule,
@@ -21,6 +23,15 @@ TranscriptWatch::TranscriptWatch(std::string path, MarkerRule rule,
 bool TranscriptWatch::locate() {
   if (!path_.empty()) return true;
   path_ = locate_();
+  if (path_.ends_with(kCompressedSuffix)) {
+    if (!unreadable_said_ && say_) {
+      say_("the completion watch cannot read " + path_ +
+           ": the session file is compressed (zstd), which launch-wrapper does not "
+           "decompress, so the completion marker cannot end the agent (it runs until it exits)");
+    }
+    unreadable_said_ = true;
+    path_.clear();
+  }
   if (path_.empty()) return false;
   directory_ = parent_directory(path_);
   return true;

@@ -38,6 +38,9 @@ class TranscriptWatch {
   // printed): the file found after mark_boundary() is read from its size when found, not
   // from its start. Then check() as soon as the file can be found.
   void resumes_unnamed_session() { resumes_unnamed_ = true; }
+  // Receives, once, why the session file found cannot be watched: it is compressed
+  // (session_files.h: kCompressedSuffix). The watch then looks on for a plain one.
+  void on_unreadable(std::function<void(const std::string&)> say) { say_ = std::move(say); }
 
   // The inotify descriptor to poll (-1 when polling only).
   int fd() const { return inotify_.get(); }
@@ -76,6 +79,8 @@ class TranscriptWatch {
   std::string partial_;
   bool seen_ = false;
   bool resumes_unnamed_ = false;
+  std::function<void(const std::string&)> say_;
+  bool unreadable_said_ = false;
 };
 
 }  // namespace fleet

@@ -41,6 +41,8 @@ WorkerSession::WorkerSession(Launch launch) : launch_(std::move(launch)) {
                       [this] { return session_id(); });
   if (watch_ && launch_.plan.resumes && launch_.plan.session_id.empty())
     watch_->resumes_unnamed_session();
+  if (watch_)
+    watch_->on_unreadable([this](const std::string& why) { launch_.notice("warning: " + why); });
 }
 
 WorkerSession::~WorkerSession() {

@@ -436,3 +436,23 @@ TEST_CASE("launch agents: codex exec --remote is refused, saying why") {
       run_process(launch({"--agent", "codex"}, {codex, "exec", "--json", "--", "--remote"}));
   CHECK(r.exit_code == 0);
 }
+
+TEST_CASE("launch agents: a compressed Codex rollout is said to be unwatchable") {
+  TempDir tmp;
+  const std::string day = tmp / "codex-home/sessions/2026/11/25";
+  REQUIRE(run_process({"/bin/mkdir", "-p", day}).exit_code == 0);
+  const std::string rollout = day + "/rollout-2026-11-25T23-59-01-" + kCodexId + ".jsonl.zst";
+  fleet::test::write_file(rollout, "\x28\xb5\x2f\xfd compressed");
+  const std::string codex = write_script(tmp / "codex", "echo working\nsleep 0.5\necho finished\n");
+  const RunResult r = run_process(
+      launch({"--agent", "codex", "--completion-marker", kMarker, "--drain", "0.2", "--grace", "1"},
+             {codex, "exec", "--json", "resume", kCodexId, "go on"}),
+      {"", {{"CODEX_HOME", tmp / "codex-home"}}, ""});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("working\nfinished\n") != std::string::npos);
+  const std::size_t said = r.err.find("cannot read " + rollout);
+  CHECK(said != std::string::npos);
+  CHECK(r.err.find("compressed", said) != std::string::npos);
+  CHECK(r.err.find("cannot read", said + 1) == std::string::npos);  // said once
+  CHECK_FALSE(wrapper_summary(r.err)["completion_seen"].GetBool());
+}
