@@ -109,11 +109,14 @@ TEST_CASE("npm: npm install -g of the packages puts the four static executables 
   for (const char* binary : kSuiteBinaries) {
     const std::string path = bin + "/" + binary;
     CAPTURE(path);
-    // The link npm made leads to the static executable itself: a hook call is one exec.
+    // The link npm made leads to the static executable itself: a hook call is one exec. The
+    // install script hard-linked it from the platform package: one copy on disk.
     const std::string target = fs::canonical(path);
     CHECK(fleet::test::read_file(target).rfind("\x7f"
                                                "ELF",
                                                0) == 0);
+    CHECK(fs::equivalent(
+        target, prefix + "/lib/node_modules/@fleet-hooks/linux-x64/bin/" + std::string(binary)));
     const RunResult version = run_with_bin(bin, home, {binary, "--version"}, t / "work");
     CHECK(version.exit_code == 0);
     CHECK(version.out.rfind(std::string(binary) + " " + kVersion + " (", 0) == 0);
@@ -172,6 +175,21 @@ TEST_CASE("npm: without install scripts the launchers exec the platform package'
       run_with_bin(bin, t / "home", {"resume-guard", "--state-dir", state}, t / "work", kStranger);
   CHECK(deny.exit_code == 0);
   CHECK(contains(deny.out, R"("permissionDecision":"deny")"));
+
+  // The launcher is one shell and nothing else: with no command on PATH (no readlink, dirname
+  // or uname) it still finds this machine's binary, through npm's link in <prefix>/bin/ and
+  // from its own place in the package.
+  for (const std::string& launcher :
+       {bin + "/resume-guard", prefix + "/lib/node_modules/fleet-hooks/bin/resume-guard"}) {
+    CAPTURE(launcher);
+    CHECK(fleet::test::read_file(launcher).rfind("#!/bin/sh\n", 0) == 0);
+    RunOptions input;
+    input.stdin_data = kStranger;
+    const RunResult bare = fleet::test::run_with_only_env(
+        {"PATH=/nonexistent", "HOME=" + (t / "home")}, {launcher, "--state-dir", state}, input);
+    INFO(bare.err);
+    CHECK(contains(bare.out, R"("permissionDecision":"deny")"));
+  }
 }
 
 TEST_CASE("npm: without its platform package the guard blocks the call and says what to install") {
