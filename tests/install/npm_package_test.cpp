@@ -203,3 +203,30 @@ TEST_CASE("npm: without its platform package the guard blocks the call and says 
   CHECK(guard.exit_code == 2);  // a PreToolUse hook's exit 2 blocks the call
   CHECK(contains(guard.err, "@fleet-hooks/linux-x64 is not installed"));
 }
+
+TEST_CASE("npm: npm publish --dry-run of each packed package passes, as the release publishes") {
+  TempDir t;
+  const Tarballs packed = pack_npm_packages(t);
+  fs::create_directories(t / "home");
+  // The release workflow's command (.github/workflows/release.yml) without --provenance, which
+  // needs a CI identity: each tarball by a ./ path (npm reads dist/x.tgz as a GitHub repo),
+  // the platform package first. Offline, HOME empty: nothing is sent.
+  const std::pair<std::string, std::string> packages[] = {
+      {packed.platform, "@fleet-hooks/linux-x64@" + kVersion},
+      {packed.main, "fleet-hooks@" + kVersion}};
+  for (const auto& [tarball, package] : packages) {
+    CAPTURE(tarball);
+    RunOptions in_packed;
+    in_packed.cwd = fs::path(tarball).parent_path();
+    const RunResult published = fleet::test::run_with_only_env(
+        {"HOME=" + (t / "home"), "PATH=" + fs::path(on_path("npm")).parent_path().string() + ":" +
+                                     fleet::test::kSystemPath},
+        {on_path("npm"), "publish", "--dry-run", "--offline", "--no-update-notifier", "--access",
+         "public", "./" + fs::path(tarball).filename().string()},
+        in_packed);
+    INFO(published.out << published.err);
+    CHECK(published.exit_code == 0);
+    CHECK(contains(published.out, "+ " + package));
+    CHECK(contains(published.err, "(dry-run)"));
+  }
+}
