@@ -252,14 +252,14 @@ fi
 # ------------------------------------------------------------------------- dependencies --
 
 # Debian packages each mode needs: installing and packaging need only a compiler, CMake and
-# the two header libraries; the test suite adds doctest, and clang with its runtime for the
-# fuzz targets (node and npm, for the end-to-end tests, are used when present and never
-# installed here).
+# the two header libraries; the test suite adds doctest, clang with its runtime for the
+# fuzz targets, and pre-commit (the repository's .pre-commit-hooks.yaml is tried with it;
+# node and npm, for the end-to-end tests, are used when present and never installed here).
 packages=(g++ cmake make rapidjson-dev libcli11-dev)
 # --package and --test build for linux-aarch64 too, with Debian's cross compiler; the tests of
 # that build run under qemu-user.
 [ "$mode" = package ] && packages+=(g++-aarch64-linux-gnu)
-[ "$mode" = test ] && packages+=(doctest-dev clang libclang-rt-14-dev g++-aarch64-linux-gnu qemu-user-static)
+[ "$mode" = test ] && packages+=(doctest-dev clang libclang-rt-14-dev g++-aarch64-linux-gnu qemu-user-static pre-commit)
 
 if command -v dpkg-query >/dev/null; then
   missing=()

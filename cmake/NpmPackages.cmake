@@ -18,6 +18,9 @@ set(arch_arm64 aarch64)
 # The npm scope of the platform packages (an @ of its own: configure_file would read
 # "@fleet-hooks/…@" as a variable reference).
 set(SCOPE "@fleet-hooks")
+# The launchers' process-free machine test, shared with the plugin's selectors.
+file(READ ${SOURCE_DIR}/cmake/kernel_machine.sh KERNEL_MACHINE)
+string(STRIP "${KERNEL_MACHINE}" KERNEL_MACHINE)
 
 set(main ${OUT_DIR}/fleet-hooks)
 file(REMOVE_RECURSE ${main})

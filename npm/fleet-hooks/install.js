@@ -1,6 +1,7 @@
 // postinstall of the fleet-hooks npm package: puts this machine's static binaries (from the
-// optional dependency @fleet-hooks/linux-<cpu>) in the place of the launcher scripts in bin/,
-// so that npm's links run the binaries themselves, with no Node or shell process in between.
+// optional dependency @fleet-hooks/linux-<cpu>: hard links, or copies where linking fails) in
+// the place of the launcher scripts in bin/, so that npm's links run the binaries themselves,
+// with no Node or shell process in between.
 // Nothing is downloaded. Never fails the install: without the platform package the launcher
 // scripts stay and say what is missing when they run.
 "use strict";
@@ -36,8 +37,13 @@ function main() {
   for (const name of names) {
     const target = path.join(__dirname, "bin", name);
     const temporary = `${target}.${process.pid}.tmp`;
-    fs.copyFileSync(path.join(from, "bin", name), temporary);
-    fs.chmodSync(temporary, 0o755);
+    const source = path.join(from, "bin", name);
+    try {
+      fs.linkSync(source, temporary);  // one copy on disk; the same file exec'd
+    } catch (_) {
+      fs.copyFileSync(source, temporary);  // another file system, or links refused
+      fs.chmodSync(temporary, 0o755);
+    }
     fs.renameSync(temporary, target);
   }
   console.log(`fleet-hooks: bin/ holds the linux-${cpu} executables from ${from}`);

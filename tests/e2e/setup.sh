@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# Installs the agent CLIs the end-to-end tests drive, pinned, into tests/e2e/.cache with one
-# npm install, reusing each when its pinned version is already there:
+# Installs the agent CLIs the end-to-end tests drive into tests/e2e/.cache with one npm install,
+# reusing each when the wanted version is already there. By default each CLI at the version
+# the suite's facts were checked with (the table below):
 #   Claude Code  @anthropic-ai/claude-code@2.1.328 (a native binary through an optional dependency)
 #   Codex CLI    @openai/codex@0.169.0 (a Node launcher that execs a per-platform static binary)
 #   Gemini CLI   @google/gemini-cli@0.61.0 (pure JavaScript, node >= 20)
-# For each CLI NAME (claude, codex, gemini) writes .cache/NAME-path on success, or
-# .cache/NAME-unavailable with the reason: the e2e tests of that CLI then report themselves
-# skipped with it — or fail, where the environment variable CI is set (a CI runner must run
-# them all). Always exits 0.
+# FLEET_HOOKS_E2E_<NAME>_VERSION (NAME in capitals: CLAUDE, CODEX, GEMINI) asks for another
+# version of that CLI, `latest` for the newest the npm registry serves (npm's own settings,
+# such as npm_config_registry, apply).
+# For each CLI NAME (claude, codex, gemini) writes .cache/NAME-path and .cache/NAME-version on
+# success, or .cache/NAME-unavailable with the reason: the e2e tests of that CLI then report
+# themselves skipped with it — or fail, where the environment variable CI is set (a CI runner
+# must run them all). Prints one line per CLI naming its version. Always exits 0.
 set -u
 cd "$(dirname "$0")"
 cache=.cache
@@ -15,9 +19,9 @@ mkdir -p "$cache"
 cache_abs=$(cd "$cache" && pwd)
 names=(claude codex gemini)
 declare -A package=([claude]=@anthropic-ai/claude-code [codex]=@openai/codex [gemini]=@google/gemini-cli)
-declare -A version=([claude]=2.1.328 [codex]=0.169.0 [gemini]=0.61.0)
+declare -A pinned=([claude]=2.1.328 [codex]=0.169.0 [gemini]=0.61.0)
 
-# Prints the command that runs CLI $1 at its pinned version, or fails (Codex and Gemini: the
+# Prints the command that runs CLI $1 at the wanted version, or fails (Codex and Gemini: the
 # names npm puts on PATH, which launch-wrapper --agent recognises).
 find_cli() {
   local candidate=
@@ -34,14 +38,38 @@ find_cli() {
   echo "$candidate"
 }
 
+# The version of each CLI to install: its FLEET_HOOKS_E2E_<NAME>_VERSION, `latest` resolved
+# through the registry, or the pinned one; a CLI whose version cannot be had is unavailable.
+declare -A version
+declare -A unavailable
+for name in "${names[@]}"; do
+  variable="FLEET_HOOKS_E2E_${name^^}_VERSION"
+  wanted="${!variable:-${pinned[$name]}}"
+  if [ "$wanted" = latest ]; then
+    if ! command -v npm >/dev/null 2>&1; then
+      unavailable[$name]="$variable=latest: npm is not installed"
+    elif ! wanted=$(timeout 120 npm view --no-update-notifier --loglevel=error \
+        "${package[$name]}@latest" version 2>"$cache/npm-view.log") ||
+        ! [[ "$wanted" =~ ^[0-9]+\.[0-9]+\.[0-9]+[0-9A-Za-z.+-]*$ ]]; then
+      unavailable[$name]="$variable=latest: npm view ${package[$name]}@latest version failed: $(tail -n 3 "$cache/npm-view.log" | tr '\n' ' ')"
+    fi
+  elif ! [[ "$wanted" =~ ^[0-9]+\.[0-9]+\.[0-9]+[0-9A-Za-z.+-]*$ ]]; then
+    unavailable[$name]="$variable=$wanted is not a version (x.y.z, or latest)"
+  fi
+  version[$name]=$wanted
+done
+
 missing=()
 for name in "${names[@]}"; do
-  rm -f "$cache/$name-unavailable" "$cache/unavailable"
-  if binary=$(find_cli "$name"); then
+  rm -f "$cache/$name-unavailable" "$cache/unavailable" "$cache/$name-path" "$cache/$name-version"
+  if [ -n "${unavailable[$name]:-}" ]; then
+    echo "${unavailable[$name]}" > "$cache/$name-unavailable"
+    echo "e2e: $name unavailable: ${unavailable[$name]}; its e2e tests will be skipped (failed where CI is set)"
+  elif binary=$(find_cli "$name"); then
     echo "$binary" > "$cache/$name-path"
+    echo "${version[$name]}" > "$cache/$name-version"
     echo "e2e: $name ${version[$name]} already installed: $binary"
   else
-    rm -f "$cache/$name-path"
     missing+=("$name")
   fi
 done
@@ -62,6 +90,7 @@ for name in "${missing[@]}"; do
   spec="${package[$name]}@${version[$name]}"
   if [ -z "$reason" ] && binary=$(find_cli "$name"); then
     echo "$binary" > "$cache/$name-path"
+    echo "${version[$name]}" > "$cache/$name-version"
     echo "e2e: installed $name ${version[$name]}: $binary"
     continue
   fi

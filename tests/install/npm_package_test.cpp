@@ -109,11 +109,14 @@ TEST_CASE("npm: npm install -g of the packages puts the four static executables 
   for (const char* binary : kSuiteBinaries) {
     const std::string path = bin + "/" + binary;
     CAPTURE(path);
-    // The link npm made leads to the static executable itself: a hook call is one exec.
+    // The link npm made leads to the static executable itself: a hook call is one exec. The
+    // install script hard-linked it from the platform package: one copy on disk.
     const std::string target = fs::canonical(path);
     CHECK(fleet::test::read_file(target).rfind("\x7f"
                                                "ELF",
                                                0) == 0);
+    CHECK(fs::equivalent(
+        target, prefix + "/lib/node_modules/@fleet-hooks/linux-x64/bin/" + std::string(binary)));
     const RunResult version = run_with_bin(bin, home, {binary, "--version"}, t / "work");
     CHECK(version.exit_code == 0);
     CHECK(version.out.rfind(std::string(binary) + " " + kVersion + " (", 0) == 0);
@@ -172,6 +175,21 @@ TEST_CASE("npm: without install scripts the launchers exec the platform package'
       run_with_bin(bin, t / "home", {"resume-guard", "--state-dir", state}, t / "work", kStranger);
   CHECK(deny.exit_code == 0);
   CHECK(contains(deny.out, R"("permissionDecision":"deny")"));
+
+  // The launcher is one shell and nothing else: with no command on PATH (no readlink, dirname
+  // or uname) it still finds this machine's binary, through npm's link in <prefix>/bin/ and
+  // from its own place in the package.
+  for (const std::string& launcher :
+       {bin + "/resume-guard", prefix + "/lib/node_modules/fleet-hooks/bin/resume-guard"}) {
+    CAPTURE(launcher);
+    CHECK(fleet::test::read_file(launcher).rfind("#!/bin/sh\n", 0) == 0);
+    RunOptions input;
+    input.stdin_data = kStranger;
+    const RunResult bare = fleet::test::run_with_only_env(
+        {"PATH=/nonexistent", "HOME=" + (t / "home")}, {launcher, "--state-dir", state}, input);
+    INFO(bare.err);
+    CHECK(contains(bare.out, R"("permissionDecision":"deny")"));
+  }
 }
 
 TEST_CASE("npm: without its platform package the guard blocks the call and says what to install") {
@@ -184,4 +202,31 @@ TEST_CASE("npm: without its platform package the guard blocks the call and says 
       run_with_bin(prefix + "/bin", t / "home", {"resume-guard"}, t / "work", kStranger);
   CHECK(guard.exit_code == 2);  // a PreToolUse hook's exit 2 blocks the call
   CHECK(contains(guard.err, "@fleet-hooks/linux-x64 is not installed"));
+}
+
+TEST_CASE("npm: npm publish --dry-run of each packed package passes, as the release publishes") {
+  TempDir t;
+  const Tarballs packed = pack_npm_packages(t);
+  fs::create_directories(t / "home");
+  // The release workflow's command (.github/workflows/release.yml) without --provenance, which
+  // needs a CI identity: each tarball by a ./ path (npm reads dist/x.tgz as a GitHub repo),
+  // the platform package first. Offline, HOME empty: nothing is sent.
+  const std::pair<std::string, std::string> packages[] = {
+      {packed.platform, "@fleet-hooks/linux-x64@" + kVersion},
+      {packed.main, "fleet-hooks@" + kVersion}};
+  for (const auto& [tarball, package] : packages) {
+    CAPTURE(tarball);
+    RunOptions in_packed;
+    in_packed.cwd = fs::path(tarball).parent_path();
+    const RunResult published = fleet::test::run_with_only_env(
+        {"HOME=" + (t / "home"), "PATH=" + fs::path(on_path("npm")).parent_path().string() + ":" +
+                                     fleet::test::kSystemPath},
+        {on_path("npm"), "publish", "--dry-run", "--offline", "--no-update-notifier", "--access",
+         "public", "./" + fs::path(tarball).filename().string()},
+        in_packed);
+    INFO(published.out << published.err);
+    CHECK(published.exit_code == 0);
+    CHECK(contains(published.out, "+ " + package));
+    CHECK(contains(published.err, "(dry-run)"));
+  }
 }

@@ -1,8 +1,10 @@
 // The Claude Code plugin's hooks as Claude Code runs them: hooks/hooks.json's command under
 // /bin/sh with CLAUDE_PLUGIN_ROOT set, which runs the bin/ selector, which execs the binary for
-// the machine `uname -sm` names (faked with a `uname` on PATH for the machines this one is
-// not). The plugin of this build (cmake --install), and the plugin ./install.sh --package
-// writes for both architectures, whose aarch64 guard runs here under qemu-aarch64-static.
+// the machine /proc/sys/kernel/arch names, starting no other process; where the plugin
+// holds no binary for that machine, for the machine `uname -sm` names (faked with a `uname` on
+// PATH for the machines this one is not). The plugin of this build (cmake --install), and the
+// plugin ./install.sh --package writes for both architectures, whose aarch64 guard runs here
+// under qemu-aarch64-static.
 
 #include <doctest/doctest.h>
 #include <filesystem>
@@ -93,7 +95,7 @@ int elf_machine(const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("plugin: its hooks run the binary uname names and block where it has none") {
+TEST_CASE("plugin: its hooks run this machine's binary and block where it has none") {
   TempDir t;
   REQUIRE(run_process({FLEET_CMAKE, "--install", FLEET_BINARY_DIR, "--prefix", t / "prefix"})
               .exit_code == 0);
@@ -115,8 +117,13 @@ TEST_CASE("plugin: its hooks run the binary uname names and block where it has n
   CHECK(hooks.writer(ours).exit_code == 0);
   CHECK(contains(read_file(hooks.state + "/session_provenance.jsonl"), "worker-2"));
 
-  // The other architecture, which this build's plugin does not hold: the guard's hook blocks
-  // (exit 2, Claude Code's "blocked"), the writer's reports an error (exit 1).
+  // Without this machine's binaries, `uname -sm` decides. The other architecture, which this
+  // build's plugin does not hold: the guard's hook blocks (exit 2, Claude Code's "blocked"), the
+  // writer's reports an error (exit 1).
+  fs::remove_all(hooks.plugin + "/bin/linux-" + FLEET_ARCH);
+  const RunResult here = hooks.guard("l3-owner");
+  CHECK(here.exit_code == 2);
+  CHECK(contains(here.err, "has no resume-guard for linux-" + std::string(FLEET_ARCH)));
   std::vector<std::string> others = {"Linux " + other};
   if (other == "aarch64") others.emplace_back("Linux arm64");  // as some systems name it
   for (const std::string& machine : others) {
@@ -225,6 +232,7 @@ TEST_CASE("plugin: fleet-hooks check says when the plugin's guard cannot run on 
   const RunResult here = check(fleet::test::kSystemPath);
   CHECK_MESSAGE(here.exit_code == 0, here.out);
   // Where the selector finds no binary for the machine, every dispatch is blocked: not "ok".
+  fs::remove_all(plugin + "/bin/linux-" + FLEET_ARCH);
   const RunResult elsewhere = check(t / "uname:" + std::string(fleet::test::kSystemPath));
   INFO(elsewhere.out);
   CHECK(elsewhere.exit_code == 1);
@@ -233,4 +241,26 @@ TEST_CASE("plugin: fleet-hooks check says when the plugin's guard cannot run on 
       contains(elsewhere.out, "so its hook blocks every call of the dispatch tool here (exit 2)"));
   CHECK(contains(elsewhere.out, "not for this machine (uname -sm: Linux riscv64)"));
   CHECK_FALSE(contains(elsewhere.out, "guard-missing"));
+}
+
+TEST_CASE("plugin: its selector starts no process: the guard decides with no command on PATH") {
+  TempDir t;
+  REQUIRE(run_process({FLEET_CMAKE, "--install", FLEET_BINARY_DIR, "--prefix", t / "prefix"})
+              .exit_code == 0);
+  const std::string plugin = t / "prefix/share/fleet-hooks/claude-plugin";
+  const std::string state = t / "state";
+  record_owner(t / "prefix/bin", state);
+  fs::create_directories(t / "empty");
+  // Claude Code's `sh -c COMMAND` with a PATH that holds nothing: hooks.json's command and the
+  // selector may use shell builtins only (no uname, readlink or dirname), then exec the guard.
+  for (const std::string& path : {t / "empty", std::string("/nonexistent")}) {
+    CAPTURE(path);
+    RunOptions input;
+    input.stdin_data = fleet::test::pre_tool_use("l3-stranger", "worker-1");
+    const RunResult r = fleet::test::run_with_only_env(
+        {"PATH=" + path, "CLAUDE_PLUGIN_ROOT=" + plugin, "FLEET_HOOKS_STATE_DIR=" + state},
+        {"/bin/sh", "-c", hook_command(plugin, "PreToolUse")}, input);
+    INFO(r.err);
+    CHECK(denies(r));
+  }
 }
