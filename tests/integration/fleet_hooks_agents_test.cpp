@@ -448,3 +448,54 @@ TEST_CASE(
   CHECK(contains(codex_check.out, "so Codex CLI loads none of its hooks"));
   CHECK_FALSE(contains(codex_check.out, "Claude Code"));
 }
+
+TEST_CASE("fleet-hooks check --agent codex: asks the installed Codex, and names a newer one") {
+  Machine m;
+  REQUIRE(m.run({"install", "--project", m.dir, "--agent", "codex", "--trust"}).exit_code == 0);
+  REQUIRE(check(m, "codex").exit_code == 0);  // the suite's own reading: trusted
+  const rapidjson::Document hooks = parsed(m.dir + "/.codex/hooks.json");
+  // A stand-in codex: `--version`, and an app-server answering hooks/list with the guard.
+  const auto answer = [&](const char* status) {
+    rapidjson::Document doc(rapidjson::kObjectType);
+    auto& a = doc.GetAllocator();
+    rapidjson::Value hook(rapidjson::kObjectType);
+    hook.AddMember("key", fleet::json_string(m.dir + "/.codex/hooks.json:pre_tool_use:0:0", a), a);
+    hook.AddMember("eventName", "preToolUse", a);
+    hook.AddMember("command", fleet::json_string(command_of(hooks["hooks"]["PreToolUse"][0]), a),
+                   a);
+    hook.AddMember("currentHash", "sha256:0123", a);
+    hook.AddMember("trustStatus", rapidjson::StringRef(status), a);
+    hook.AddMember("enabled", true, a);
+    rapidjson::Value cwd(rapidjson::kObjectType);
+    cwd.AddMember("hooks", rapidjson::Value(rapidjson::kArrayType).PushBack(hook, a), a);
+    cwd.AddMember("errors", rapidjson::Value(rapidjson::kArrayType), a);
+    rapidjson::Value result(rapidjson::kObjectType);
+    result.AddMember("data", rapidjson::Value(rapidjson::kArrayType).PushBack(cwd, a), a);
+    doc.AddMember("id", 2, a);
+    doc.AddMember("result", result, a);
+    write_file(m.tmp / "answer.json", fleet::to_json(doc) + "\n");
+  };
+  fleet::test::write_script(m.bin + "/codex",
+                            "[ \"$1\" = --version ] && { echo 'codex-cli 0.999.1'; exit 0; }\n"
+                            "while read -r line; do case \"$line\" in\n"
+                            "  *'\"id\":1'*) echo '{\"id\":1,\"result\":{}}' ;;\n"
+                            "  *hooks/list*) cat '" +
+                                m.tmp / "answer.json" +
+                                "' ;;\n"
+                                "esac; done\n");
+  answer("modified");
+  const auto modified = check(m, "codex");
+  CHECK(modified.exit_code == 1);
+  CHECK_MESSAGE(contains(modified.out,
+                         "error codex-reports-untrusted: Codex itself reports the "
+                         "suite's hook " +
+                             m.dir + "/.codex/hooks.json:pre_tool_use:0:0 as modified"),
+                modified.out);
+  CHECK(contains(modified.out, "warning agent-cli-newer: Codex CLI 0.999.1 is installed"));
+  CHECK(contains(modified.out, "checked with 0.169.0"));
+  answer("trusted");
+  const auto trusted = check(m, "codex");
+  CHECK_MESSAGE(trusted.exit_code == 0, trusted.out);
+  CHECK(contains(trusted.out, "warning agent-cli-newer"));
+  CHECK(contains(trusted.out, "ok: resume-guard guards"));
+}
