@@ -449,6 +449,43 @@ TEST_CASE(
   CHECK_FALSE(contains(codex_check.out, "Claude Code"));
 }
 
+TEST_CASE("fleet-hooks install/check --agent codex|gemini: no home is refused, never /") {
+  Machine m;
+  for (const std::string agent : {"codex", "gemini"}) {
+    const fleet::test::RunOptions no_home = {
+        "", {{"HOME", ""}, {"CODEX_HOME", ""}, {"PATH", m.path(true)}}, ""};
+    const std::string hint =
+        agent == "codex" ? "neither CODEX_HOME nor HOME is set" : "HOME is not set";
+    for (const std::string subcommand : {"install", "check"}) {
+      const auto r = fleet::test::run_process(
+          {FLEET_HOOKS_CLI, subcommand, "--agent", agent, "--project", m.dir}, no_home);
+      CHECK_MESSAGE(r.exit_code == 1, (subcommand + " " + agent));
+      CHECK_MESSAGE(contains(r.err, "fleet-hooks " + subcommand + ": " + hint), r.err);
+      CHECK(contains(r.err,
+                     "set " + std::string(agent == "codex" ? "CODEX_HOME (or HOME)" : "HOME")));
+    }
+    CHECK_FALSE(file_exists(m.dir + "/." + agent));
+  }
+}
+
+TEST_CASE("fleet-hooks install --agent codex: the advice to trust is given once, --trust first") {
+  Machine m;
+  const auto r = m.run({"install", "--project", m.dir, "--agent", "codex"});
+  REQUIRE(r.exit_code == 0);
+  const auto count = [](const std::string& text, const std::string& part) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1))
+      ++n;
+    return n;
+  };
+  CHECK(count(r.err, "fleet-hooks install: note: codex-") == 4);  // the project, 3 hooks
+  CHECK(count(r.err, "Trust them:") == 1);
+  CHECK(r.err.find("--trust --project " + m.dir) < r.err.find("run `codex` in"));
+  const auto checked = check(m, "codex");
+  CHECK(count(checked.out, "error codex-") == 4);
+  CHECK(count(checked.out, "Trust them:") == 1);
+}
+
 TEST_CASE("fleet-hooks check --agent codex: asks the installed Codex, and names a newer one") {
   Machine m;
   REQUIRE(m.run({"install", "--project", m.dir, "--agent", "codex", "--trust"}).exit_code == 0);
