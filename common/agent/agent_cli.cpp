@@ -3,6 +3,8 @@
 #include <array>
 #include <cstdlib>
 
+#include "base/error.h"
+
 namespace fleet {
 namespace {
 
@@ -123,8 +125,13 @@ std::string agent_config_home(const AgentCli& agent) {
     if (set != nullptr && *set != '\0') return set;
   }
   const char* home = std::getenv("HOME");
-  if (home == nullptr || *home == '\0') return "";
-  return std::string(home) + "/" + std::string(agent.config_home_default);
+  if (home != nullptr && *home != '\0')
+    return std::string(home) + "/" + std::string(agent.config_home_default);
+  const std::string variable(agent.config_home_variable);
+  throw Error((variable.empty() ? "HOME is not set" : "neither " + variable + " nor HOME is set") +
+              ", so where " + std::string(agent.display_name) +
+              " keeps its configuration is unknown: set " +
+              (variable.empty() ? "HOME" : variable + " (or HOME)") + " and run it again");
 }
 
 int hook_timeout_value(const AgentCli& agent, int seconds) {

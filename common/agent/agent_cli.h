@@ -4,7 +4,8 @@
 // stdin fields read, the MCP form of a tool name, how a hook denies or advises, where an MCP
 // tool's answer sits in a post-tool hook's tool_response, timeout unit, project config file —
 // and the lookup by the name `--agent` takes (doc/agents.md, "Adding a CLI").
-// Failing: nothing here fails; an unknown name is nullptr.
+// Failing: agent_config_home throws Error when no variable says where the home is; an unknown
+// name is nullptr.
 
 #include <span>
 #include <string>
@@ -98,7 +99,8 @@ struct AgentCli {
 };
 
 // `agent`'s configuration directory on this machine (AgentCli::config_home_variable, else
-// $HOME/config_home_default); "" when neither that variable nor HOME is set.
+// $HOME/config_home_default). Throws Error, naming the variable to set, when neither that
+// variable nor HOME is set (never the root directory).
 std::string agent_config_home(const AgentCli& agent);
 
 // `seconds` in the unit of `agent`'s hook "timeout".

@@ -6,10 +6,13 @@
 #include <cstdlib>
 
 #include "base/error.h"
+#include "base/exit_status.h"
 #include "base/files.h"
 #include "base/json.h"
 #include "base/paths.h"
 #include "base/sha256.h"
+#include "hook/hook_command.h"
+#include "hook/tool_names.h"
 #include "settings/hook_wiring.h"
 #include "settings/settings_file.h"
 #include "settings/toml_keys.h"
@@ -38,17 +41,20 @@ std::optional<std::string> git_root(std::string dir) {
   return std::nullopt;
 }
 
-// The trust_level Codex finds for `project_dir` in `scan`: the project's own entry, else its
-// git root's — each under the path as given and as resolved — with the path it was found
-// under; nullopt when there is none.
+// `path` resolved through its symbolic links (as a working directory is), or as given when
+// it cannot be.
+std::string resolved(const std::string& path) {
+  return real_path(path).value_or(path);
+}
+
+// The trust_level Codex finds for `project_dir` in `scan`: the entry of the project's
+// resolved path (Codex keys trust by its working directory, which the kernel resolves), else
+// its git root's, with the path it was found under; nullopt when there is none.
 std::optional<std::pair<std::string, std::string>> project_trust(const TomlScan& scan,
                                                                  const std::string& project_dir) {
-  std::vector<std::string> candidates = {project_dir};
-  if (const auto real = real_path(project_dir)) candidates.push_back(*real);
-  if (const auto root = git_root(project_dir); root && *root != project_dir) {
+  std::vector<std::string> candidates = {resolved(project_dir)};
+  if (const auto root = git_root(candidates.front()); root && *root != candidates.front())
     candidates.push_back(*root);
-    if (const auto real = real_path(*root)) candidates.push_back(*real);
-  }
   for (const std::string& path : candidates) {
     const TomlEntry* level = find_toml_entry(scan, {"projects", path, "trust_level"});
     if (level != nullptr && level->kind == TomlEntry::Kind::string)
@@ -57,24 +63,77 @@ std::optional<std::pair<std::string, std::string>> project_trust(const TomlScan&
   return std::nullopt;
 }
 
+// Whether `command` is byte for byte one that install writes for `hook` into a project's
+// .codex/hooks.json (hook_wiring.h): its bare executable in the guarded form, exiting 2 when
+// it is missing (1 for the guard with --fail-open-if-missing, always for the others), and
+// only the arguments install writes: its own, --agent codex and --tool NAME. Anything else a
+// shell would run makes it another command.
+bool written_by_install(std::string_view command, const SuiteHook& hook, const AgentCli& codex) {
+  const std::optional<HookCommand> parsed = parse_hook_command(command);
+  if (!parsed) return false;
+  HookCommand expected;
+  expected.executable = hook.executable;
+  expected.guarded = true;
+  expected.exit_if_missing =
+      hook.role == HookRole::pre_tool && parsed->exit_if_missing != exit_status::hook_warns
+          ? exit_status::hook_blocks
+          : exit_status::hook_warns;
+  expected.arguments = std::string(hook.arguments) + " --agent " + std::string(codex.name);
+  if (hook.role != HookRole::session_start) {
+    for (const std::string& tool : command_tools(parsed->arguments)) {
+      if (!is_valid_tool_name(tool)) return false;
+      expected.arguments += " --tool " + tool;
+    }
+  }
+  return format_hook_command(expected, hook.executable, codex.display_name) == command;
+}
+
+// `text` with `key` of `table` set to `value` (set_toml_string), its refusal naming `path`.
+std::string set_config_string(const std::string& path, std::string_view text, const TomlPath& table,
+                              const std::string& key, const std::string& value) {
+  try {
+    return set_toml_string(text, table, key, value);
+  } catch (const Error& e) {
+    throw Error("cannot trust in " + path + ": " + e.what() + " (nothing was trusted)");
+  }
+}
+
 std::optional<bool> toml_bool(const TomlScan& scan, const TomlPath& path) {
   const TomlEntry* entry = find_toml_entry(scan, path);
   if (entry == nullptr || entry->kind != TomlEntry::Kind::boolean) return std::nullopt;
   return entry->flag;
 }
 
+// `json` (RapidJSON's compact text) as serde_json writes it, which is what Codex hashes: the
+// hex digits of a \u escape in lower case (RapidJSON writes \u001B, serde_json \u001b). Both
+// escape the same characters (", \, and U+0000-U+001F, with \b \t \n \f \r) and write U+007F
+// and every other character as its UTF-8 bytes.
+std::string serde_json_text(std::string json) {
+  for (std::size_t i = 0; i + 1 < json.size(); ++i) {
+    if (json[i] != '\\') continue;
+    if (json[i + 1] == 'u') {
+      for (std::size_t k = i + 2; k < std::min(i + 6, json.size()); ++k) {
+        if (json[k] >= 'A' && json[k] <= 'F') json[k] = static_cast<char>(json[k] - 'A' + 'a');
+      }
+    }
+    ++i;  // the escaped character is not the start of another escape
+  }
+  return json;
+}
+
+// Said once, after the first finding that trust would fix.
 std::string how_to_trust(const std::string& project_dir) {
-  return "Trust them: run `codex` in " + project_dir +
-         ", trust the project when asked and the hooks in /hooks; or run `fleet-hooks install "
-         "--agent codex --trust --project " +
+  return "Trust them: fleet-hooks install --agent codex --trust --project " + project_dir +
+         " (it trusts the project and the commands fleet-hooks install writes, nothing else); "
+         "or run `codex` in " +
          project_dir +
-         "` (it trusts the project and the suite's own hooks only). Do not reach for "
-         "--dangerously-bypass-hook-trust: it runs every untrusted hook (doc/agents.md, Trust)";
+         ", trust the project when asked and the hooks in /hooks. Not "
+         "--dangerously-bypass-hook-trust: it runs every untrusted hook (doc/codex.md, Trust)";
 }
 
 // The finding for one of the suite's hooks, nullopt when Codex runs it.
 std::optional<Finding> hook_finding(const TomlScan& scan, const CodexHook& suite,
-                                    const std::string& config, const std::string& project_dir) {
+                                    const std::string& config) {
   const std::optional<CodexHookState> state = codex_hook_state(*suite.hook);
   if (!state) return std::nullopt;
   const std::string& file = suite.hook->file;
@@ -103,8 +162,7 @@ std::optional<Finding> hook_finding(const TomlScan& scan, const CodexHook& suite
                      (modified ? "changed since it was trusted (trusted_hash " + trusted->text +
                                      ", now " + *state->hash + ")"
                                : "not trusted in " + config) +
-                     ": codex exec skips it without a word and the call runs unguarded. " +
-                     how_to_trust(project_dir),
+                     ": codex exec skips it without a word and the call runs unguarded",
                  file};
 }
 
@@ -151,7 +209,7 @@ std::optional<std::string> codex_hook_hash(std::string_view event, const Value& 
   identity["hooks"].PushBack(handler, alloc);
   if (const auto matcher = string_member(group, "matcher"))
     identity.AddMember("matcher", json_string(*matcher, alloc), alloc);
-  return "sha256:" + sha256_hex(to_json(identity));
+  return "sha256:" + sha256_hex(serde_json_text(to_json(identity)));
 }
 
 std::optional<CodexHookState> codex_hook_state(const ConfiguredHook& hook) {
@@ -168,7 +226,10 @@ std::optional<CodexHookState> codex_hook_state(const ConfiguredHook& hook) {
   if (entries == nullptr || !entries->IsArray() ||
       entries->Size() <= static_cast<unsigned>(hook.entry_index))
     return std::nullopt;
-  return CodexHookState{codex_hook_key(hook.file, hook.event, hook.group_index, hook.entry_index),
+  // Codex names the file under its resolved working directory.
+  const std::string file =
+      resolved(parent_directory(hook.file)) + hook.file.substr(hook.file.rfind('/'));
+  return CodexHookState{codex_hook_key(file, hook.event, hook.group_index, hook.entry_index),
                         codex_hook_hash(hook.event, group, (*entries)[hook.entry_index])};
 }
 
@@ -185,6 +246,13 @@ std::vector<Finding> codex_trust_findings(const std::string& project_dir,
   // Followed through a symlink, as Codex reads it.
   const TomlScan scan =
       scan_toml(try_read_regular_file(real_path(config).value_or(config), kMaxConfigBytes).content);
+  for (const std::string& error : scan.errors) {
+    findings.push_back({"codex-config-invalid", Severity::error,
+                        config + " is not a TOML document (" + error +
+                            "): Codex refuses to load it, so codex exec starts in no project. "
+                            "Fix that line",
+                        config});
+  }
   std::optional<bool> enabled = toml_bool(scan, {"features", "hooks"});
   if (!enabled) enabled = toml_bool(scan, {"features", "codex_hooks"});
   if (enabled == false) {
@@ -204,15 +272,19 @@ std::vector<Finding> codex_trust_findings(const std::string& project_dir,
          "Codex does not read " + project_file + ": the project is not trusted in " + config +
              (trust
                   ? " ([projects.\"" + trust->first + "\"] trust_level = \"" + trust->second + "\")"
-                  : " (no [projects.\"" + project_dir + "\"] trust_level = \"trusted\")") +
-             ", so none of its hooks runs and every dispatch runs unguarded. " +
-             how_to_trust(project_dir),
+                  : " (no [projects.\"" + resolved(project_dir) +
+                        "\"] trust_level = \"trusted\")") +
+             ", so none of its hooks runs and every dispatch runs unguarded",
          config});
   }
   for (const CodexHook& suite : hooks) {
-    if (auto finding = hook_finding(scan, suite, config, project_dir))
-      findings.push_back(std::move(*finding));
+    if (auto finding = hook_finding(scan, suite, config)) findings.push_back(std::move(*finding));
   }
+  const auto trust_fixes = std::find_if(findings.begin(), findings.end(), [](const Finding& f) {
+    return f.rule == "codex-project-untrusted" || f.rule == "codex-hook-untrusted" ||
+           f.rule == "codex-hook-modified";
+  });
+  if (trust_fixes != findings.end()) trust_fixes->message += ". " + how_to_trust(project_dir);
   return findings;
 }
 
@@ -225,25 +297,32 @@ CodexTrustUpdate trust_codex_hooks(const std::string& project_dir, const std::st
   const HookSources collected = collect_hooks(sources);
   CodexTrustUpdate update;
   update.path = codex_config_path(codex_home);
+  update.project = resolved(project_dir);
   const std::optional<UniqueFd> lock = dry_run ? std::nullopt : lock_settings(update.path, true);
   const ReadFile current =
       try_read_regular_file(real_path(update.path).value_or(update.path), kMaxConfigBytes);
   if (current.status == FileStatus::failed) throw Error(current.problem + "; nothing was trusted");
-  update.text = current.content;
-  update.text = set_toml_string(update.text, {"projects", project_dir}, "trust_level", "trusted");
+  update.text = set_config_string(update.path, current.content, {"projects", update.project},
+                                  "trust_level", "trusted");
   for (const ConfiguredHook& hook : collected.hooks) {
-    if (suite_hook_of_command(hook.command, hook.event, codex) == nullptr) continue;
+    const SuiteHook* suite = suite_hook_of_command(hook.command, hook.event, codex);
+    if (suite == nullptr) continue;
     const std::optional<CodexHookState> state = codex_hook_state(hook);
     if (!state || !state->hash)
       throw Error("Codex cannot read the hook " + hook.event + " in " + hook.file +
                   " (a timeout that is not a whole number of seconds?); nothing was trusted");
-    update.text =
-        set_toml_string(update.text, {"hooks", "state", state->key}, "trusted_hash", *state->hash);
+    if (!written_by_install(hook.command, *suite, codex)) {
+      update.refused.push_back({state->key, hook.command});
+      continue;
+    }
+    update.text = set_config_string(update.path, update.text, {"hooks", "state", state->key},
+                                    "trusted_hash", *state->hash);
     update.trusted.push_back(state->key);
   }
   if (update.trusted.empty())
-    throw Error("no fleet-hooks hook in " + sources.settings_files.front() +
-                " to trust; run fleet-hooks install --agent codex first (nothing was trusted)");
+    throw Error("no hook in " + sources.settings_files.front() +
+                " is one fleet-hooks install writes, so there is nothing to trust; run "
+                "fleet-hooks install --agent codex first (nothing was trusted)");
   update.changed = update.text != current.content;
   if (update.changed && !dry_run) write_settings(update.path, update.text);
   return update;

@@ -9,7 +9,8 @@
 //
 // The hash (Codex: codex-rs/hooks/src/engine/discovery.rs, command_hook_hash, and
 // codex-rs/config/src/fingerprint.rs, version_for_toml): "sha256:" and the hex SHA-256 of the
-// compact JSON, keys sorted at every level, of
+// compact JSON as serde_json writes it (\u001b: lower-case hex escapes), keys sorted at every
+// level, of
 //   {"event_name": <event_label>, "hooks": [{"async": <bool, default false>,
 //    "command": <command>, "statusMessage": <only when set>, "timeout": <seconds, default
 //    600, at least 1>, "type": "command"}], "matcher": <only when set>}
@@ -54,8 +55,9 @@ std::string codex_config_path(const std::string& codex_home);
 
 // The findings that say Codex will not run `hooks` (the suite's, `what` naming each: "the
 // resume-guard hook") of the project `project_dir`: codex-hooks-disabled,
-// codex-project-untrusted, codex-hook-untrusted, codex-hook-modified, codex-hook-disabled
-// (errors), each saying how to trust.
+// codex-config-invalid (config.toml is no TOML document), codex-project-untrusted,
+// codex-hook-untrusted, codex-hook-modified, codex-hook-disabled (errors); the first that
+// trust fixes says how to trust, once.
 struct CodexHook {
   const ConfiguredHook* hook;
   std::string what;
@@ -65,16 +67,25 @@ std::vector<Finding> codex_trust_findings(const std::string& project_dir,
                                           const std::vector<CodexHook>& hooks);
 
 // `fleet-hooks install --agent codex --trust`: $CODEX_HOME/config.toml with the project
-// trusted (`[projects."<project_dir>"] trust_level = "trusted"`) and a `trusted_hash` for each
-// of the suite's own hooks in the project's .codex/hooks.json as it is now — nothing else
-// trusted, every other byte of the file kept. Written (write_settings: atomically, mode and
-// owner kept, the previous content in config.toml.bak) when it changes and not `dry_run`.
-// Throws Error when the project's file holds no suite hook or one Codex cannot read.
+// trusted under its resolved path, the one Codex looks up (`[projects."<path>"] trust_level =
+// "trusted"`), and a `trusted_hash` for each hook of the project's .codex/hooks.json whose
+// command is byte for byte one install writes — nothing else trusted (an entry that names a
+// suite executable with any other command is returned in `refused`), every other byte of the
+// file kept. Written (write_settings: atomically, mode and owner kept, the previous content
+// in config.toml.bak) when it changes and not `dry_run`. Throws Error, trusting nothing, when
+// the project's file holds no such hook or one Codex cannot read, or when config.toml is no
+// TOML document or defines a table to change in a form set_toml_string does not edit.
+struct CodexTrustRefusal {
+  std::string key;
+  std::string command;
+};
 struct CodexTrustUpdate {
   std::string path;
-  std::string text;  // config.toml as it is afterwards
+  std::string project;  // the path the project is trusted under
+  std::string text;     // config.toml as it is afterwards
   bool changed = false;
-  std::vector<std::string> trusted;  // the hook keys trusted
+  std::vector<std::string> trusted;        // the hook keys trusted
+  std::vector<CodexTrustRefusal> refused;  // left untrusted: not a command install writes
 };
 CodexTrustUpdate trust_codex_hooks(const std::string& project_dir, const std::string& codex_home,
                                    bool dry_run);

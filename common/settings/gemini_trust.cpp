@@ -49,8 +49,9 @@ std::string how_to_trust(const std::string& project_dir, const std::string& fold
   return "Trust it: add \"" + project_dir + "\": \"TRUST_FOLDER\" to " + folders +
          ", or run `gemini` in " + project_dir +
          " and trust the folder. `--skip-trust` alone does not load the project's hooks (Gemini "
-         "reads the project's settings before it applies that flag); GEMINI_CLI_TRUST_WORKSPACE"
-         "=true in Gemini's environment does, but no file shows it, so this check cannot";
+         "reads the project's settings before it applies that flag). GEMINI_CLI_TRUST_WORKSPACE"
+         "=true in Gemini's environment does load them, but no file records it, so check cannot "
+         "see that trust and still fails";
 }
 
 // The hooks-disabled findings from the settings Gemini merges, in its order.

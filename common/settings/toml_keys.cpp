@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "base/error.h"
+
 namespace fleet {
 namespace {
 
@@ -29,6 +31,43 @@ void append_utf8(std::string& out, unsigned long code) {
   }
 }
 
+std::string toml_key(const std::string& key) {
+  const bool bare = !key.empty() && std::all_of(key.begin(), key.end(), is_bare_key_char);
+  return bare ? key : toml_basic_string(key);
+}
+
+// `path` as a dotted key: projects."/repo".
+std::string dotted_text(const TomlPath& path) {
+  std::string text;
+  for (const std::string& part : path) {
+    if (!text.empty()) text += '.';
+    text += toml_key(part);
+  }
+  return text;
+}
+
+std::string line_at(std::string_view text, std::size_t offset) {
+  return std::to_string(1 + std::count(text.begin(), text.begin() + offset, '\n'));
+}
+
+const char* how_defined(TomlDefinition::How how) {
+  switch (how) {
+    case TomlDefinition::How::header:
+      return "as a [table]";
+    case TomlDefinition::How::implied:
+      return "by a [table] below it";
+    case TomlDefinition::How::dotted:
+      return "with dotted keys";
+    case TomlDefinition::How::inline_table:
+      return "as an inline table";
+    case TomlDefinition::How::array:
+      return "as an [[array of tables]]";
+    case TomlDefinition::How::value:
+      break;
+  }
+  return "as a value";
+}
+
 // Reads a TOML text line by line, keeping what toml_keys.h promises.
 class Reader {
  public:
@@ -42,7 +81,7 @@ class Reader {
         rest_of_line();
         continue;
       }
-      const bool ok = peek() == '[' ? header(line_begin) : key_value();
+      const bool ok = peek() == '[' ? header(line_begin) : key_value(line_begin);
       if (!ok) scan_.problems.push_back("line " + line_of(line_begin) + ": not understood");
       rest_of_line();
     }
@@ -58,8 +97,59 @@ class Reader {
     while (i_ < t_.size() && t_[i_] != '\n') ++i_;
     if (i_ < t_.size()) ++i_;
   }
-  std::string line_of(std::size_t at) const {
-    return std::to_string(1 + std::count(t_.begin(), t_.begin() + at, '\n'));
+  std::string line_of(std::size_t at) const { return line_at(t_, at); }
+
+  // Names an error of the line at `line_begin`: `path` already defined at `earlier`.
+  void defined_before(std::size_t line_begin, const std::string& what, const TomlPath& path,
+                      const TomlDefinition& earlier) {
+    scan_.errors.push_back("line " + line_of(line_begin) + ": " + what + " " + dotted_text(path) +
+                           ", which line " + line_of(earlier.offset) + " defines " +
+                           how_defined(earlier.how));
+  }
+
+  // A [header] of `path` (a [[header]] with `array`): the tables above it are implied, and
+  // none of them may be a value or an inline table; `path` itself may only have been implied.
+  void define_table(std::size_t line_begin, const TomlPath& path, bool array) {
+    using How = TomlDefinition::How;
+    for (std::size_t n = 1; n <= path.size(); ++n) {
+      const TomlPath prefix(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(n));
+      const auto [at, added] =
+          scan_.definitions.try_emplace(prefix, TomlDefinition{n < path.size() ? How::implied
+                                                               : array         ? How::array
+                                                                               : How::header,
+                                                               line_begin});
+      if (added) continue;
+      const How earlier = at->second.how;
+      const bool closed = earlier == How::value || earlier == How::inline_table;
+      if (n < path.size() && !closed) continue;
+      if (n == path.size() && earlier == How::implied && !array) {
+        at->second = {How::header, line_begin};
+        continue;
+      }
+      if (n == path.size() && array && earlier == How::array) continue;
+      defined_before(line_begin,
+                     n < path.size() ? "the [table] extends" : "the [table] defines again", prefix,
+                     at->second);
+      return;
+    }
+  }
+
+  // A key `key` in the current table: the tables its dots pass through are defined by them
+  // (none may be a [header]'s, a value or an inline table), and the key itself is new.
+  void define_key(std::size_t line_begin, const TomlPath& key, bool inline_table) {
+    using How = TomlDefinition::How;
+    if (!current_.empty() && current_.front() == "[[]]") return;  // not followed
+    TomlPath path = current_;
+    for (std::size_t n = 0; n < key.size(); ++n) {
+      path.push_back(key[n]);
+      const bool last = n + 1 == key.size();
+      const How how = last ? (inline_table ? How::inline_table : How::value) : How::dotted;
+      const auto [at, added] = scan_.definitions.try_emplace(path, TomlDefinition{how, line_begin});
+      if (added || (!last && at->second.how == How::dotted)) continue;
+      defined_before(line_begin, last ? "the key defines again" : "the dotted key extends", path,
+                     at->second);
+      return;
+    }
   }
 
   std::optional<std::string> basic_string() {
@@ -131,6 +221,7 @@ class Reader {
     i_ += array ? 2 : 1;
     if (!scan_.tables.empty() && scan_.tables.back().section_end == t_.size())
       scan_.tables.back().section_end = line_begin;
+    define_table(line_begin, *path, array);
     if (array) {  // keys of an array of tables are never the ones read here
       current_ = {"[[]]"};
       return true;
@@ -174,11 +265,12 @@ class Reader {
     return false;
   }
 
-  bool key_value() {
+  bool key_value(std::size_t line_begin) {
     std::optional<TomlPath> key = dotted_key();
     if (!key || peek() != '=') return false;
     ++i_;
     blanks();
+    define_key(line_begin, *key, peek() == '{');
     TomlEntry entry;
     entry.path = current_;
     entry.path.insert(entry.path.end(), key->begin(), key->end());
@@ -211,9 +303,23 @@ class Reader {
   TomlScan scan_;
 };
 
-std::string toml_key(const std::string& key) {
-  const bool bare = !key.empty() && std::all_of(key.begin(), key.end(), is_bare_key_char);
-  return bare ? key : toml_basic_string(key);
+// Throws Error when `path` (a table, then its key), or a table above it, is defined in a form
+// set_toml_string does not edit: anything but a [header] or a table a [header] implies.
+void refuse_other_forms(std::string_view text, const TomlScan& scan, const TomlPath& path) {
+  using How = TomlDefinition::How;
+  for (std::size_t n = 1; n <= path.size(); ++n) {
+    const TomlPath prefix(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(n));
+    const auto found = scan.definitions.find(prefix);
+    if (found == scan.definitions.end()) return;  // nothing below it is defined either
+    const How how = found->second.how;
+    if (how == How::header || how == How::implied) continue;
+    if (how == How::dotted && n + 1 < path.size()) continue;  // a [header] may add a sub-table
+    throw Error("line " + line_at(text, found->second.offset) + " defines " + dotted_text(prefix) +
+                " " + how_defined(how) +
+                ", and fleet-hooks does not rewrite that form; write it as [" +
+                dotted_text(TomlPath(path.begin(), path.end() - 1)) + "] with " +
+                toml_key(path.back()) + " = …, or remove it");
+  }
 }
 
 }  // namespace
@@ -250,13 +356,16 @@ std::string toml_basic_string(std::string_view value) {
 std::string set_toml_string(std::string_view text, const TomlPath& table, const std::string& key,
                             const std::string& value) {
   const TomlScan scan = scan_toml(text);
+  if (!scan.errors.empty()) throw Error("it is not a TOML document (" + scan.errors.front() + ")");
   TomlPath full = table;
   full.push_back(key);
   std::string out(text);
-  if (const TomlEntry* entry = find_toml_entry(scan, full)) {
+  const TomlEntry* entry = find_toml_entry(scan, full);
+  if (entry != nullptr && entry->kind == TomlEntry::Kind::string) {
     return out.replace(entry->value_begin, entry->value_end - entry->value_begin,
                        toml_basic_string(value));
   }
+  refuse_other_forms(text, scan, full);
   const std::string line = toml_key(key) + " = " + toml_basic_string(value) + "\n";
   const auto found = std::find_if(scan.tables.begin(), scan.tables.end(),
                                   [&](const TomlTable& t) { return t.path == table; });
@@ -280,12 +389,7 @@ std::string set_toml_string(std::string_view text, const TomlPath& table, const 
   }
   if (!out.empty() && out.back() != '\n') out += '\n';
   if (!out.empty()) out += '\n';
-  std::string header;
-  for (const std::string& part : table) {
-    if (!header.empty()) header += '.';
-    header += toml_key(part);
-  }
-  return out + "[" + header + "]\n" + line;
+  return out + "[" + dotted_text(table) + "]\n" + line;
 }
 
 }  // namespace fleet

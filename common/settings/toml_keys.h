@@ -5,9 +5,16 @@
 // other byte of the user's file. Understood: [table] headers with bare, "basic" and 'literal'
 // keys, dotted keys, basic and literal strings, booleans. Skipped whole (their keys are not
 // reported): arrays, inline tables, multi-line strings, numbers, dates, [[array tables]].
-// Failing: scanning never fails; a line it cannot read is skipped and named in `problems`.
+// It also knows how each table is defined (a [header], implied by one, dotted keys, an inline
+// table), to name what makes a document one TOML, and so Codex, refuses: a table defined
+// twice, a [header] re-opening a table defined by dotted keys or extending an inline table or
+// a value, dotted keys extending a [header]'s table, a key defined twice.
+// Failing: scanning never fails: a line it cannot read is skipped and named in `problems`,
+// what TOML forbids is named in `errors`. set_toml_string throws Error where it cannot add the
+// value without breaking the document (it changes nothing then).
 
 #include <cstddef>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,10 +37,18 @@ struct TomlTable {
   std::size_t section_end = 0;  // where the next header starts, or the end of the text
 };
 
+// How a table (or a value) got its path.
+struct TomlDefinition {
+  enum class How { header, implied, dotted, inline_table, value, array } how;
+  std::size_t offset = 0;  // where its line starts in the document
+};
+
 struct TomlScan {
   std::vector<TomlEntry> entries;
   std::vector<TomlTable> tables;
-  std::vector<std::string> problems;  // "line 3: …"
+  std::map<TomlPath, TomlDefinition> definitions;
+  std::vector<std::string> problems;  // "line 3: not understood"
+  std::vector<std::string> errors;    // "line 5: the table [a] is already defined at line 2"
 };
 
 TomlScan scan_toml(std::string_view text);
@@ -44,9 +59,12 @@ const TomlEntry* find_toml_entry(const TomlScan& scan, const TomlPath& path);
 // `value` as a TOML basic string ("…" with \" \\ and control characters escaped).
 std::string toml_basic_string(std::string_view value);
 
-// `text` with the string `key` of table `table` set to `value`: an existing value replaced in
-// place; else a line `key = "value"` added after the table's last line; else the table
-// appended at the end of the text. Every other byte stays.
+// `text` with the string `key` of table `table` set to `value`: an existing string replaced
+// in place; else a line `key = "value"` added after the last line of the table's [header];
+// else the table appended at the end of the text. Every other byte stays. Throws Error, naming
+// the line, when `text` holds scan errors, or when the table (or one above it) is written as
+// an inline table, with dotted keys or as a value, or the key holds something else than a
+// string: changing those is left to the person who wrote them.
 std::string set_toml_string(std::string_view text, const TomlPath& table, const std::string& key,
                             const std::string& value);
 

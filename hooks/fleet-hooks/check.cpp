@@ -4,6 +4,7 @@
 #include "base/exit_status.h"
 #include "base/paths.h"
 #include "settings/check_report.h"
+#include "settings/installed_cli.h"
 #include "settings/policy_check.h"
 #include "settings/settings_file.h"
 #include "subcommand.h"
@@ -39,7 +40,10 @@ int run_check(const CheckArguments& a) {
     } else {
       options.config_home = fleet::agent_config_home(*agent);
     }
-    const fleet::CheckResult result = fleet::check_wiring(options);
+    fleet::CheckResult result = fleet::check_wiring(options);
+    const std::vector<fleet::Finding> installed =
+        fleet::installed_cli_findings(*agent, project.dir, result.findings);
+    result.findings.insert(result.findings.end(), installed.begin(), installed.end());
     text += fleet::check_report_text(result.findings, result.checked_tools, *agent);
     all.insert(all.end(), result.findings.begin(), result.findings.end());
   }

@@ -84,6 +84,11 @@ int run_settings(const std::string& name, const SettingsOptions& o, bool install
                  name.c_str());
     return fleet::exit_status::usage;
   }
+  if (install) {  // where each CLI keeps its trust is known before anything is written
+    for (const fleet::AgentCli* agent : agents) {
+      if (agent->hook_trust != fleet::HookTrust::none) fleet::agent_config_home(*agent);
+    }
+  }
   for (const fleet::AgentCli* agent : agents) {
     if (const int status = run_one(name, o, *agent, project.dir, install); status != 0)
       return status;
@@ -97,8 +102,15 @@ int run_settings(const std::string& name, const SettingsOptions& o, bool install
     const fleet::CodexTrustUpdate trusted =
         fleet::trust_codex_hooks(project.dir, fleet::agent_config_home(*codex), false);
     print(std::string(trusted.changed ? "trusted" : "already trusted") + " in " + trusted.path +
-          ": the project " + project.dir + " and " + std::to_string(trusted.trusted.size()) +
+          ": the project " + trusted.project + " and " + std::to_string(trusted.trusted.size()) +
           " fleet-hooks hooks of .codex/hooks.json\n");
+    for (const fleet::CodexTrustRefusal& refused : trusted.refused) {
+      std::fprintf(stderr,
+                   "fleet-hooks %s: warning: not trusted: %s runs a command fleet-hooks install "
+                   "does not write, so Codex keeps skipping it: %s. Remove that entry, then run "
+                   "this again\n",
+                   name.c_str(), refused.key.c_str(), refused.command.c_str());
+    }
   }
   if (install && !o.dry_run) {
     for (const fleet::AgentCli* agent : agents) note_untrusted(name, *agent, project.dir);

@@ -6,12 +6,24 @@
 
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "agent_orchestrator.h"
+#include "base/files.h"
 #include "base/json.h"
+#include "base/paths.h"
 #include "fixtures.h"
+#include "process/child_process.h"
+#include "settings/codex_hooks_list.h"
 #include "store/provenance_store.h"
+#include "suite.h"
+#include "text.h"
 
 using fleet::test::AgentFleet;
 using fleet::test::AgentRun;
@@ -154,4 +166,207 @@ TEST_CASE(
   CHECK(fleet.calls().empty());
   CHECK(fleet.tool_results().find("Tool \\\"mcp_kitchen_dispatch_food_truck\\\" not found") !=
         std::string::npos);
+}
+
+// The trust `fleet-hooks install --agent codex --trust` writes, proven against what the real
+// Codex CLI reads: `codex app-server` hooks/list (each hook's trust status, the configuration
+// errors it met) and `codex exec` loading config.toml. No model is needed: an exec whose
+// model provider does not exist stops right after loading the configuration.
+namespace {
+
+using fleet::test::contains;
+using fleet::test::read_file;
+using fleet::test::write_file;
+
+class CodexTrust {
+ public:
+  CodexTrust() {
+    for (const std::string& dir : {home_, codex_home_, project_, bin_}) ::mkdir(dir.c_str(), 0755);
+    fleet::test::link_suite(bin_, {"resume-guard", "provenance-writer", "fleet-hooks"});
+  }
+  const std::string& project() const { return project_; }
+  std::string config() const { return codex_home_ + "/config.toml"; }
+  std::string path(const std::string& name) const { return tmp_ / name; }
+
+  fleet::test::RunResult fleet_hooks(std::vector<std::string> args) const {
+    args.insert(args.begin(), bin_ + "/fleet-hooks");
+    return fleet::test::run_process(args, {"", env(), ""});
+  }
+  void install(const std::string& project) const {
+    const auto r = fleet_hooks({"install", "--agent", "codex", "--project", project});
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  }
+  // What Codex lists for a session in `cwd`.
+  fleet::CodexHookList hooks_list(const std::string& cwd) const {
+    std::vector<std::string> vars;
+    for (const auto& [name, value] : env()) vars.push_back(name + "=" + value);
+    const auto listed = fleet::codex_hooks_list(codex_, cwd, fleet::environment_with(vars),
+                                                std::chrono::milliseconds(120000));
+    REQUIRE_MESSAGE(listed.ok(), listed.problem());
+    return *listed;
+  }
+  // `codex exec` in `cwd` as far as loading config.toml: its stderr.
+  std::string exec_start(const std::string& cwd) const {
+    const auto r = fleet::test::run_process(
+        {codex_, "exec", "--skip-git-repo-check", "-c", "model_provider=fleet-none", "hi"},
+        {"", env(), cwd});
+    CHECK(r.exit_code != 0);
+    return r.err;
+  }
+
+ private:
+  fleet::test::EnvList env() const {
+    return {
+        {"HOME", home_},
+        {"CODEX_HOME", codex_home_},
+        {"PATH", bin_ + ":" + fleet::parent_directory(codex_) + ":" + fleet::env_value("PATH")}};
+  }
+  fleet::test::TempDir tmp_;
+  std::string codex_ = fleet::test::cli_or_skip(FLEET_E2E_CACHE, "codex");
+  std::string home_ = tmp_ / "home", codex_home_ = tmp_ / "codex-home";
+  std::string project_ = tmp_ / "project", bin_ = tmp_ / "bin";
+};
+
+bool loads(const std::string& exec_err) {
+  return !contains(exec_err, "Error loading config.toml") &&
+         contains(exec_err, "Model provider `fleet-none` not found");
+}
+
+// The suite's hooks Codex lists, by trust status.
+std::map<std::string, int> suite_statuses(const fleet::CodexHookList& list) {
+  std::map<std::string, int> statuses;
+  for (const auto& hook : list.hooks) {
+    if (contains(hook.command, "resume-guard") || contains(hook.command, "provenance-writer"))
+      ++statuses[hook.trust_status];
+  }
+  return statuses;
+}
+
+}  // namespace
+
+TEST_CASE("e2e: codex trust - the hash Codex computes, for every control byte and non-ASCII") {
+  CodexTrust c;
+  c.install(c.project());
+  // Every byte 0x00-0x1f, 0x7f and non-ASCII text in each suite hook's statusMessage.
+  std::string status = "fleet ";
+  for (int b = 0; b < 0x20; ++b) status += static_cast<char>(b);
+  status += "\x7f \xC3\xA9 \xE6\x97\xA5 \xF0\x9F\x98\x80 \\ \" /";
+  const std::string file = c.project() + "/.codex/hooks.json";
+  auto doc = fleet::parse_json_object(read_file(file));
+  REQUIRE(doc.ok());
+  for (auto& event : (*doc)["hooks"].GetObject()) {
+    for (auto& group : event.value.GetArray()) {
+      for (auto& entry : group["hooks"].GetArray())
+        entry.AddMember("statusMessage", fleet::json_string(status, doc->GetAllocator()),
+                        doc->GetAllocator());
+    }
+  }
+  write_file(file, fleet::to_json(*doc));
+  const auto trusted =
+      c.fleet_hooks({"install", "--agent", "codex", "--trust", "--project", c.project()});
+  REQUIRE_MESSAGE(trusted.exit_code == 0, trusted.err);
+  const fleet::CodexHookList list = c.hooks_list(c.project());
+  CHECK(list.errors.empty());
+  CHECK(suite_statuses(list) == std::map<std::string, int>{{"trusted", 3}});
+  const auto check = c.fleet_hooks({"check", "--agent", "codex", "--project", c.project()});
+  CHECK_MESSAGE(check.exit_code == 0, check.out);
+}
+
+TEST_CASE("e2e: codex trust - under the resolved path Codex looks up, not the one given") {
+  CodexTrust c;
+  const std::string link = c.path("link");
+  REQUIRE(::symlink(c.project().c_str(), link.c_str()) == 0);
+  c.install(link);
+  const auto trusted =
+      c.fleet_hooks({"install", "--agent", "codex", "--trust", "--project", link + "/../link"});
+  REQUIRE_MESSAGE(trusted.exit_code == 0, trusted.err);
+  CHECK(contains(trusted.out, "the project " + c.project() + " and 3 "));
+  CHECK(contains(read_file(c.config()), "[projects.\"" + c.project() + "\"]"));
+  CHECK_FALSE(contains(read_file(c.config()), link));
+  // A session started in the link has the resolved working directory.
+  CHECK(suite_statuses(c.hooks_list(c.project())) == std::map<std::string, int>{{"trusted", 3}});
+  CHECK(c.fleet_hooks({"check", "--agent", "codex", "--project", link}).exit_code == 0);
+}
+
+TEST_CASE("e2e: codex trust - config.toml stays a document Codex loads, whatever its form") {
+  CodexTrust c;
+  c.install(c.project());
+  const std::vector<std::string> trust = {"install", "--agent",   "codex",
+                                          "--trust", "--project", c.project()};
+  // Forms fleet-hooks edits or adds to: dotted keys at the root (a [table] below them may be
+  // added), and in a [table] (the string edited in place).
+  const std::vector<std::string> editable = {
+      "projects.\"/elsewhere\".trust_level = \"trusted\"\n",
+      "[projects]\n\"" + c.project() + "\".trust_level = \"untrusted\"\n"};
+  for (const std::string& text : editable) {
+    write_file(c.config(), text);
+    REQUIRE_MESSAGE(loads(c.exec_start(c.project())), text);
+    const auto edited = c.fleet_hooks(trust);
+    CHECK_MESSAGE(edited.exit_code == 0, edited.err);
+    CHECK_MESSAGE(loads(c.exec_start(c.project())), read_file(c.config()));
+    const fleet::CodexHookList list = c.hooks_list(c.project());
+    CHECK(list.errors.empty());
+    CHECK(suite_statuses(list) == std::map<std::string, int>{{"trusted", 3}});
+    CHECK(c.fleet_hooks({"check", "--agent", "codex", "--project", c.project()}).exit_code == 0);
+  }
+
+  // Forms it does not rewrite: refused, the file unchanged, Codex still starts.
+  const std::vector<std::string> refused = {
+      "projects = { \"" + c.project() + "\" = { trust_level = \"untrusted\" } }\n",
+      "[projects]\n\"" + c.project() + "\".note = \"mine\"\n", "hooks.state = { }\n",
+      "hooks = { state = { } }\n"};
+  for (const std::string& text : refused) {
+    write_file(c.config(), text);
+    REQUIRE_MESSAGE(loads(c.exec_start(c.project())), text);
+    const auto r = c.fleet_hooks(trust);
+    CHECK_MESSAGE(r.exit_code == 1, text);
+    CHECK_MESSAGE(contains(r.err, "fleet-hooks install: cannot trust in " + c.config()), r.err);
+    CHECK(contains(r.err, "nothing was trusted"));
+    CHECK(read_file(c.config()) == text);
+    CHECK(loads(c.exec_start(c.project())));
+  }
+
+  // A file Codex cannot load: check fails, as Codex does.
+  const std::vector<std::string> broken = {
+      "[projects.\"/p\"]\ntrust_level = \"trusted\"\n[projects.\"/p\"]\nx = 1\n",
+      "projects = { \"/p\" = { trust_level = \"trusted\" } }\n[projects.\"/p\"]\ny = 1\n",
+      "[projects]\n\"/p\".trust_level = \"trusted\"\n[projects.\"/p\"]\ny = 1\n",
+      "[a.b]\nx = 1\n[a]\nb.y = 2\n",
+      "[a.b.c]\nx = 1\n[a]\nb.d = 2\n",
+      "model = \"a\"\nmodel = \"b\"\n"};
+  for (const std::string& text : broken) {
+    write_file(c.config(), text);
+    CHECK_MESSAGE(!loads(c.exec_start(c.project())), text);
+    const auto check = c.fleet_hooks({"check", "--agent", "codex", "--project", c.project()});
+    CHECK_MESSAGE(check.exit_code == 1, text);
+    CHECK_MESSAGE(contains(check.out, "error codex-config-invalid"), check.out);
+    CHECK_MESSAGE(contains(check.out, "error codex-config-error: Codex reports"), check.out);
+    const auto r = c.fleet_hooks(trust);
+    CHECK(r.exit_code == 1);
+    CHECK(read_file(c.config()) == text);
+  }
+}
+
+TEST_CASE("e2e: codex trust - an entry with more shell than install writes is left untrusted") {
+  CodexTrust c;
+  c.install(c.project());
+  const std::string file = c.project() + "/.codex/hooks.json";
+  std::string text = read_file(file);
+  const std::string guard = "exec resume-guard --agent codex";
+  REQUIRE(contains(text, guard));
+  text.replace(text.find(guard), guard.size(),
+               guard + " --state-dir \\\"$(touch " + c.path("pwned") + ")\\\"");
+  write_file(file, text);
+  const auto r =
+      c.fleet_hooks({"install", "--agent", "codex", "--trust", "--project", c.project()});
+  CHECK_MESSAGE(r.exit_code == 0, r.err);
+  CHECK(contains(r.err,
+                 "warning: not trusted: " + c.project() + "/.codex/hooks.json:pre_tool_use:0:0"));
+  CHECK(contains(r.out, " and 2 fleet-hooks hooks"));
+  // Codex itself runs the suite's other hooks, not that one.
+  CHECK(suite_statuses(c.hooks_list(c.project())) ==
+        std::map<std::string, int>{{"trusted", 2}, {"untrusted", 1}});
+  const auto check = c.fleet_hooks({"check", "--agent", "codex", "--project", c.project()});
+  CHECK(check.exit_code == 1);
+  CHECK(contains(check.out, "error codex-hook-untrusted: the resume-guard hook"));
 }

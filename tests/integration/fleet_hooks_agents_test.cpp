@@ -448,3 +448,91 @@ TEST_CASE(
   CHECK(contains(codex_check.out, "so Codex CLI loads none of its hooks"));
   CHECK_FALSE(contains(codex_check.out, "Claude Code"));
 }
+
+TEST_CASE("fleet-hooks install/check --agent codex|gemini: no home is refused, never /") {
+  Machine m;
+  for (const std::string agent : {"codex", "gemini"}) {
+    const fleet::test::RunOptions no_home = {
+        "", {{"HOME", ""}, {"CODEX_HOME", ""}, {"PATH", m.path(true)}}, ""};
+    const std::string hint =
+        agent == "codex" ? "neither CODEX_HOME nor HOME is set" : "HOME is not set";
+    for (const std::string subcommand : {"install", "check"}) {
+      const auto r = fleet::test::run_process(
+          {FLEET_HOOKS_CLI, subcommand, "--agent", agent, "--project", m.dir}, no_home);
+      CHECK_MESSAGE(r.exit_code == 1, (subcommand + " " + agent));
+      CHECK_MESSAGE(contains(r.err, "fleet-hooks " + subcommand + ": " + hint), r.err);
+      CHECK(contains(r.err,
+                     "set " + std::string(agent == "codex" ? "CODEX_HOME (or HOME)" : "HOME")));
+    }
+    CHECK_FALSE(file_exists(m.dir + "/." + agent));
+  }
+}
+
+TEST_CASE("fleet-hooks install --agent codex: the advice to trust is given once, --trust first") {
+  Machine m;
+  const auto r = m.run({"install", "--project", m.dir, "--agent", "codex"});
+  REQUIRE(r.exit_code == 0);
+  const auto count = [](const std::string& text, const std::string& part) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1))
+      ++n;
+    return n;
+  };
+  CHECK(count(r.err, "fleet-hooks install: note: codex-") == 4);  // the project, 3 hooks
+  CHECK(count(r.err, "Trust them:") == 1);
+  CHECK(r.err.find("--trust --project " + m.dir) < r.err.find("run `codex` in"));
+  const auto checked = check(m, "codex");
+  CHECK(count(checked.out, "error codex-") == 4);
+  CHECK(count(checked.out, "Trust them:") == 1);
+}
+
+TEST_CASE("fleet-hooks check --agent codex: asks the installed Codex, and names a newer one") {
+  Machine m;
+  REQUIRE(m.run({"install", "--project", m.dir, "--agent", "codex", "--trust"}).exit_code == 0);
+  REQUIRE(check(m, "codex").exit_code == 0);  // the suite's own reading: trusted
+  const rapidjson::Document hooks = parsed(m.dir + "/.codex/hooks.json");
+  // A stand-in codex: `--version`, and an app-server answering hooks/list with the guard.
+  const auto answer = [&](const char* status) {
+    rapidjson::Document doc(rapidjson::kObjectType);
+    auto& a = doc.GetAllocator();
+    rapidjson::Value hook(rapidjson::kObjectType);
+    hook.AddMember("key", fleet::json_string(m.dir + "/.codex/hooks.json:pre_tool_use:0:0", a), a);
+    hook.AddMember("eventName", "preToolUse", a);
+    hook.AddMember("command", fleet::json_string(command_of(hooks["hooks"]["PreToolUse"][0]), a),
+                   a);
+    hook.AddMember("currentHash", "sha256:0123", a);
+    hook.AddMember("trustStatus", rapidjson::StringRef(status), a);
+    hook.AddMember("enabled", true, a);
+    rapidjson::Value cwd(rapidjson::kObjectType);
+    cwd.AddMember("hooks", rapidjson::Value(rapidjson::kArrayType).PushBack(hook, a), a);
+    cwd.AddMember("errors", rapidjson::Value(rapidjson::kArrayType), a);
+    rapidjson::Value result(rapidjson::kObjectType);
+    result.AddMember("data", rapidjson::Value(rapidjson::kArrayType).PushBack(cwd, a), a);
+    doc.AddMember("id", 2, a);
+    doc.AddMember("result", result, a);
+    write_file(m.tmp / "answer.json", fleet::to_json(doc) + "\n");
+  };
+  fleet::test::write_script(m.bin + "/codex",
+                            "[ \"$1\" = --version ] && { echo 'codex-cli 0.999.1'; exit 0; }\n"
+                            "while read -r line; do case \"$line\" in\n"
+                            "  *'\"id\":1'*) echo '{\"id\":1,\"result\":{}}' ;;\n"
+                            "  *hooks/list*) cat '" +
+                                m.tmp / "answer.json" +
+                                "' ;;\n"
+                                "esac; done\n");
+  answer("modified");
+  const auto modified = check(m, "codex");
+  CHECK(modified.exit_code == 1);
+  CHECK_MESSAGE(contains(modified.out,
+                         "error codex-reports-untrusted: Codex itself reports the "
+                         "suite's hook " +
+                             m.dir + "/.codex/hooks.json:pre_tool_use:0:0 as modified"),
+                modified.out);
+  CHECK(contains(modified.out, "warning agent-cli-newer: Codex CLI 0.999.1 is installed"));
+  CHECK(contains(modified.out, "checked with 0.169.0"));
+  answer("trusted");
+  const auto trusted = check(m, "codex");
+  CHECK_MESSAGE(trusted.exit_code == 0, trusted.out);
+  CHECK(contains(trusted.out, "warning agent-cli-newer"));
+  CHECK(contains(trusted.out, "ok: resume-guard guards"));
+}

@@ -55,6 +55,11 @@ TEST_CASE("codex_trust: the hash is the one codex-cli 0.169.0 reports") {
   CHECK(hash_of("SessionStart",
                 R"({"matcher":"startup","hooks":[{"type":"command","command":"echo hi"}]})") ==
         "sha256:96fce91e330a75049046e8e6e6ee74528be2d90871e21bafdff0b41859318628");
+  // Control characters: Codex hashes serde_json's \u001b (lower case), DEL and non-ASCII as
+  // they are (observed: statusMessage "a" ESC "b" DEL "é" on codex-cli 0.169.0).
+  CHECK(hash_of("PreToolUse", R"({"matcher":"x","hooks":[{"type":"command","command":"echo hi",)"
+                              R"("statusMessage":"a\u001bb\u007f\u00e9"}]})") ==
+        "sha256:6332fabd7cbb7895987737b9dff4f553adeb20efb970a405c3cf4c95bb0546f3");
 }
 
 TEST_CASE("codex_trust: any change to the hook changes its hash - key order does not") {

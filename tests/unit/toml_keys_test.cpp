@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "base/error.h"
+
 using namespace fleet;
 
 TEST_CASE("toml_keys: reads the keys Codex's config.toml trusts with") {
@@ -71,4 +73,58 @@ TEST_CASE("toml_keys: set_toml_string changes one value and keeps every other by
       set_toml_string(text, {"projects", "/new path"}, "trust_level", "trusted");
   CHECK(find_toml_entry(scan_toml(written), {"projects", "/new path", "trust_level"})->text ==
         "trusted");
+}
+
+// Each was refused by codex-cli 0.169.0 ("Error loading config.toml: … duplicate key" or
+// "cannot extend value of type inline table").
+TEST_CASE("toml_keys: names what makes a document no TOML, as Codex refuses it") {
+  const auto error_of = [](const std::string& text) {
+    const TomlScan scan = scan_toml(text);
+    REQUIRE_MESSAGE(scan.errors.size() == 1, text);
+    return scan.errors.front();
+  };
+  CHECK(error_of("[projects.\"/p\"]\nx = 1\n[projects.\"/p\"]\ny = 1\n") ==
+        "line 3: the [table] defines again projects.\"/p\", which line 1 defines as a [table]");
+  CHECK(error_of("projects = { \"/p\" = { trust_level = \"trusted\" } }\n[projects.\"/p\"]\n") ==
+        "line 2: the [table] extends projects, which line 1 defines as an inline table");
+  CHECK(error_of("[projects]\n\"/p\".trust_level = \"trusted\"\n[projects.\"/p\"]\ny = 1\n") ==
+        "line 3: the [table] defines again projects.\"/p\", which line 2 defines with dotted keys");
+  CHECK(error_of("[a.b]\nx = 1\n[a]\nb.y = 2\n") ==
+        "line 4: the dotted key extends a.b, which line 1 defines as a [table]");
+  CHECK(error_of("[a.b.c]\nx = 1\n[a]\nb.d = 2\n") ==
+        "line 4: the dotted key extends a.b, which line 1 defines by a [table] below it");
+  CHECK(error_of("model = \"a\"\nmodel = \"b\"\n") ==
+        "line 2: the key defines again model, which line 1 defines as a value");
+  CHECK(error_of("x.y = 1\n[x]\n") ==
+        "line 2: the [table] defines again x, which line 1 defines with dotted keys");
+  // What TOML allows: a [table] re-opening one its sub-table implied, a sub-table of a table
+  // dotted keys define, [[arrays]] repeated.
+  for (const std::string& text :
+       {std::string("[a.b]\nx = 1\n[a]\ny = 2\n"),
+        std::string("[fruit]\napple.color = \"red\"\n[fruit.apple.texture]\nsmooth = true\n"),
+        std::string("projects.\"/q\".trust_level = \"trusted\"\n[projects.\"/p\"]\nx = 1\n"),
+        std::string("[[a]]\nx = 1\n[[a]]\nx = 2\n")}) {
+    CHECK_MESSAGE(scan_toml(text).errors.empty(), text);
+  }
+}
+
+TEST_CASE("toml_keys: set_toml_string edits a [table] or dotted key's string, refuses the rest") {
+  CHECK(set_toml_string("[projects]\n\"/p\".trust_level = \"untrusted\"\n", {"projects", "/p"},
+                        "trust_level",
+                        "trusted") == "[projects]\n\"/p\".trust_level = \"trusted\"\n");
+  CHECK(set_toml_string("projects.\"/q\".trust_level = \"trusted\"\n", {"projects", "/p"},
+                        "trust_level", "trusted") ==
+        "projects.\"/q\".trust_level = \"trusted\"\n\n[projects.\"/p\"]\ntrust_level = "
+        "\"trusted\"\n");
+  for (const std::string& text :
+       {std::string("projects = { \"/p\" = { trust_level = \"untrusted\" } }\n"),
+        std::string("[projects]\n\"/p\".note = \"mine\"\n"),
+        std::string("[projects.\"/p\"]\ntrust_level = 1\n"), std::string("projects = 1\n"),
+        std::string("model = 1\nmodel = 2\n")}) {
+    CHECK_THROWS_AS_MESSAGE(set_toml_string(text, {"projects", "/p"}, "trust_level", "trusted"),
+                            Error, text);
+  }
+  CHECK_THROWS_WITH(set_toml_string("projects = { }\n", {"projects", "/p"}, "trust_level", "x"),
+                    "line 1 defines projects as an inline table, and fleet-hooks does not rewrite "
+                    "that form; write it as [projects.\"/p\"] with trust_level = …, or remove it");
 }
