@@ -8,9 +8,23 @@
 namespace fleet {
 namespace {
 
-// The same field names in every CLI checked so far.
-constexpr HookFieldNames kCommonFields = {"session_id", "hook_event_name", "tool_name",
-                                          "tool_input", "tool_response",   "cwd"};
+// The same field names in every CLI checked so far (parent_agent_id: sent only by GitHub
+// Copilot CLI 1.0.102, for a subagent's call, also when it reads Claude Code's file).
+constexpr HookFieldNames kCommonFields = {"session_id",     "hook_event_name", "tool_name",
+                                          "tool_input",     "tool_response",   "cwd",
+                                          "parent_agent_id"};
+
+// GitHub Copilot CLI 1.0.102 runs the hooks of a trusted repository's .claude/settings.json
+// (Claude Code's dialect) and names an MCP tool <server>-<tool>: kitchen-dispatch_food_truck.
+// Its PostToolUse input has no tool_response but "tool_result": {"result_type": "success",
+// "text_result_for_llm": <the MCP server's text>}.
+constexpr std::array<HookFileReader, 1> kClaudeFileReaders = {{
+    {.display_name = "GitHub Copilot CLI",
+     .version_checked = "1.0.102",
+     .mcp = {"", "-"},
+     .result_field = "tool_result",
+     .result_text = "text_result_for_llm"},
+}};
 
 // {"hookSpecificOutput":{"hookEventName":…,"permissionDecision":"deny",
 //  "permissionDecisionReason":…}}
@@ -42,6 +56,7 @@ constexpr AgentCli kClaude = {
     false,
     true,
     "ignores the whole file, without a warning",
+    kClaudeFileReaders,
 };
 
 // codex-cli 0.169.0: Claude Code's dialect; an MCP tool's tool_response is the MCP result
@@ -70,6 +85,7 @@ constexpr AgentCli kCodex = {
     false,
     false,
     "loads none of its hooks (it warns: failed to parse hooks config)",
+    {},
 };
 
 // gemini-cli 0.61.0: BeforeTool/AfterTool, mcp_<server>_<tool>, a top-level
@@ -98,6 +114,7 @@ constexpr AgentCli kGemini = {
     true,
     false,
     "stops with a configuration error (a trailing comma is fatal)",
+    {},
 };
 
 constexpr std::array<const AgentCli*, 3> kAgents = {&kClaude, &kCodex, &kGemini};
@@ -132,6 +149,12 @@ std::string agent_config_home(const AgentCli& agent) {
               ", so where " + std::string(agent.display_name) +
               " keeps its configuration is unknown: set " +
               (variable.empty() ? "HOME" : variable + " (or HOME)") + " and run it again");
+}
+
+std::vector<McpToolNameForm> hook_file_mcp_forms(const AgentCli& agent) {
+  std::vector<McpToolNameForm> forms = {agent.mcp};
+  for (const HookFileReader& reader : agent.also_read_by) forms.push_back(reader.mcp);
+  return forms;
 }
 
 int hook_timeout_value(const AgentCli& agent, int seconds) {

@@ -2,7 +2,8 @@
 // The agent CLIs the hooks run under (Claude Code, Codex CLI, Gemini CLI): one table per CLI
 // holding everything the hook side needs that differs between them — hook event names, the
 // stdin fields read, the MCP form of a tool name, how a hook denies or advises, where an MCP
-// tool's answer sits in a post-tool hook's tool_response, timeout unit, project config file —
+// tool's answer sits in a post-tool hook's tool_response, timeout unit, project config file,
+// the other CLIs that run the hooks of that file (GitHub Copilot CLI reads Claude Code's) —
 // and the lookup by the name `--agent` takes (doc/agents.md, "Adding a CLI").
 // Failing: agent_config_home throws Error when no variable says where the home is; an unknown
 // name is nullptr.
@@ -10,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace fleet {
 
@@ -21,6 +23,10 @@ struct HookFieldNames {
   const char* tool_input;
   const char* tool_response;
   const char* cwd;
+  // The session that owns a subagent's call, when the input names one besides session_id
+  // (GitHub Copilot CLI 1.0.102: parent_agent_id, the main session; session_id is then the
+  // subagent's own id).
+  const char* parent_session_id;
 };
 
 // An MCP tool as the CLI names it to hooks: `prefix` <server> `separator` <tool>, with a
@@ -49,6 +55,19 @@ struct ToolResponseForm {
   const char* block_type;
   std::string_view text_open;
   std::string_view text_close;
+};
+
+// Another CLI that runs the hooks of a CLI's project_hook_file too, in that CLI's dialect, but
+// names MCP tools its own way: the suite's matcher and its tool-name check must accept its
+// names as well, or the file it reads leaves the dispatch tool unguarded under it.
+struct HookFileReader {
+  std::string_view display_name;     // "GitHub Copilot CLI"
+  std::string_view version_checked;  // the version it was observed with
+  McpToolNameForm mcp;               // {"", "-"}: kitchen-dispatch_food_truck
+  // Where its post-tool input holds the tool's answer instead of fields.tool_response: an
+  // object under `result_field` whose string `result_text` is the text the model got.
+  const char* result_field;  // "tool_result"
+  const char* result_text;   // "text_result_for_llm"
 };
 
 enum class TimeoutUnit { seconds, milliseconds };
@@ -96,7 +115,13 @@ struct AgentCli {
   bool settings_scopes;
   // What the CLI does with a hook file that is not plain JSON, after "so <display name> ".
   std::string_view on_not_plain_json;
+  // The other CLIs that run the hooks of project_hook_file (Claude Code's: GitHub Copilot CLI).
+  std::span<const HookFileReader> also_read_by;
 };
+
+// The MCP forms of a tool name the hooks of `agent`'s project_hook_file are called with:
+// `agent`'s own (agent.mcp) first, then those of the CLIs in agent.also_read_by.
+std::vector<McpToolNameForm> hook_file_mcp_forms(const AgentCli& agent);
 
 // `agent`'s configuration directory on this machine (AgentCli::config_home_variable, else
 // $HOME/config_home_default). Throws Error, naming the variable to set, when neither that

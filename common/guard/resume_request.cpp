@@ -35,7 +35,7 @@ ResumeRequest read_resume_request(const HookFields& hook, const std::vector<std:
   request.resume_id = std::string_view(resume->GetString(), resume->GetStringLength());
   if (request.resume_id.empty()) return request;
   request.kind = ResumeRequest::Kind::resume;
-  request.caller = hook.session_id();
+  request.caller = hook.caller_session_id();
   request.cwd = hook.cwd();
   return request;
 }

@@ -23,7 +23,7 @@ struct ResumeRequest {
   Kind kind = Kind::none;
   // Views into the hook input (or the strings given to resume_request): they must outlive it.
   std::string_view resume_id;
-  std::string_view caller;  // the hook input's session_id
+  std::string_view caller;  // the hook input's caller_session_id (a subagent's main session)
   std::string_view cwd;     // the hook input's cwd: locates the project's state directory
   std::string problem;
 };

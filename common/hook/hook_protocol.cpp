@@ -82,6 +82,10 @@ std::string_view HookFields::tool_name() const {
 std::string_view HookFields::session_id() const {
   return string_field(agent_->fields.session_id);
 }
+std::string_view HookFields::caller_session_id() const {
+  const std::string_view parent = string_field(agent_->fields.parent_session_id);
+  return parent.empty() ? session_id() : parent;
+}
 std::string_view HookFields::cwd() const {
   return string_field(agent_->fields.cwd);
 }
@@ -90,6 +94,11 @@ const rapidjson::Value* HookFields::tool_input() const {
 }
 const rapidjson::Value* HookFields::tool_response() const {
   return member(*object_, agent_->fields.tool_response);
+}
+std::string_view HookFields::reader_result_text(const HookFileReader& reader) const {
+  const rapidjson::Value* result = member(*object_, reader.result_field);
+  if (result == nullptr) return {};
+  return string_member(*result, reader.result_text).value_or(std::string_view());
 }
 
 std::string pre_tool_use_input(std::string_view session_id, std::string_view tool_name,

@@ -45,10 +45,18 @@ class HookFields {
   std::string_view hook_event_name() const;
   std::string_view tool_name() const;
   std::string_view session_id() const;
+  // Who the caller is: the session that owns this call — the input's parent session
+  // (HookFieldNames::parent_session_id: GitHub Copilot CLI names a subagent's main session
+  // there, its session_id being the subagent's own) when it is a non-empty string, else
+  // session_id. The one answer the guard judges by and the writer records as the caller.
+  std::string_view caller_session_id() const;
   std::string_view cwd() const;
   // nullptr when absent; may be any JSON type.
   const rapidjson::Value* tool_input() const;
   const rapidjson::Value* tool_response() const;
+  // The text of the tool's answer where `reader` (a CLI that runs the hooks of this agent's
+  // file) puts it in its post-tool input (HookFileReader::result_field); "" when absent.
+  std::string_view reader_result_text(const HookFileReader& reader) const;
 
  protected:
   explicit HookFields(const AgentCli& agent) : agent_(&agent) {}

@@ -18,6 +18,9 @@ class FieldSources {
     if (const rapidjson::Value* response = hook.tool_response()) {
       add_response(*response, hook.agent().response);
     }
+    for (const HookFileReader& reader : hook.agent().also_read_by) {
+      add_json_text(hook.reader_result_text(reader));
+    }
     if (const rapidjson::Value* input = hook.tool_input(); input && input->IsObject()) {
       objects_.push_back(input);
     }
@@ -109,7 +112,7 @@ DispatchedRecord dispatched_record(const HookInput& hook, const std::string& def
     }
   }
   result.outcome = DispatchedRecord::Outcome::launched;
-  record.caller_session_id = std::string(hook.session_id());
+  record.caller_session_id = std::string(hook.caller_session_id());
   record.dispatch_id = sources.find({"dispatch_id"}).value_or("");
   record.kitchen_id = sources.find({"kitchen_id"}).value_or(default_kitchen);
   record.recipe_name = sources.find({"recipe_name"}).value_or(kUnnamedRecipe);

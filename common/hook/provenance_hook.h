@@ -33,10 +33,12 @@ struct DispatchedRecord {
   ProvenanceRecord record;
 };
 
-// The record a dispatch call implies: caller = the hook input's session_id; the dispatched
-// session id, dispatch id, kitchen id, recipe and step from tool_response (a JSON object, a
-// JSON string holding one, or MCP text blocks whose text is one, where the hook input's agent
-// CLI puts them: AgentCli::response), then tool_input, under the
+// The record a dispatch call implies: caller = the hook input's caller_session_id (the
+// session that owns the call); the dispatched session id, dispatch id, kitchen id, recipe and
+// step from tool_response (a JSON object, a JSON string holding one, or MCP text blocks whose
+// text is one, where the hook input's agent CLI puts them: AgentCli::response), then the
+// answer's text where a CLI reading the same hook file puts it (AgentCli::also_read_by: GitHub
+// Copilot CLI's tool_result), then tool_input, under the
 // names dispatched_session_id / session_id, dispatch_id, kitchen_id, recipe_name, step_name,
 // agent_cli (the dispatched session's CLI; kept only when it names one of agent_clis()).
 // The kitchen falls back to `default_kitchen`, the recipe to kUnnamedRecipe (the session is a

@@ -18,17 +18,24 @@ bool names_tool(std::string_view tool_name, std::string_view name, const McpTool
 
 bool is_dispatch_tool(std::string_view tool_name, const std::vector<std::string>& extra_names,
                       const AgentCli& agent) {
-  if (names_tool(tool_name, kDispatchToolName, agent.mcp)) return true;
-  for (const std::string& name : extra_names) {
-    if (names_tool(tool_name, name, agent.mcp)) return true;
+  for (const McpToolNameForm& mcp : hook_file_mcp_forms(agent)) {
+    if (names_tool(tool_name, kDispatchToolName, mcp)) return true;
+    for (const std::string& name : extra_names) {
+      if (names_tool(tool_name, name, mcp)) return true;
+    }
   }
   return false;
 }
 
-std::string mcp_tool_name(std::string_view server, std::string_view tool, const AgentCli& agent) {
-  std::string name(agent.mcp.prefix);
-  name.append(server).append(agent.mcp.separator).append(tool);
+std::string mcp_tool_name(std::string_view server, std::string_view tool,
+                          const McpToolNameForm& form) {
+  std::string name(form.prefix);
+  name.append(server).append(form.separator).append(tool);
   return name;
+}
+
+std::string mcp_tool_name(std::string_view server, std::string_view tool, const AgentCli& agent) {
+  return mcp_tool_name(server, tool, agent.mcp);
 }
 
 bool is_valid_tool_name(std::string_view name) {

@@ -33,11 +33,11 @@ struct CheckOptions {
 };
 
 // Rules: settings-invalid, settings-ignored, guard-missing, matcher-misses-mcp,
-// matcher-misses-dispatch, matcher-too-broad, timeout, binary-missing, guard-does-not-deny,
-// plugin-missing (errors); settings-duplicate-key, guard-fail-open, guard-wired-twice (the
-// plugin and a settings entry both guard a tool), writer-missing and the
-// writer's findings (warnings); store-unsafe (error). The settings are read as Claude Code
-// reads them (settings_file.h); hook commands are resolved with this machine's PATH.
+// matcher-misses-dispatch, matcher-misses-other-cli, matcher-too-broad, timeout,
+// binary-missing, guard-does-not-deny, plugin-missing (errors); settings-duplicate-key,
+// guard-fail-open, guard-wired-twice (the plugin and a settings entry both guard a tool),
+// writer-missing and the writer's findings (warnings); store-unsafe (error). The settings are read
+// as Claude Code reads them (settings_file.h); hook commands are resolved with this machine's PATH.
 struct CheckResult {
   std::vector<Finding> findings;
   std::vector<std::string> checked_tools;  // the dispatch tools that were required

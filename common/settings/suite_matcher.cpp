@@ -9,9 +9,49 @@
 namespace fleet {
 namespace {
 
-// "^(mcp__.*__)?": the optional MCP part of a dispatch matcher in `agent`'s form.
+// "^(mcp__.*__|.*-)?": the optional MCP part of a dispatch matcher in `forms`.
+std::string mcp_prefix(const std::vector<McpToolNameForm>& forms) {
+  std::string alternatives;
+  for (const McpToolNameForm& form : forms) {
+    if (!alternatives.empty()) alternatives += "|";
+    alternatives.append(form.prefix).append(".*").append(form.separator);
+  }
+  return "^(" + alternatives + ")?";
+}
+
+// The optional MCP part of the matcher install writes for `agent`'s file, which selects the
+// MCP forms of every CLI that runs its hooks: "^(mcp__.*__|.*-)?" for Claude Code's.
 std::string mcp_prefix(const AgentCli& agent) {
-  return "^(" + std::string(agent.mcp.prefix) + ".*" + std::string(agent.mcp.separator) + ")?";
+  return mcp_prefix(hook_file_mcp_forms(agent));
+}
+
+// "^(mcp__.*__)?": the MCP part with `agent`'s own form only (what install wrote before it
+// knew the CLIs in agent.also_read_by).
+std::string own_mcp_prefix(const AgentCli& agent) {
+  return mcp_prefix(std::vector<McpToolNameForm>{agent.mcp});
+}
+
+// True when `matcher` selects `tool` as the CLIs in agent.also_read_by name it.
+bool readers_covered(std::string_view matcher, std::string_view tool, const AgentCli& agent) {
+  return std::all_of(agent.also_read_by.begin(), agent.also_read_by.end(),
+                     [&](const HookFileReader& reader) {
+                       return matcher_matches(matcher, mcp_tool_name("kitchen", tool, reader.mcp));
+                     });
+}
+
+// " misses kitchen-dispatch_food_truck, the name GitHub Copilot CLI (1.0.102) gives …".
+std::string readers_missed(std::string_view matcher, std::string_view tool, const AgentCli& agent) {
+  for (const HookFileReader& reader : agent.also_read_by) {
+    const std::string name = mcp_tool_name("kitchen", tool, reader.mcp);
+    if (matcher_matches(matcher, name)) continue;
+    return " misses " + name + ", the name " + std::string(reader.display_name) + " (" +
+           std::string(reader.version_checked) +
+           ") gives the tool of an MCP server 'kitchen': " + std::string(reader.display_name) +
+           " runs the hooks of " + std::string(agent.project_hook_file) +
+           " too, and under it the call never reaches this hook (a resume-guard entry: the "
+           "dispatch tool is unguarded there)";
+  }
+  return "";
 }
 
 // Tools a dispatch tool's matcher must not select (with each tool's "_status", MCP
@@ -47,8 +87,9 @@ bool matcher_covers_tool(std::string_view matcher, std::string_view tool, const 
 
 std::optional<std::vector<std::string>> matcher_names(std::string_view matcher,
                                                       const AgentCli& agent) {
-  const std::string prefix = mcp_prefix(agent);
   std::string_view list = matcher;
+  std::string prefix = mcp_prefix(agent);
+  if (!matcher.starts_with(prefix)) prefix = own_mcp_prefix(agent);
   if (matcher.starts_with(prefix) && matcher.ends_with("$")) {
     list = matcher.substr(prefix.size(), matcher.size() - prefix.size() - 1);
     if (list.starts_with("(") && list.ends_with(")")) list = list.substr(1, list.size() - 2);
@@ -100,7 +141,13 @@ std::vector<MatcherFault> matcher_faults(std::string_view matcher, std::string_v
     tools.clear();  // nothing more can be said about what it selects
   }
   for (const std::string& tool : tools) {
-    if (matcher_covers_tool(matcher, tool, agent)) continue;
+    if (matcher_covers_tool(matcher, tool, agent)) {
+      if (readers_covered(matcher, tool, agent)) continue;
+      faults.push_back({"matcher-misses-other-cli",
+                        readers_missed(matcher, tool, agent) + "; use " + anchored +
+                            " (fleet-hooks install rewrites the suite's own matcher)"});
+      break;
+    }
     const bool bare_only = matcher_matches(matcher, tool) && matcher_is_plain(matcher);
     faults.push_back({bare_only ? "matcher-misses-mcp" : "matcher-misses-dispatch",
                       (bare_only ? " is a plain tool name list, which misses " + mcp_form

@@ -27,16 +27,9 @@
 
 using fleet::test::AgentFleet;
 using fleet::test::AgentRun;
+using fleet::test::call_field;
 
 namespace {
-
-std::string field(const std::string& call_line, const char* object, const char* key) {
-  const auto doc = fleet::parse_json_object(call_line);
-  REQUIRE(doc.ok());
-  const auto* inner = fleet::member(*doc, object);
-  REQUIRE(inner != nullptr);
-  return std::string(fleet::string_member(*inner, key).value_or(""));
-}
 
 // An L3 dispatches a worker and resumes it in the same session: both calls run, and the
 // worker is recorded by the L3's after-tool hook as the L3's. Then a stranger — another L3
@@ -57,11 +50,11 @@ void guarded_fleet(AgentFleet& fleet) {
   REQUIRE_MESSAGE(!owner.session_id.empty(), (owner.process.out + owner.process.err));
   auto calls = fleet.calls();
   REQUIRE_MESSAGE(calls.size() == 2, (fleet.tool_results() + owner.process.err));
-  const std::string worker = field(calls[0], "result", "session_id");
+  const std::string worker = call_field(calls[0], "result", "session_id");
   REQUIRE(!worker.empty());
   // (b) the owner's resume ran.
-  CHECK(field(calls[1], "input", "resume_session_id") == worker);
-  CHECK(field(calls[1], "result", "session_id") == worker);
+  CHECK(call_field(calls[1], "input", "resume_session_id") == worker);
+  CHECK(call_field(calls[1], "result", "session_id") == worker);
   CHECK(fleet.tool_results().find(fleet.profile().blocked_prefix) == std::string::npos);
   // (c) the fresh dispatch was recorded by `provenance-writer hook --agent <cli>` (the
   // dispatcher records nothing here), with the L3's own session id as the caller.

@@ -203,12 +203,12 @@ TEST_CASE("fleet-hooks check: each rule fails when broken") {
     p.write_settings(
         R"({"hooks":{"PreToolUse":[{"matcher":")" + matcher +
         R"(","hooks":[{"type":"command","command":")" + command + "\"" + timeout +
-        R"(}]}],"PostToolUse":[{"matcher":"^(mcp__.*__)?dispatch_food_truck$","hooks":[{"type":"command","command":")" +
+        R"(}]}],"PostToolUse":[{"matcher":"^(mcp__.*__|.*-)?dispatch_food_truck$","hooks":[{"type":"command","command":")" +
         p.bin + R"(/provenance-writer hook","timeout":10}]}]}})");
     return p.run({"check", "--project", p.dir});
   };
   const std::string guard = p.bin + "/resume-guard";
-  const std::string good = "^(mcp__.*__)?dispatch_food_truck$";
+  const std::string good = "^(mcp__.*__|.*-)?dispatch_food_truck$";
 
   CHECK(settings_with(good, guard, ",\"timeout\":10").exit_code == 0);
 
@@ -276,7 +276,7 @@ TEST_CASE("fleet-hooks check: the provenance store's safety and a missing writer
 
   // Without the PostToolUse writer: a warning, still exit 0.
   p.write_settings(
-      R"({"hooks":{"PreToolUse":[{"matcher":"^(mcp__.*__)?dispatch_food_truck$","hooks":[{"type":"command","command":")" +
+      R"({"hooks":{"PreToolUse":[{"matcher":"^(mcp__.*__|.*-)?dispatch_food_truck$","hooks":[{"type":"command","command":")" +
       p.bin + R"(/resume-guard","timeout":10}]}]}})");
   r = p.run({"check", "--project", p.dir});
   CHECK(r.exit_code == 0);

@@ -81,3 +81,45 @@ TEST_CASE("hooks upgrade path: a real dispatch records a worker, even without a 
   CHECK(p.resume(kStranger, kOldWorker) == "advisory");
   CHECK(p.resume(kL3, kOldWorker) == "advisory");
 }
+
+TEST_CASE(
+    "hooks upgrade path: GitHub Copilot CLI's calls - recorded for the owner, a stranger denied") {
+  // Copilot CLI 1.0.102 runs the hooks of .claude/settings.json with Claude Code's field names
+  // but its own tool name (<server>-<tool>), PostToolUse's answer in tool_result, and for a
+  // subagent's call session_id = the subagent, parent_agent_id = the main session.
+  Project p;
+  const std::string tool = "kitchen-dispatch_food_truck";
+  const std::string subagent = "5ab00000-0000-4000-8000-000000000005";
+  const auto copilot = [&](const std::string& event, const std::string& session,
+                           const std::string& parent, const std::string& rest) {
+    return R"({"hook_event_name":")" + event + R"(","session_id":")" + session + "\"" +
+           (parent.empty() ? "" : R"(,"parent_agent_id":")" + parent + "\"") +
+           R"(,"timestamp":"2026-11-26T14:07:38.028Z","cwd":"/nonexistent","tool_name":")" + tool +
+           R"(",)" + rest + "}";
+  };
+  // The owner's subagent dispatches a worker: recorded under the owner, not the subagent.
+  const auto post =
+      run_process({FLEET_PROVENANCE_WRITER, "hook", "--state-dir", p.tmp.path()},
+                  {copilot("PostToolUse", subagent, kL3,
+                           R"("tool_input":{"prompt":"go"},"tool_result":{"result_type":"success",)"
+                           R"("text_result_for_llm":"{\"session_id\":\")" +
+                               std::string(kNewWorker) + R"(\"}"})"),
+                   {},
+                   ""});
+  REQUIRE(post.exit_code == 0);
+  CHECK_MESSAGE(post.err.empty(), post.err);
+  const std::string text = p.store_text();
+  CHECK(text.find(std::string(R"("caller_session_id":")") + kL3 + "\"") != std::string::npos);
+  CHECK(text.find(subagent) == std::string::npos);
+  const std::string resume =
+      R"("tool_input":{"resume_session_id":")" + std::string(kNewWorker) + R"("})";
+  // The owner, and the owner's subagent, resume it; a stranger (and its subagent) is denied.
+  CHECK(fleet::test::guard_decision(p.tmp.path(), "k-current",
+                                    copilot("PreToolUse", kL3, "", resume)) == "silent");
+  CHECK(fleet::test::guard_decision(p.tmp.path(), "k-current",
+                                    copilot("PreToolUse", subagent, kL3, resume)) == "silent");
+  CHECK(fleet::test::guard_decision(p.tmp.path(), "k-current",
+                                    copilot("PreToolUse", kStranger, "", resume)) == "deny");
+  CHECK(fleet::test::guard_decision(p.tmp.path(), "k-current",
+                                    copilot("PreToolUse", subagent, kStranger, resume)) == "deny");
+}

@@ -58,7 +58,7 @@ TEST_CASE("install-check: a suite-only guard group naming another tool - install
     Project p(guard_only(matcher));
     const RunResult installed = p.install();
     REQUIRE_MESSAGE(installed.exit_code == 0, installed.err);
-    CHECK(p.guard_matcher() == "^(mcp__.*__)?dispatch_food_truck$");
+    CHECK(p.guard_matcher() == "^(mcp__.*__|.*-)?dispatch_food_truck$");
     CHECK(installed.err.find("Bash") != std::string::npos);  // says which name it dropped
     const RunResult checked = p.check();
     CHECK_MESSAGE(checked.exit_code == 0, checked.out);
@@ -70,7 +70,7 @@ TEST_CASE("install-check: an MCP form of the dispatch tool is not reported as dr
   Project p(guard_only("dispatch_food_truck|mcp__kitchen__dispatch_food_truck"));
   const RunResult installed = p.install();
   REQUIRE_MESSAGE(installed.exit_code == 0, installed.err);
-  CHECK(p.guard_matcher() == "^(mcp__.*__)?dispatch_food_truck$");
+  CHECK(p.guard_matcher() == "^(mcp__.*__|.*-)?dispatch_food_truck$");
   CHECK_MESSAGE(installed.err.find("dropped") == std::string::npos, installed.err);
   const RunResult checked = p.check();
   CHECK_MESSAGE(checked.exit_code == 0, checked.out);
@@ -81,7 +81,7 @@ TEST_CASE("install-check: a name the guard acts on (--tool) stays in the rewritt
                        "resume-guard --tool spawn_worker"));
   const RunResult installed = p.install();
   REQUIRE_MESSAGE(installed.exit_code == 0, installed.err);
-  CHECK(p.guard_matcher() == "^(mcp__.*__)?(dispatch_food_truck|spawn_worker)$");
+  CHECK(p.guard_matcher() == "^(mcp__.*__|.*-)?(dispatch_food_truck|spawn_worker)$");
   CHECK(installed.err.find("Read") != std::string::npos);
   const RunResult checked = p.check();
   CHECK_MESSAGE(checked.exit_code == 0, checked.out);

@@ -95,7 +95,7 @@ TEST_CASE("wiring: install keeps a customised entry - updates only what locates 
   rapidjson::Document doc = parse(upgraded);
   const auto& pre = doc["hooks"]["PreToolUse"][0];
   CHECK(std::string(pre["matcher"].GetString()) ==
-        "^(mcp__.*__)?(dispatch_food_truck|launch_agent)$");
+        "^(mcp__.*__|.*-)?(dispatch_food_truck|launch_agent)$");
   CHECK(pre["hooks"][0]["timeout"].GetInt() == 20);
   const std::string guard = pre["hooks"][0]["command"].GetString();
   CHECK(guard.find("; exec resume-guard --strict --tool launch_agent --kitchen-id prod") !=
@@ -299,16 +299,17 @@ TEST_CASE("wiring: any dispatch tool name - install --tool and check --tool") {
   CHECK(t.install({"--tool", "bad|name"}).exit_code == 2);  // a usage error
 
   // A hand-written wiring for spawn_worker only passes check without --tool.
-  const std::string hand = R"({"hooks": {"PreToolUse": [{"matcher": "^(mcp__.*__)?spawn_worker$",
+  const std::string hand =
+      R"({"hooks": {"PreToolUse": [{"matcher": "^(mcp__.*__|.*-)?spawn_worker$",
       "hooks": [{"type": "command", "command": ")" +
-                           t.bin + R"(/resume-guard --tool spawn_worker", "timeout": 10}]}]}})";
+      t.bin + R"(/resume-guard --tool spawn_worker", "timeout": 10}]}]}})";
   t.write_settings(hand);
   r = t.check();
   CHECK_MESSAGE(r.exit_code == 0, r.out);
   CHECK(r.out.find("ok: resume-guard guards spawn_worker") != std::string::npos);
   // Its matcher selects launch_agent too, but the guard is not told: named as missing.
   t.write_settings(
-      R"({"hooks": {"PreToolUse": [{"matcher": "^(mcp__.*__)?(spawn_worker|launch_agent)$",
+      R"({"hooks": {"PreToolUse": [{"matcher": "^(mcp__.*__|.*-)?(spawn_worker|launch_agent)$",
       "hooks": [{"type": "command", "command": ")" +
       t.bin + R"(/resume-guard --tool spawn_worker", "timeout": 10}]}]}})");
   r = t.check({"--tool", "launch_agent"});

@@ -112,18 +112,30 @@ AgentFleet::AgentFleet(const std::string& agent, const std::string& fixtures_dir
 
 AgentFleet::~AgentFleet() = default;
 
-Env AgentFleet::dispatcher_env() const {
-  Env env = api_->client_env();  // for the Claude Code workers
-  env.insert(env.end(), {{"HOME", home_},
-                         {"PATH", path_},
-                         {"FLEET_E2E_WRAPPER", bin_ + "/launch-wrapper"},
-                         {"FLEET_E2E_CLAUDE", claude_},
-                         {"FLEET_E2E_STATE_DIR", state_},
+Env hook_recorded_dispatcher_env(const MockMessagesApi& api, const DispatcherPaths& paths) {
+  Env env = api.client_env();  // for the Claude Code workers
+  env.insert(env.end(), {{"HOME", paths.home},
+                         {"PATH", paths.path},
+                         {"FLEET_E2E_WRAPPER", paths.bin + "/launch-wrapper"},
+                         {"FLEET_E2E_CLAUDE", paths.claude},
+                         {"FLEET_E2E_STATE_DIR", paths.state},
                          {"FLEET_E2E_KITCHEN", "kitchen-1"},
-                         {"FLEET_E2E_CALLS", calls_},
+                         {"FLEET_E2E_CALLS", paths.calls},
                          // The record comes from the L3's PostToolUse / AfterTool hook.
                          {"FLEET_E2E_NO_RECORD", "1"}});
   return env;
+}
+
+std::string call_field(const std::string& call_line, const char* object, const char* key) {
+  const auto doc = parse_json_object(call_line);
+  REQUIRE(doc.ok());
+  const auto* inner = member(*doc, object);
+  REQUIRE(inner != nullptr);
+  return std::string(string_member(*inner, key).value_or(""));
+}
+
+Env AgentFleet::dispatcher_env() const {
+  return hook_recorded_dispatcher_env(*api_, {home_, path_, bin_, claude_, state_, calls_});
 }
 
 void AgentFleet::configure_codex() const {

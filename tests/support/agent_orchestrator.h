@@ -37,6 +37,22 @@ void write_gemini_user_settings(const std::string& home);
 EnvList agent_model_env(const std::string& port);
 // Gemini: `project` in ~/.gemini/trustedFolders.json.
 void trust_gemini_folder(const std::string& home, const std::string& project);
+// Where the MCP dispatcher (fixtures/mcp_dispatcher.mjs) of an L3 runs its Claude Code workers.
+struct DispatcherPaths {
+  std::string home;    // HOME
+  std::string path;    // PATH, the suite on it
+  std::string bin;     // holds launch-wrapper
+  std::string claude;  // the Claude Code CLI
+  std::string state;   // the state directory
+  std::string calls;   // the JSON-lines file of the calls it ran
+};
+// The dispatcher's environment: `api` for its Claude Code workers (kitchen-1), `paths`, and no
+// record of its own (the L3's post-tool hook records the worker).
+EnvList hook_recorded_dispatcher_env(const MockMessagesApi& api, const DispatcherPaths& paths);
+// The string `key` of the object `object` ("input" or "result") in a dispatcher's call line;
+// REQUIREs the object.
+std::string call_field(const std::string& call_line, const char* object, const char* key);
+
 // One headless run of the CLI as an L3 orchestrator.
 struct AgentRun {
   RunResult process;

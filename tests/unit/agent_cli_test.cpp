@@ -4,6 +4,7 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 using namespace fleet;
 
@@ -76,4 +77,26 @@ TEST_CASE("agent_cli: the facts observed with each pinned CLI") {
   CHECK(std::string(gemini.response.blocks_key) == "llmContent");
   CHECK(gemini.response.text_open == "<untrusted_context>\n");
   CHECK(gemini.timeout_unit == TimeoutUnit::milliseconds);
+}
+
+TEST_CASE("agent_cli: GitHub Copilot CLI runs the hooks of Claude Code's file only") {
+  const AgentCli& claude = claude_code();
+  REQUIRE(claude.also_read_by.size() == 1);
+  const HookFileReader& copilot = claude.also_read_by[0];
+  CHECK(copilot.display_name == "GitHub Copilot CLI");
+  CHECK(copilot.version_checked == "1.0.102");
+  CHECK(copilot.mcp.prefix == "");
+  CHECK(copilot.mcp.separator == "-");
+  CHECK(std::string(copilot.result_field) == "tool_result");
+  CHECK(std::string(copilot.result_text) == "text_result_for_llm");
+  const std::vector<McpToolNameForm> forms = hook_file_mcp_forms(claude);
+  REQUIRE(forms.size() == 2);
+  CHECK(forms[0].prefix == "mcp__");  // Claude Code's own first
+  CHECK(forms[1].separator == "-");
+  CHECK(std::string(claude.fields.parent_session_id) == "parent_agent_id");
+  for (const char* name : {"codex", "gemini"}) {
+    CAPTURE(name);
+    CHECK(find_agent_cli(name)->also_read_by.empty());
+    CHECK(hook_file_mcp_forms(*find_agent_cli(name)).size() == 1);
+  }
 }

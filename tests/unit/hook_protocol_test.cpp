@@ -127,3 +127,20 @@ TEST_CASE("hook_protocol: a Gemini BeforeTool input and the probe check sends") 
   CHECK(probe.hook_event_name() == "BeforeTool");
   CHECK(probe.session_id() == "s-2");
 }
+
+TEST_CASE("hook_protocol: the caller is the session that owns the call") {
+  // GitHub Copilot CLI 1.0.102, a subagent's call: session_id is the subagent's own id,
+  // parent_agent_id the main session.
+  const HookInput subagent(
+      R"({"hook_event_name":"PreToolUse","session_id":"sub-1",)"
+      R"("parent_agent_id":"main-1","tool_name":"kitchen-dispatch_food_truck"})");
+  CHECK(subagent.session_id() == "sub-1");
+  CHECK(subagent.caller_session_id() == "main-1");
+  // The main agent's own call, and a parent that is empty or not a string: session_id.
+  for (const char* text :
+       {R"({"session_id":"main-1"})", R"({"session_id":"main-1","parent_agent_id":""})",
+        R"({"session_id":"main-1","parent_agent_id":7})"}) {
+    CAPTURE(text);
+    CHECK(HookInput(text).caller_session_id() == "main-1");
+  }
+}

@@ -66,7 +66,7 @@ TEST_CASE(
     "model": "opus",
     "hooks": {
       "PreToolUse": [
-        {"matcher": "^(mcp__.*__)?dispatch_food_truck$", "hooks": [
+        {"matcher": "^(mcp__.*__|.*-)?dispatch_food_truck$", "hooks": [
           {"type": "command", "command": "/old/bin/resume-guard --strict", "timeout": 30, "note": "x"},
           {"type": "command", "command": "/usr/bin/audit-log"}]},
         {"matcher": "Bash", "hooks": [{"type": "command", "command": "lint"}]}
@@ -94,7 +94,7 @@ TEST_CASE(
 TEST_CASE("hook_wiring: suite entries elsewhere are updated in place - not duplicated or dropped") {
   const std::string before = R"({"hooks": {"PreToolUse": [
       {"matcher": "dispatch_food_truck", "hooks": [{"type": "command", "command": "/x/resume-guard"}]},
-      {"matcher": "^(mcp__.*__)?dispatch_food_truck$", "hooks": [
+      {"matcher": "^(mcp__.*__|.*-)?dispatch_food_truck$", "hooks": [
           {"type": "command", "command": "/y/resume-guard --strict"},
           {"type": "command", "command": "lint"}]}]}})";
   rapidjson::Document doc = parse(installed(before));
@@ -121,7 +121,7 @@ TEST_CASE("hook_wiring: a customised entry keeps arguments - matcher - timeout (
   rapidjson::Document doc = parse(installed(before, ""));
   const auto& pre = doc["hooks"]["PreToolUse"][0];
   CHECK(std::string(pre["matcher"].GetString()) ==
-        "^(mcp__.*__)?(dispatch_food_truck|launch_agent)$");
+        "^(mcp__.*__|.*-)?(dispatch_food_truck|launch_agent)$");
   CHECK(pre["hooks"][0]["timeout"].GetInt() == 20);
   const auto guard = parse_hook_command(command_of(pre["hooks"][0]));
   CHECK(guard->executable == "resume-guard");  // portable now
@@ -135,13 +135,13 @@ TEST_CASE("hook_wiring: --tool widens the suite's matcher and adds --tool - refu
   rapidjson::Document doc = parse(installed("{}", "", {"spawn_worker"}));
   const auto& pre = doc["hooks"]["PreToolUse"][0];
   CHECK(std::string(pre["matcher"].GetString()) ==
-        "^(mcp__.*__)?(dispatch_food_truck|spawn_worker)$");
+        "^(mcp__.*__|.*-)?(dispatch_food_truck|spawn_worker)$");
   CHECK(parse_hook_command(command_of(pre["hooks"][0]))->arguments == " --tool spawn_worker");
   // Adding a tool later widens the same entry.
   const std::string twice = installed(installed("{}", ""), "", {"spawn_worker", "launch-agent"});
   doc = parse(twice);
   CHECK(std::string(doc["hooks"]["PreToolUse"][0]["matcher"].GetString()) ==
-        "^(mcp__.*__)?(dispatch_food_truck|spawn_worker|launch-agent)$");
+        "^(mcp__.*__|.*-)?(dispatch_food_truck|spawn_worker|launch-agent)$");
   CHECK(parse_hook_command(command_of(doc["hooks"]["PreToolUse"][0]["hooks"][0]))->arguments ==
         " --tool spawn_worker --tool launch-agent");
   CHECK(installed(twice, "", {"spawn_worker"}) == twice);

@@ -20,7 +20,7 @@ using fleet::test::write_file;
 
 namespace {
 
-constexpr const char* kGood = "^(mcp__.*__)?dispatch_food_truck$";
+constexpr const char* kGood = "^(mcp__.*__|.*-)?dispatch_food_truck$";
 constexpr const char* kTimeout = ",\"timeout\":10";
 
 void write_executable(const std::string& path, const std::string& script) {
@@ -249,7 +249,7 @@ TEST_CASE("policy_check: the fail-open form is a warning - guard-fail-open") {
 
 TEST_CASE("policy_check: --tool names - a matcher that selects a tool its command ignores") {
   Wiring w;
-  const std::string both = "^(mcp__.*__)?(dispatch_food_truck|open_kitchen)$";
+  const std::string both = "^(mcp__.*__|.*-)?(dispatch_food_truck|open_kitchen)$";
   write_file(w.settings(), w.wired(group(both, w.guard + " --tool open_kitchen")));
   std::vector<std::string> checked;
   auto findings = w.check({}, {}, &checked);

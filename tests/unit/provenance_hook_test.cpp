@@ -180,3 +180,31 @@ TEST_CASE("provenance_hook: Gemini's answer is read without its untrusted_contex
   CHECK(dispatched_record(as_claude, "k", "/nonexistent/s.jsonl").outcome ==
         DispatchedRecord::Outcome::no_session_id);
 }
+
+TEST_CASE("provenance_hook: GitHub Copilot CLI's PostToolUse in Claude Code's file") {
+  // Observed with Copilot CLI 1.0.102: no tool_response; the MCP server's text is in
+  // tool_result.text_result_for_llm. A subagent's call names the main session in
+  // parent_agent_id: that session is the caller, never the subagent.
+  const std::string tail =
+      R"("cwd":"/p","tool_name":"kitchen-dispatch_food_truck","tool_input":{"prompt":"x"},)"
+      R"("tool_result":{"result_type":"success","text_result_for_llm":)"
+      R"("{\"session_id\":\"w-5\",\"kitchen_id\":\"kitchen-1\"}"}})";
+  std::string problem;
+  const auto main_agent = extract(
+      R"({"hook_event_name":"PostToolUse","session_id":"main-1","timestamp":"t",)" + tail, problem);
+  REQUIRE_MESSAGE(main_agent, problem);
+  CHECK(main_agent->session_id == "w-5");
+  CHECK(main_agent->caller_session_id == "main-1");
+  CHECK(main_agent->kitchen_id == "kitchen-1");
+  const auto subagent = extract(
+      R"({"hook_event_name":"PostToolUse","session_id":"sub-1","parent_agent_id":"main-1",)" + tail,
+      problem);
+  REQUIRE_MESSAGE(subagent, problem);
+  CHECK(subagent->caller_session_id == "main-1");
+  // A failed call's result names no session: nothing is recorded.
+  CHECK_FALSE(extract(R"({"hook_event_name":"PostToolUse","session_id":"main-1","tool_name":)"
+                      R"("kitchen-dispatch_food_truck","tool_input":{},"tool_result":)"
+                      R"({"result_type":"failure","text_result_for_llm":"boom"}})",
+                      problem));
+  CHECK(problem == "no dispatched session id");
+}

@@ -47,6 +47,21 @@ TEST_CASE("resume_request: a resume through the dispatch tool is read with its c
   CHECK(request.problem.empty());
 }
 
+TEST_CASE("resume_request: GitHub Copilot CLI's call in Claude Code's file - judged by its owner") {
+  // Copilot CLI 1.0.102 reads .claude/settings.json: the tool is <server>-<tool>, and a
+  // subagent's call names the main session in parent_agent_id.
+  const Read main_agent(
+      R"({"hook_event_name":"PreToolUse","session_id":"main-1","timestamp":"t","cwd":"/p",)"
+      R"("tool_name":"kitchen-dispatch_food_truck","tool_input":{"resume_session_id":"w-1"}})");
+  CHECK(main_agent.request.kind == ResumeRequest::Kind::resume);
+  CHECK(main_agent.request.caller == "main-1");
+  const Read subagent(
+      R"({"hook_event_name":"PreToolUse","session_id":"sub-1","parent_agent_id":"main-1",)"
+      R"("tool_name":"kitchen-dispatch_food_truck","tool_input":{"resume_session_id":"w-1"}})");
+  CHECK(subagent.request.kind == ResumeRequest::Kind::resume);
+  CHECK(subagent.request.caller == "main-1");
+}
+
 TEST_CASE("resume_request: what is not a resume of a guarded tool reads as none") {
   CHECK(Read(input_with(R"({"resume_session_id":"w-1"})", "Bash")).request.kind ==
         ResumeRequest::Kind::none);

@@ -55,3 +55,24 @@ TEST_CASE("tool_names: each agent CLI's MCP form - matched as exactly as Claude 
   CHECK(is_dispatch_tool("mcp_srv_launch_worker", extra, gemini));
   CHECK_FALSE(is_dispatch_tool("mcp_srv_launch_worker_x", extra, gemini));
 }
+
+TEST_CASE("tool_names: GitHub Copilot CLI's <server>-<tool> in Claude Code's file") {
+  // Copilot CLI 1.0.102 runs the hooks of .claude/settings.json and calls an MCP server's tool
+  // <server>-<tool> (observed: fleet-dispatch_food_truck, kitchen-dispatch_food_truck).
+  const std::vector<std::string> none;
+  CHECK(is_dispatch_tool("fleet-dispatch_food_truck", none));
+  CHECK(is_dispatch_tool("kitchen-dispatch_food_truck", none));
+  CHECK(is_dispatch_tool("my-fleet-dispatch_food_truck", none));
+  CHECK_FALSE(is_dispatch_tool("-dispatch_food_truck", none));  // no server
+  CHECK_FALSE(is_dispatch_tool("kitchen-dispatch_food_truck2", none));
+  CHECK_FALSE(is_dispatch_tool("kitchen-redispatch_food_truck", none));
+  CHECK_FALSE(is_dispatch_tool("kitchen_dispatch_food_truck", none));
+  const std::vector<std::string> extra = {"launch_worker"};
+  CHECK(is_dispatch_tool("kitchen-launch_worker", extra));
+  CHECK_FALSE(is_dispatch_tool("kitchen-launch_worker", none));
+  // Only Claude Code's file is read by Copilot: Codex's and Gemini's hooks keep their forms.
+  CHECK_FALSE(is_dispatch_tool("kitchen-dispatch_food_truck", none, *find_agent_cli("codex")));
+  CHECK_FALSE(is_dispatch_tool("kitchen-dispatch_food_truck", none, *find_agent_cli("gemini")));
+  CHECK(mcp_tool_name("kitchen", "dispatch_food_truck", McpToolNameForm{"", "-"}) ==
+        "kitchen-dispatch_food_truck");
+}
