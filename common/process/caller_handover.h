@@ -9,7 +9,7 @@
 //
 // The files live in a directory private to the user (/run/user/<uid>/fleet-hooks when that
 // runtime directory is the user's, else /tmp/fleet-hooks-<uid>: never taken from the
-// environment, which Codex clears for its MCP servers), one per (host, caller), written
+// environment, which a CLI need not pass on to its MCP servers), one per (host, caller), written
 // atomically once and then only renewed (its mtime is the time it was left); a handover of
 // another boot, or older than kHandoverMaxAge, counts for nothing.
 // Failing: nothing here throws (leaving one is on the guard's hot path); what cannot be done
