@@ -6,7 +6,7 @@
 namespace fleet {
 
 ResumeRequest read_resume_request(const HookInput& hook, const std::vector<std::string>& tools) {
-  if (!hook.valid()) return {ResumeRequest::Kind::unreadable, {}, {}, {}, hook.error()};
+  if (!hook.valid()) return {ResumeRequest::Kind::unreadable, false, {}, {}, {}, hook.error()};
   return read_resume_request(static_cast<const HookFields&>(hook), tools);
 }
 
@@ -16,6 +16,8 @@ ResumeRequest read_resume_request(const HookFields& hook, const std::vector<std:
   const std::string_view event = hook.hook_event_name();
   if (!event.empty() && event != agent.pre_tool_event) return request;
   if (!is_dispatch_tool(hook.tool_name(), tools, agent)) return request;
+  request.dispatch = true;
+  request.caller = hook.caller_session_id();
 
   const rapidjson::Value* tool_input = hook.tool_input();
   if (tool_input == nullptr || tool_input->IsNull()) return request;
@@ -35,7 +37,6 @@ ResumeRequest read_resume_request(const HookFields& hook, const std::vector<std:
   request.resume_id = std::string_view(resume->GetString(), resume->GetStringLength());
   if (request.resume_id.empty()) return request;
   request.kind = ResumeRequest::Kind::resume;
-  request.caller = hook.caller_session_id();
   request.cwd = hook.cwd();
   return request;
 }

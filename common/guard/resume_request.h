@@ -21,6 +21,8 @@ struct ResumeRequest {
     not_a_string,  // resume_session_id is not a string: `problem` is its JSON type
   };
   Kind kind = Kind::none;
+  // A call of a guarded dispatch tool (fresh or resume), whose caller is `caller`.
+  bool dispatch = false;
   // Views into the hook input (or the strings given to resume_request): they must outlive it.
   std::string_view resume_id;
   std::string_view caller;  // the hook input's caller_session_id (a subagent's main session)

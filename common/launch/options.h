@@ -56,7 +56,7 @@ struct SessionOptions {
 struct ProvenanceOptions {
   bool record = false;
   bool fsync = false;
-  std::string caller_session_id;  // "" takes $CLAUDE_CODE_SESSION_ID
+  std::string caller_session_id;  // "": launch_caller.h finds it
   std::string kitchen_id;
   std::string dispatch_id;
   std::string recipe_name;

@@ -119,7 +119,8 @@ LaunchPlan fresh_session_plan(const LaunchPlan& stale, bool assign_session_id_to
 }
 
 void check_plan(const LaunchOptions& options, const LaunchPlan& plan, const std::string& caller,
-                const std::function<ProvenanceRecord(const std::string&)>& record) {
+                const std::function<ProvenanceRecord(const std::string&)>& record,
+                const std::string& caller_problem) {
   const AgentProfile& agent = *options.agent;
   if (const RefusedOption* refused = refused_option(plan.command, agent);
       refused && is_agent_command(plan.command, agent)) {
@@ -136,9 +137,11 @@ void check_plan(const LaunchOptions& options, const LaunchPlan& plan, const std:
   }
   if (options.provenance.record) {
     if (caller.empty()) {
-      throw Error(
-          "--record-provenance needs the caller: pass --caller-session-id, or run "
-          "where CLAUDE_CODE_SESSION_ID is set");
+      throw Error("--record-provenance needs the caller, and it is not certain" +
+                  (caller_problem.empty() ? std::string() : ": " + caller_problem) +
+                  "; nothing was run or recorded. Wire resume-guard on the dispatch tool "
+                  "(fleet-hooks install), or pass --caller-session-id <the dispatching "
+                  "session's id>");
     }
     if (plan.session_id.empty() && !plan.capture_session_id) {
       throw Error(

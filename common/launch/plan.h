@@ -49,9 +49,11 @@ LaunchPlan fresh_session_plan(const LaunchPlan& stale, bool assign_session_id,
                               const SessionIdSource& new_session_id, const AgentProfile& agent);
 
 // Throws Error, saying what to pass, when the plan cannot make the launch the options ask
-// for. `caller` is the launching session; `record` builds the ownership record of a session id
-// (called only with --record-provenance, once the caller is known).
+// for. `caller` is the launching session ("": unknown, because of `caller_problem`); `record`
+// builds the ownership record of a session id (called only with --record-provenance, once the
+// caller is known).
 void check_plan(const LaunchOptions& options, const LaunchPlan& plan, const std::string& caller,
-                const std::function<ProvenanceRecord(const std::string&)>& record);
+                const std::function<ProvenanceRecord(const std::string&)>& record,
+                const std::string& caller_problem = "");
 
 }  // namespace fleet

@@ -6,6 +6,7 @@
 #include "base/paths.h"
 #include "base/timestamp.h"
 #include "launch/agent_control.h"
+#include "launch/launch_caller.h"
 #include "process/process_identity.h"
 
 namespace fleet {
@@ -19,8 +20,9 @@ LaunchRecords::LaunchRecords(const LaunchOptions& options) : options_(options) {
   if (!options.session.session_key.empty())
     sessions_.emplace(state_dir_, options.session.session_key);
   if (options.provenance.record) {
-    caller_ = options.provenance.caller_session_id.empty() ? env_value("CLAUDE_CODE_SESSION_ID")
-                                                           : options.provenance.caller_session_id;
+    const Result<std::string> caller = launch_caller(options.provenance.caller_session_id);
+    caller_ = caller ? *caller : "";
+    caller_problem_ = caller.problem();
   }
 }
 

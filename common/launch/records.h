@@ -33,6 +33,8 @@ class LaunchRecords {
   bool keyed() const { return sessions_.has_value(); }
   // The launching session, with --record-provenance.
   const std::string& caller() const { return caller_; }
+  // Why there is no caller ("" when there is one, or without --record-provenance).
+  const std::string& caller_problem() const { return caller_problem_; }
   // The session's state once the launch changed it.
   const std::optional<SessionStatus>& final_state() const { return final_state_; }
 
@@ -76,6 +78,7 @@ class LaunchRecords {
   std::optional<LaunchRegistry> registry_;
   std::optional<SessionStore> sessions_;
   std::string caller_;
+  std::string caller_problem_;
   bool announced_ = false;
   bool provenance_written_ = false;
   // The pid of this launch's agent the member's record names (it stays while a retry waits,

@@ -30,8 +30,10 @@ LaunchPlan plan(Launch& launch) {
     LaunchPlan plan =
         plan_launch(options.command, options.session, recorded, new_uuid_v4, *options.agent);
     if (plan.notice) launch.notice()(*plan.notice);
-    check_plan(options, plan, records.caller(),
-               [&](const std::string& id) { return records.provenance_record(id); });
+    check_plan(
+        options, plan, records.caller(),
+        [&](const std::string& id) { return records.provenance_record(id); },
+        records.caller_problem());
     return plan;
   });
 }

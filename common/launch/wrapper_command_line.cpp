@@ -71,7 +71,8 @@ void LaunchWrapperCommandLine::add_provenance_options(CLI::App& app) {
   app.add_option("--session-id", o.session.session_id,
                  "The launched session's id (default: the command's --session-id)");
   app.add_option("--caller-session-id", o.provenance.caller_session_id,
-                 "The launching session (default: $CLAUDE_CODE_SESSION_ID)");
+                 "The launching session (default: the caller resume-guard handed over for the "
+                 "dispatch call, else $CLAUDE_CODE_SESSION_ID)");
   app.add_option("--kitchen-id", o.provenance.kitchen_id,
                  "Kitchen (default: $FLEET_HOOKS_KITCHEN_ID, $AUTOSKILLIT_CAMPAIGN_ID)");
   app.add_option("--dispatch-id", o.provenance.dispatch_id, "Dispatch id for the record");

@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cerrno>
 #include <csignal>
@@ -17,15 +18,24 @@ namespace {
 constexpr auto kPollInterval = std::chrono::milliseconds(10);
 
 struct ProcStat {
+  std::string name;  // comm, between the first '(' and the last ')'
   char state = '?';
+  pid_t ppid = 0;
   pid_t pgid = 0;
   std::uint64_t starttime = 0;
+  uid_t uid = 0;  // the owner of /proc/<pid>/stat: the process's effective uid
 };
 
-// Reads a small file in one go; nullopt when it cannot be read or is empty.
-std::optional<std::string> read_small_file(const char* path) {
+// Reads a small file in one go; nullopt when it cannot be read or is empty. With `owner`,
+// also the file's owner.
+std::optional<std::string> read_small_file(const char* path, uid_t* owner = nullptr) {
   UniqueFd fd(::open(path, O_RDONLY | O_CLOEXEC));
   if (!fd) return std::nullopt;
+  struct stat st {};
+  if (owner != nullptr) {
+    if (::fstat(fd.get(), &st) != 0) return std::nullopt;
+    *owner = st.st_uid;
+  }
   char buffer[1024];
   ssize_t n;
   do {
@@ -42,18 +52,21 @@ std::optional<ProcStat> read_proc_stat(pid_t pid) {
   if (pid <= 0) return std::nullopt;
   char path[64];
   std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
-  const std::optional<std::string> read = read_small_file(path);
+  ProcStat stat;
+  const std::optional<std::string> read = read_small_file(path, &stat.uid);
   if (!read) return std::nullopt;
   const std::string& text = *read;
+  const std::size_t open = text.find('(');
   const std::size_t close = text.rfind(')');
-  if (close == std::string::npos) return std::nullopt;
-  ProcStat stat;
+  if (open == std::string::npos || close == std::string::npos || close < open) return std::nullopt;
+  stat.name = text.substr(open + 1, close - open - 1);
   const char* cursor = text.c_str() + close + 1;
   // Field 3 is the state; fields 4..22 follow.
   for (int field = 3; field <= 22; ++field) {
     while (*cursor == ' ') ++cursor;
     if (*cursor == '\0') return std::nullopt;
     if (field == 3) stat.state = *cursor;
+    if (field == 4) stat.ppid = static_cast<pid_t>(std::strtol(cursor, nullptr, 10));
     if (field == 5) stat.pgid = static_cast<pid_t>(std::strtol(cursor, nullptr, 10));
     if (field == 22) stat.starttime = std::strtoull(cursor, nullptr, 10);
     while (*cursor != ' ' && *cursor != '\0') ++cursor;
@@ -110,6 +123,12 @@ std::optional<ProcessIdentity> identify_process(pid_t pid) {
   // Without a boot id the identity is recorded with an empty one, which no reader of a
   // record accepts: such a process is never signalled on the record's word.
   return ProcessIdentity{pid, stat->starttime, current_boot_id().value_or("")};
+}
+
+std::optional<ProcessLink> process_link(pid_t pid) {
+  const auto stat = read_proc_stat(pid);
+  if (!stat || is_dead_state(stat->state)) return std::nullopt;
+  return ProcessLink{pid, stat->starttime, stat->ppid, stat->name, stat->uid};
 }
 
 Liveness check_process(const ProcessIdentity& recorded) {

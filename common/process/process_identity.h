@@ -28,6 +28,18 @@ std::optional<std::string> current_boot_id();
 // contain spaces and parentheses).
 std::optional<ProcessIdentity> identify_process(pid_t pid);
 
+// One process as an ancestor walk sees it: who it is, its parent, its name, its owner.
+struct ProcessLink {
+  pid_t pid = 0;
+  std::uint64_t starttime_ticks = 0;
+  pid_t parent = 0;  // field 4 of /proc/<pid>/stat
+  std::string name;  // its command name (comm, at most 15 bytes)
+  uid_t owner = 0;   // its effective uid (the owner of /proc/<pid>/stat)
+};
+
+// The link of a running process, nullopt when it does not exist (or is a zombie).
+std::optional<ProcessLink> process_link(pid_t pid);
+
 enum class Liveness {
   same,    // the recorded process is alive
   exited,  // the recorded process has exited and is a zombie waiting to be reaped (its pid,

@@ -11,6 +11,7 @@
 #include "agent/agent_option.h"
 #include "base/cli.h"
 #include "base/exit_status.h"
+#include "guard/dispatch_handover.h"
 #include "guard/resume_guard.h"
 #include "hook/hook_protocol.h"
 #include "version.h"
@@ -43,15 +44,19 @@ int main(int argc, char** argv) {
   }
 
   fleet::GuardDecision decision;
+  std::optional<std::string> handover_log;
   try {
     const fleet::HookInput hook(fleet::read_bounded(STDIN_FILENO, fleet::kMaxHookInputBytes),
                                 *options.agent);
-    decision = fleet::decide_resume(fleet::read_resume_request(hook, options.tools), options);
+    const fleet::ResumeRequest request = fleet::read_resume_request(hook, options.tools);
+    decision = fleet::decide_resume(request, options);
+    handover_log = fleet::hand_over_caller(request, decision);
   } catch (const std::exception& e) {
     decision.log = std::string("resume-guard: internal error: ") + e.what() + "; no decision made";
   }
   if (const auto out = decision.output(*options.agent))
     std::fwrite(out->data(), 1, out->size(), stdout);
   if (decision.log) std::fprintf(stderr, "%s\n", decision.log->c_str());
+  if (handover_log) std::fprintf(stderr, "%s\n", handover_log->c_str());
   return fleet::exit_status::ok;
 }

@@ -65,18 +65,7 @@ void guarded_fleet(AgentFleet& fleet) {
   CHECK(record.record.recipe_name == "implement");
 
   // (a) a stranger's resume is denied: the model is told why, the dispatcher does not run.
-  fleet.script(
-      R"({"rules":[{"match":"L3-STEAL","turns":[)" +
-      fleet.dispatch_turn(R"({"prompt":"L2-WORK steal","resume_session_id":")" + worker + R"("})") +
-      R"(,{"text":"gave up"}]},{"match":"L2-WORK","turns":[{"text":"x"}]}]})");
-  const AgentRun stranger = fleet.l3("L3-STEAL resume the worker", "kitchen-2");
-  CHECK_MESSAGE(stranger.process.exit_code == 0, stranger.process.err);
-  CHECK(stranger.session_id != owner.session_id);
-  CHECK(fleet.calls().size() == 2);
-  CHECK_MESSAGE(
-      fleet.tool_results().find(fleet.profile().blocked_prefix + "Refused to resume session '" +
-                                worker) != std::string::npos,
-      fleet.tool_results());
+  fleet.check_stranger_denied(worker, owner.session_id, 2);
 }
 
 // Records a worker of kL3 in kitchen-1 and scripts an L3 prompt "L3-STEAL" that resumes it;

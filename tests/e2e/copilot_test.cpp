@@ -114,8 +114,8 @@ class CopilotRepository {
   // The dispatcher as Copilot's MCP server "kitchen"; the worker is recorded by the L3's
   // PostToolUse hook, not by the dispatcher.
   std::string mcp_config() const {
-    const Env env = fleet::test::hook_recorded_dispatcher_env(
-        *api_, {home_, path_, bin_, claude_, state_, calls_});
+    const Env env =
+        fleet::test::mcp_dispatcher_env(*api_, {home_, path_, bin_, claude_, state_, calls_});
     rapidjson::Document doc(rapidjson::kObjectType);
     auto& alloc = doc.GetAllocator();
     rapidjson::Value variables(rapidjson::kObjectType);

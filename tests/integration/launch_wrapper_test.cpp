@@ -429,7 +429,7 @@ TEST_CASE(
       {"--record-provenance", "--assign-session-id", "--state-dir", tmp.path()}, {"/bin/echo"}));
   CHECK(no_caller.exit_code == 125);
   CHECK(no_caller.out.empty());
-  CHECK(no_caller.err.find("CLAUDE_CODE_SESSION_ID") != std::string::npos);
+  CHECK(no_caller.err.find("--caller-session-id") != std::string::npos);
 }
 
 TEST_CASE("launch-wrapper: two simultaneous launches of one member never both run") {

@@ -92,8 +92,9 @@ const AgentCliProfile& agent_profile(const std::string& name) {
 }
 
 AgentFleet::AgentFleet(const std::string& agent, const std::string& fixtures_dir,
-                       const std::string& cache_dir)
+                       const std::string& cache_dir, bool record_at_launch)
     : profile_(agent_profile(agent)),
+      record_at_launch_(record_at_launch),
       fixtures_(fixtures_dir),
       cli_(cli_or_skip(cache_dir, agent)),
       claude_(cli_or_skip(cache_dir, "claude")) {
@@ -102,6 +103,19 @@ AgentFleet::AgentFleet(const std::string& agent, const std::string& fixtures_dir
   }
   link_suite(bin_, {"resume-guard", "provenance-writer", "launch-wrapper", "fleet-hooks"});
   path_ = bin_ + ":" + env_value("PATH");
+  if (record_at_launch_) {
+    // Named claude: launch-wrapper gives it --session-id <id> as Claude Code's own option.
+    ::mkdir((tmp_ / "worker").c_str(), 0755);
+    claude_ = write_script(tmp_ / "worker/claude",
+                           "id=; previous=\n"
+                           "for arg in \"$@\"; do\n"
+                           "  [ \"$previous\" = --session-id ] && id=$arg; previous=$arg\n"
+                           "done\n"
+                           "[ -n \"$id\" ] && grep \"\\\"session_id\\\":\\\"$id\\\"\" " +
+                               store() + " > " + state_ +
+                               "/seen-$id\n"
+                               "echo '{\"type\":\"result\",\"result\":\"worker finished\"}'\n");
+  }
   api_ = std::make_unique<MockMessagesApi>(fixtures_dir, tmp_.path());
   if (agent == "codex") {
     configure_codex();
@@ -112,7 +126,7 @@ AgentFleet::AgentFleet(const std::string& agent, const std::string& fixtures_dir
 
 AgentFleet::~AgentFleet() = default;
 
-Env hook_recorded_dispatcher_env(const MockMessagesApi& api, const DispatcherPaths& paths) {
+Env mcp_dispatcher_env(const MockMessagesApi& api, const DispatcherPaths& paths) {
   Env env = api.client_env();  // for the Claude Code workers
   env.insert(env.end(), {{"HOME", paths.home},
                          {"PATH", paths.path},
@@ -120,9 +134,9 @@ Env hook_recorded_dispatcher_env(const MockMessagesApi& api, const DispatcherPat
                          {"FLEET_E2E_CLAUDE", paths.claude},
                          {"FLEET_E2E_STATE_DIR", paths.state},
                          {"FLEET_E2E_KITCHEN", "kitchen-1"},
-                         {"FLEET_E2E_CALLS", paths.calls},
-                         // The record comes from the L3's PostToolUse / AfterTool hook.
-                         {"FLEET_E2E_NO_RECORD", "1"}});
+                         {"FLEET_E2E_CALLS", paths.calls}});
+  // Else the record comes from the L3's PostToolUse / AfterTool hook.
+  if (!paths.record_at_launch) env.emplace_back("FLEET_E2E_NO_RECORD", "1");
   return env;
 }
 
@@ -135,7 +149,8 @@ std::string call_field(const std::string& call_line, const char* object, const c
 }
 
 Env AgentFleet::dispatcher_env() const {
-  return hook_recorded_dispatcher_env(*api_, {home_, path_, bin_, claude_, state_, calls_});
+  return mcp_dispatcher_env(*api_,
+                            {home_, path_, bin_, claude_, state_, calls_, record_at_launch_});
 }
 
 void AgentFleet::configure_codex() const {
@@ -178,6 +193,20 @@ void AgentFleet::trust() const {
       {bin_ + "/fleet-hooks", "install", "--agent", "codex", "--trust", "--project", project_},
       {"", suite_env(), ""});
   REQUIRE_MESSAGE(trusted.exit_code == 0, (trusted.out + trusted.err));
+}
+
+void AgentFleet::check_stranger_denied(const std::string& worker, const std::string& owner,
+                                       std::size_t calls) const {
+  script(R"({"rules":[{"match":"L3-STEAL","turns":[)" +
+         dispatch_turn(R"({"prompt":"L2-WORK steal","resume_session_id":")" + worker + R"("})") +
+         R"(,{"text":"gave up"}]},{"match":"L2-WORK","turns":[{"text":"x"}]}]})");
+  const AgentRun stranger = l3("L3-STEAL resume the worker", "kitchen-2");
+  CHECK_MESSAGE(stranger.process.exit_code == 0, stranger.process.err);
+  CHECK(stranger.session_id != owner);
+  CHECK(this->calls().size() == calls);
+  CHECK_MESSAGE(tool_results().find(profile_.blocked_prefix + "Refused to resume session '" +
+                                    worker) != std::string::npos,
+                tool_results());
 }
 
 void AgentFleet::script(const std::string& json) const {

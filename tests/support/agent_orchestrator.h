@@ -45,10 +45,13 @@ struct DispatcherPaths {
   std::string claude;  // the Claude Code CLI
   std::string state;   // the state directory
   std::string calls;   // the JSON-lines file of the calls it ran
+  // Each worker recorded by `launch-wrapper --record-provenance` with no caller passed (the
+  // guard's caller handover), instead of by the L3's post-tool hook.
+  bool record_at_launch = false;
 };
-// The dispatcher's environment: `api` for its Claude Code workers (kitchen-1), `paths`, and no
-// record of its own (the L3's post-tool hook records the worker).
-EnvList hook_recorded_dispatcher_env(const MockMessagesApi& api, const DispatcherPaths& paths);
+// The dispatcher's environment: `api` for its Claude Code workers (kitchen-1) and `paths`; no
+// record of its own (the L3's post-tool hook records the worker) unless paths.record_at_launch.
+EnvList mcp_dispatcher_env(const MockMessagesApi& api, const DispatcherPaths& paths);
 // The string `key` of the object `object` ("input" or "result") in a dispatcher's call line;
 // REQUIREs the object.
 std::string call_field(const std::string& call_line, const char* object, const char* key);
@@ -65,8 +68,11 @@ class AgentFleet {
   // for the mock API and the dispatcher, no hooks wired yet; skips (fails where CI is set)
   // when setup.sh could not install the CLI or Claude Code. `fixtures_dir` holds the mock and
   // the dispatcher, `cache_dir` is setup.sh's cache.
+  // With `record_at_launch` the dispatcher records each worker through `launch-wrapper
+  // --record-provenance` with no caller, and the workers are a script standing in for Claude
+  // Code that writes the store's line of its own session, as it starts, to seen(<its id>).
   AgentFleet(const std::string& agent, const std::string& fixtures_dir,
-             const std::string& cache_dir);
+             const std::string& cache_dir, bool record_at_launch = false);
   ~AgentFleet();
 
   // Wires the hooks into the project as a user does: `fleet-hooks install --agent <cli>`
@@ -89,6 +95,12 @@ class AgentFleet {
   AgentRun l3(const std::string& prompt, const std::string& kitchen,
               const std::vector<std::string>& extra = {}) const;
 
+  // Another L3, in kitchen-2, tries to resume `worker` (owned by the L3 session `owner`):
+  // CHECKs that the guard denies it, the model is told why, and the dispatcher, which ran
+  // `calls` tool calls so far, runs none.
+  void check_stranger_denied(const std::string& worker, const std::string& owner,
+                             std::size_t calls) const;
+
   // Writes a record of `worker` dispatched by `caller` in `kitchen` (provenance-writer record).
   void record(const std::string& worker, const std::string& caller,
               const std::string& kitchen) const;
@@ -96,6 +108,8 @@ class AgentFleet {
   // The tool calls the dispatcher ran, as {"input", "result"} JSON lines.
   std::vector<std::string> calls() const;
   std::string store() const { return state_ + "/session_provenance.jsonl"; }
+  // With record_at_launch: where worker `session` wrote its record as it started.
+  std::string seen(const std::string& session) const { return state_ + "/seen-" + session; }
   // The text of every tool result the CLI sent back to the model so far, a request a line.
   std::string tool_results() const { return api_->tool_results(); }
   const AgentCliProfile& profile() const { return profile_; }
@@ -109,6 +123,7 @@ class AgentFleet {
   std::vector<std::pair<std::string, std::string>> dispatcher_env() const;
 
   const AgentCliProfile& profile_;
+  bool record_at_launch_;
   std::string fixtures_;
   TempDir tmp_;
   std::string cli_;

@@ -1,0 +1,19 @@
+#pragma once
+// Who launches this worker: the caller its ownership record names (doc/launch-wrapper.md,
+// "The caller"). --caller-session-id when given; else the caller resume-guard handed over for
+// the dispatch call that started this launch (process/caller_handover.h), whichever agent CLI
+// made it; else $CLAUDE_CODE_SESSION_ID. Never a guess: when the handovers name several
+// callers, there is none.
+// Failing: no caller is an expected outcome (the launch refuses to record), returned as the
+// sentence saying why.
+
+#include <string>
+
+#include "base/result.h"
+
+namespace fleet {
+
+// The caller of this launch; `flag` is --caller-session-id ("" when not given).
+Result<std::string> launch_caller(const std::string& flag);
+
+}  // namespace fleet

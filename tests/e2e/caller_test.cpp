@@ -1,0 +1,76 @@
+// End to end: the dispatcher passes no caller (launch-wrapper --record-provenance alone), and
+// every worker is recorded with the L3 that dispatched it before it runs, whichever CLI the
+// L3 runs in: resume-guard, wired by `fleet-hooks install --agent <cli>` and trusted, hands
+// the caller over (doc/resume-guard.md, "Caller handover"). Codex gives its MCP server no
+// caller in its environment and Gemini none at all, so here only the handover can name it.
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "agent_orchestrator.h"
+#include "base/json.h"
+#include "store/provenance_record.h"
+
+using fleet::test::AgentFleet;
+using fleet::test::AgentRun;
+
+namespace {
+
+std::string result_field(const std::string& call_line, const char* key) {
+  const auto doc = fleet::parse_json_object(call_line);
+  REQUIRE(doc.ok());
+  const auto* result = fleet::member(*doc, "result");
+  REQUIRE(result != nullptr);
+  const auto* value = fleet::member(*result, key);
+  if (value != nullptr && value->IsInt()) return std::to_string(value->GetInt());
+  return std::string(fleet::string_member(*result, key).value_or(""));
+}
+
+// An L3 (in a kitchen of its own, so only its caller id can let its resume through)
+// dispatches a worker, which finds its own record naming that L3 as it starts; the L3 resumes
+// it; a stranger's resume is denied and never reaches the dispatcher.
+void recorded_at_launch(const std::string& agent) {
+  AgentFleet fleet(agent, FLEET_E2E_FIXTURES, FLEET_E2E_CACHE, true);
+  fleet.install();
+  fleet.trust();
+  const auto check = fleet.check();
+  REQUIRE_MESSAGE(check.exit_code == 0, (check.out + check.err));
+  fleet.script(R"({"rules":[{"match":"L3-OWN","turns":[)" +
+               fleet.dispatch_turn(R"({"prompt":"L2-WORK build","recipe_name":"implement"})") +
+               "," +
+               fleet.dispatch_turn(
+                   R"({"prompt":"L2-WORK continue","resume_session_id":"{{last_session_id}}"})") +
+               R"(,{"text":"L3 done"}]}],"default":{"text":"ok"}})");
+  const AgentRun owner = fleet.l3("L3-OWN dispatch the build", "kitchen-own");
+  CHECK_MESSAGE(owner.process.exit_code == 0, owner.process.err);
+  REQUIRE(!owner.session_id.empty());
+  auto calls = fleet.calls();
+  REQUIRE_MESSAGE(calls.size() == 2, (fleet.tool_results() + owner.process.err));
+  CHECK_MESSAGE(result_field(calls[0], "exit_code") == "0", calls[0]);
+  const std::string worker = result_field(calls[0], "session_id");
+  REQUIRE(!worker.empty());
+
+  // The worker found its record, naming this L3, when it started.
+  const std::string seen = fleet::test::read_file(fleet.seen(worker));
+  const auto record = fleet::parse_provenance_line(seen.substr(0, seen.find('\n')));
+  REQUIRE_MESSAGE(record, (seen + calls[0]));
+  CHECK(record->caller_session_id == owner.session_id);
+  CHECK(record->recipe_name == "implement");
+  // The owner resumed it.
+  CHECK(result_field(calls[1], "session_id") == worker);
+  CHECK(result_field(calls[1], "exit_code") == "0");
+  CHECK(fleet.tool_results().find(fleet.profile().blocked_prefix) == std::string::npos);
+
+  fleet.check_stranger_denied(worker, owner.session_id, 2);
+}
+
+}  // namespace
+
+TEST_CASE("e2e: caller - a Codex L3's worker is recorded at launch with no caller passed") {
+  recorded_at_launch("codex");
+}
+
+TEST_CASE("e2e: caller - a Gemini L3's worker is recorded at launch with no caller passed") {
+  recorded_at_launch("gemini");
+}

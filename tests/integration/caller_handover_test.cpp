@@ -1,0 +1,180 @@
+// The caller handover (doc/resume-guard.md, "Caller handover"): resume-guard, run as an agent
+// CLI runs its pre-tool hook, hands the caller over to the launch-wrapper --record-provenance
+// the dispatcher under that same CLI process starts with no caller. The agent CLI is stood
+// in for by `timeout` (a process that is not a shell and runs its command as a child), the
+// hook and the dispatcher by the shell commands it runs.
+
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <map>
+#include <string>
+
+#include "base/ids.h"
+#include "process.h"
+#include "store/provenance_record.h"
+#include "suite.h"
+#include "temp_dir.h"
+
+using namespace fleet::test;
+
+namespace {
+
+const std::string kGuard = FLEET_RESUME_GUARD;
+const std::string kWrapper = FLEET_LAUNCH_WRAPPER;
+const std::string kCallerA = "c0ffee00-0000-4000-8000-00000000000a";
+const std::string kCallerB = "c0ffee00-0000-4000-8000-00000000000b";
+
+// A project with a state dir, the hook inputs of its callers and a worker that prints
+// "recorded-before-start <its session id>" when its own record is in the store as it starts.
+struct Fleet {
+  TempDir tmp;
+  std::string state() const { return tmp / "state"; }
+  std::string store() const { return tmp / "state/session_provenance.jsonl"; }
+  std::string worker;
+
+  Fleet() {
+    REQUIRE(::mkdir(state().c_str(), 0700) == 0);
+    // Named claude: the assigned id goes on Claude Code's command line (--session-id <id>).
+    worker = write_script(tmp / "claude", "grep -q \"\\\"session_id\\\":\\\"$2\\\"\" " + store() +
+                                              " && echo recorded-before-start $2\n");
+  }
+
+  // The hook input of `caller`'s dispatch call (fresh when `resume` is "").
+  std::string input(const std::string& caller, const std::string& resume = "") {
+    const std::string path = tmp / ("input-" + caller + "-" + resume + ".json");
+    write_file(path, pre_tool_use(caller, resume));
+    return path;
+  }
+
+  // The shell command of the hook: resume-guard on `caller`'s dispatch call.
+  std::string hook(const std::string& caller, const std::string& resume = "") {
+    return kGuard + " --state-dir " + state() + " < " + input(caller, resume);
+  }
+
+  // The shell command of the dispatcher's launch, with `extra` options and no caller.
+  std::string launch(const std::string& dispatch_id, const std::string& extra = "") const {
+    return kWrapper + " --quiet --record-provenance --assign-session-id --state-dir " + state() +
+           " --recipe-name implement --dispatch-id " + dispatch_id + " " + extra + " -- " + worker +
+           " -p hi";
+  }
+
+  std::vector<fleet::ProvenanceRecord> records() const {
+    std::vector<fleet::ProvenanceRecord> found;
+    if (::access(store().c_str(), F_OK) != 0) return found;
+    for (const std::string& line : split_lines(read_file(store()))) {
+      if (auto record = fleet::parse_provenance_line(line)) found.push_back(*record);
+    }
+    return found;
+  }
+};
+
+// An agent CLI process (stood in for) running `script` with sh; it lives `seconds` at most.
+std::vector<std::string> agent_cli(const std::string& script, int seconds = 120) {
+  return {"/usr/bin/timeout", std::to_string(seconds), "/bin/sh", "-c", script};
+}
+
+}  // namespace
+
+TEST_CASE("caller handover: a launch with no caller records the caller the guard judged") {
+  Fleet fleet;
+  const RunResult r =
+      run_process(agent_cli(fleet.hook(kCallerA) + " && " + fleet.launch("d-1")),
+                  {"", {{"CLAUDE_CODE_SESSION_ID", "inherited-from-elsewhere-0000"}}, ""});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("recorded-before-start") != std::string::npos);
+  const auto records = fleet.records();
+  REQUIRE(records.size() == 1);
+  // The guard's caller, not an environment variable inherited from another session.
+  CHECK(records[0].caller_session_id == kCallerA);
+
+  SUBCASE("an explicit --caller-session-id still wins") {
+    const RunResult explicit_caller = run_process(agent_cli(
+        fleet.hook(kCallerA) + " && " + fleet.launch("d-2", "--caller-session-id " + kCallerB)));
+    CHECK(explicit_caller.exit_code == 0);
+    REQUIRE(fleet.records().size() == 2);
+    CHECK(fleet.records()[1].caller_session_id == kCallerB);
+  }
+  SUBCASE("the owner's resume is handed over too, and resumes the worker") {
+    const std::string worker = records[0].session_id;
+    const RunResult resumed =
+        run_process(agent_cli(fleet.hook(kCallerA, worker) + " && " + kWrapper +
+                              " --quiet --record-provenance " + "--state-dir " + fleet.state() +
+                              " --recipe-name implement -- /bin/echo --resume " + worker));
+    CHECK_MESSAGE(resumed.exit_code == 0, resumed.err);
+    CHECK(resumed.out.find("--resume " + worker) != std::string::npos);
+    CHECK(fleet.records().size() == 1);
+  }
+}
+
+TEST_CASE("caller handover: a launch whose caller is not certain runs nothing, records nothing") {
+  Fleet fleet;
+  std::string script;
+  std::string why;
+  SUBCASE("no hook handed a caller over") {
+    script = fleet.launch("d-1");
+    why = "no resume-guard hook";
+  }
+  SUBCASE("the same agent CLI process handed over two callers") {
+    script = fleet.hook(kCallerA) + " && " + fleet.hook(kCallerB) + " && " + fleet.launch("d-1");
+    why = "several callers (" + kCallerA + ", " + kCallerB + ")";
+  }
+  SUBCASE("the guard denied the call (a self-resume): nothing is handed over") {
+    script = fleet.hook(kCallerA, kCallerA) + " > /dev/null && " + fleet.launch("d-1");
+    why = "no resume-guard hook";
+  }
+  const RunResult r = run_process(agent_cli(script));
+  CHECK(r.exit_code == 125);
+  CHECK(r.out.find("recorded-before-start") == std::string::npos);
+  CHECK(r.err.find(why) != std::string::npos);
+  CHECK(r.err.find("--caller-session-id") != std::string::npos);
+  CHECK(fleet.records().empty());
+}
+
+TEST_CASE("caller handover: another agent CLI's caller is never taken") {
+  Fleet fleet;
+  // Agent CLI A hands its caller over and stays; agent CLI B, beside it under the same
+  // parent, runs no guard: B's launch must not take A's caller.
+  BackgroundProcess other(agent_cli(fleet.hook(kCallerA) + " && echo handed-over && sleep 60"));
+  REQUIRE(other.wait_for_output("handed-over"));
+  const RunResult r = run_process(agent_cli(fleet.launch("d-1")));
+  CHECK(r.exit_code == 125);
+  CHECK(fleet.records().empty());
+}
+
+TEST_CASE("caller handover: 100 concurrent dispatches of two agent CLIs name their own caller") {
+  Fleet fleet;
+  constexpr int kEach = 50;
+  // Each agent CLI dispatches kEach workers at once, each through its hook and its launch.
+  const auto dispatches = [&](const std::string& caller, const std::string& name) {
+    std::string script;
+    for (int i = 0; i < kEach; ++i) {
+      script.append("(")
+          .append(fleet.hook(caller))
+          .append(" && ")
+          .append(fleet.launch(name + "-" + std::to_string(i)))
+          .append(") & ");
+    }
+    return script + "wait";
+  };
+  BackgroundProcess a(agent_cli(dispatches(kCallerA, "A"), 300));
+  BackgroundProcess b(agent_cli(dispatches(kCallerB, "B"), 300));
+  REQUIRE(a.wait(300000));
+  REQUIRE(b.wait(300000));
+  const std::string out = a.result().out + b.result().out;
+  std::size_t started = 0;
+  for (std::size_t at = out.find("recorded-before-start"); at != std::string::npos;
+       at = out.find("recorded-before-start", at + 1))
+    ++started;
+  CHECK(started == 2 * kEach);
+
+  const std::map<char, std::string> caller_of{{'A', kCallerA}, {'B', kCallerB}};
+  const auto records = fleet.records();
+  CHECK(records.size() == 2 * kEach);
+  int wrong = 0;
+  for (const auto& record : records) {
+    if (record.caller_session_id != caller_of.at(record.dispatch_id[0])) ++wrong;
+  }
+  CHECK(wrong == 0);
+}
