@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # fleet-hooks installer, uninstaller, packager and test runner. See README.md and doc/install.md.
-#   ./install.sh [--prefix DIR] [--project DIR]   build the four executables, install them,
+#   ./install.sh [--prefix DIR] [--project DIR [--agent NAME]... [--trust]]
+#                                                 build the four executables, install them,
 #                                                 wire and check a project
 #   ./install.sh --uninstall [--prefix DIR] [--project DIR]
 #   ./install.sh --package DIR                    write every package (.deb, tarball, npm, plugin)
@@ -16,10 +17,12 @@ prefix="${HOME:-/root}/.local"
 mode=install
 project=""
 package_dir=""
+agents=()   # --agent: the CLIs to wire in --project (none given: Claude Code)
+trust=""    # --trust: with --agent codex, trust the Codex wiring
 binaries=(resume-guard provenance-writer launch-wrapper fleet-hooks)
 
 usage() {
-  echo "Usage: $0 [--prefix DIR] [--project DIR]"
+  echo "Usage: $0 [--prefix DIR] [--project DIR [--agent claude|codex|gemini]... [--trust]]"
   echo "       $0 --uninstall [--prefix DIR] [--project DIR]"
   echo "       $0 --package DIR"
   echo "       $0 --test"
@@ -30,12 +33,18 @@ usage() {
                  (default DIR: $HOME/.local). Missing build dependencies are installed
                  with apt-get when run as root; otherwise the command to run is printed.
   --prefix DIR   Where to install (binaries in DIR/bin, data in DIR/share).
-  --project DIR  After installing, wire the hooks into DIR/.claude/settings.json
-                 (fleet-hooks install) and check the wiring (fleet-hooks check). DIR must
-                 exist; it is checked before anything is built.
+  --project DIR  After installing, wire the hooks into DIR (fleet-hooks install) and check
+                 the wiring (fleet-hooks check). DIR must exist; it is checked before
+                 anything is built.
+  --agent NAME   With --project: the agent CLI to wire, repeatable: claude
+                 (DIR/.claude/settings.json, the default), codex (DIR/.codex/hooks.json)
+                 or gemini (DIR/.gemini/settings.json).
+  --trust        With --agent codex: trust the project and the suite's own hooks in
+                 $CODEX_HOME/config.toml, which Codex needs before it runs them (Gemini
+                 CLI needs the folder trusted: the check says how).
   --uninstall    Remove exactly what an install into --prefix put there (the list is kept in
-                 DIR/share/fleet-hooks/), and the wiring of every project it wired (and of
-                 --project).
+                 DIR/share/fleet-hooks/), and the wiring of every CLI in every project it
+                 wired (and in --project).
   --package DIR  Build the release executables for linux-x86_64 and linux-aarch64 (cross-
                  built) and write into DIR, for each: with CPack the Debian package
                  fleet-hooks_<version>_<amd64|arm64>.deb and the tarball
@@ -80,6 +89,13 @@ while [ $# -gt 0 ]; do
       shift 2
       ;;
     --project=*) project="${1#--project=}"; shift ;;
+    --agent)
+      [ $# -ge 2 ] || die_usage "--agent needs the name of an agent CLI: claude, codex or gemini"
+      agents+=("$2")
+      shift 2
+      ;;
+    --agent=*) agents+=("${1#--agent=}"); shift ;;
+    --trust) trust=--trust; shift ;;
     --package)
       [ $# -ge 2 ] || die_usage "--package needs the directory to write the packages into"
       set_mode package
@@ -100,6 +116,22 @@ absolute() {
     *) printf '%s\n' "$user_cwd/$1" ;;
   esac
 }
+
+for agent in ${agents[@]+"${agents[@]}"}; do
+  case "$agent" in
+    claude | codex | gemini) ;;
+    *,*) die_usage "--agent $agent: one agent CLI per --agent; repeat it (--agent codex --agent gemini)" ;;
+    *) die_usage "--agent $agent: not an agent CLI; use claude, codex or gemini" ;;
+  esac
+done
+if [ ${#agents[@]} -gt 0 ] || [ -n "$trust" ]; then
+  [ "$mode" = install ] && [ -n "$project" ] ||
+    die_usage "--agent and --trust go with --project DIR (the project to wire), in an install"
+fi
+if [ -n "$trust" ] && ! printf '%s\n' ${agents[@]+"${agents[@]}"} | grep -qx codex; then
+  die_usage "--trust trusts the Codex wiring: pass --agent codex with it"
+fi
+[ ${#agents[@]} -gt 0 ] || agents=(claude)
 
 [ -n "$prefix" ] || die_usage "--prefix needs a directory"
 prefix="$(realpath -m -- "$(absolute "$prefix")")"
@@ -136,9 +168,9 @@ wired_projects="$record_dir/wired_projects.txt"    # project<TAB>files the wirin
 
 # ---------------------------------------------------------------------------- uninstall --
 
-# Removes the suite's hooks from a project's settings, then what the wiring created there
-# (listed in the record) if it holds nothing else: settings.json reduced to {}, its .bak,
-# an empty .claude/.
+# Removes the suite's hooks from a project's files of every agent CLI, then what the wiring
+# created there (listed in the record) if it holds nothing else: settings.json reduced to {},
+# its .bak, an empty .claude/.
 unwire_project() {
   local dir="$1" created="$2" settings
   settings="$dir/.claude/settings.json"
@@ -152,17 +184,20 @@ unwire_project() {
     echo "install.sh: no fleet-hooks executable to unwire $dir with" >&2
     return 1
   fi
-  # fleet-hooks uninstall keeps the wired settings in a new settings.json.bak.N; that backup
-  # is this step's own and goes too, so the project ends as it was before the install.
-  local backups_before
-  backups_before="$(compgen -G "$settings.bak.*" || true)"
+  # fleet-hooks uninstall keeps the wired file in a new <file>.bak.N; that backup is this
+  # step's own and goes too, so the project ends as it was before the install.
+  local backups_before="" file
+  local files=("$settings" "$dir/.codex/hooks.json" "$dir/.gemini/settings.json")
+  for file in "${files[@]}"; do backups_before+="$(compgen -G "$file.bak.*" || true)"$'\n'; done
   "$tool" uninstall --project "$dir" || return 1
   local backup
-  while IFS= read -r backup; do
-    [ -n "$backup" ] || continue
-    grep -Fxq -- "$backup" <<<"$backups_before" && continue
-    rm -f -- "$backup" && removed+=("${backup#"$dir/"} (the backup this unwiring made)")
-  done < <(compgen -G "$settings.bak.*" || true)
+  for file in "${files[@]}"; do
+    while IFS= read -r backup; do
+      [ -n "$backup" ] || continue
+      grep -Fxq -- "$backup" <<<"$backups_before" && continue
+      rm -f -- "$backup" && removed+=("${backup#"$dir/"} (the backup this unwiring made)")
+    done < <(compgen -G "$file.bak.*" || true)
+  done
   case ",$created," in
     *",.claude/settings.json,"*)
       if [ -f "$settings" ] && [ "$(tr -d ' \t\r\n' <"$settings")" = "{}" ]; then
@@ -207,8 +242,8 @@ if [ "$mode" = uninstall ]; then
       echo "  $tool uninstall --project DIR" >&2
     else
       echo "To unwire a project by hand, delete the hook entries that run resume-guard and" >&2
-      echo "provenance-writer from DIR/.claude/settings.json (no fleet-hooks executable is left" >&2
-      echo "on this machine to do it)." >&2
+      echo "provenance-writer from DIR/.claude/settings.json, DIR/.codex/hooks.json and" >&2
+      echo "DIR/.gemini/settings.json (no fleet-hooks executable is left on this machine to do it)." >&2
     fi
     exit 1
   fi
@@ -261,6 +296,8 @@ packages=(g++ cmake make rapidjson-dev libcli11-dev)
 [ "$mode" = package ] && packages+=(g++-aarch64-linux-gnu)
 [ "$mode" = test ] && packages+=(doctest-dev clang libclang-rt-14-dev g++-aarch64-linux-gnu qemu-user-static pre-commit)
 
+# How long apt-get waits for another apt or dpkg to release the dpkg lock, in seconds.
+apt_lock_wait=300
 if command -v dpkg-query >/dev/null; then
   missing=()
   for package in "${packages[@]}"; do
@@ -270,10 +307,20 @@ if command -v dpkg-query >/dev/null; then
   done
   if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" -eq 0 ]; then
-      echo "install.sh: installing the build dependencies ${missing[*]} (apt-get)"
+      echo "install.sh: installing the build dependencies ${missing[*]} (apt-get; waiting up to"
+      echo "  ${apt_lock_wait} s for another apt or dpkg to finish)"
       export DEBIAN_FRONTEND=noninteractive
-      apt-get update -qq
-      apt-get install -y -qq "${missing[@]}" >/dev/null
+      # apt-get waits for the dpkg lock (DPkg::Lock::Timeout, apt 1.9.11 and later); the
+      # lists lock of `update` cannot be waited for: that failure says what to do.
+      if ! apt-get -o DPkg::Lock::Timeout="$apt_lock_wait" update -qq ||
+        ! apt-get -o DPkg::Lock::Timeout="$apt_lock_wait" install -y -qq "${missing[@]}" >/dev/null; then
+        echo "install.sh: apt-get could not install the build dependencies (its messages are above)." >&2
+        echo "If another apt or dpkg holds its lock (unattended-upgrades after boot, an apt in another" >&2
+        echo "shell: see ps -C apt,apt-get,dpkg,unattended-upgr), wait until it ends and run install.sh" >&2
+        echo "again, or install them yourself: apt-get install -y ${missing[*]}" >&2
+        echo "Nothing was built or installed." >&2
+        exit 1
+      fi
     else
       echo "install.sh: missing build dependencies: ${missing[*]}" >&2
       echo "Install them with:" >&2
@@ -486,23 +533,25 @@ if [ -n "$project" ]; then
   else
     (IFS=,; printf '%s\t%s\n' "$project" "${created[*]}") >>"$wired_projects"
   fi
-  "$prefix/bin/fleet-hooks" install --project "$project"
-  # Checked as it will be once $prefix/bin is on PATH; when it is not yet, say so next to the ok.
-  if ! PATH="$prefix/bin:$PATH" "$prefix/bin/fleet-hooks" check --project "$project"; then
-    echo "install.sh: the wiring in $project does not pass fleet-hooks check (findings above)." >&2
-    echo "Fix them and run: fleet-hooks check --project $project" >&2
-    exit 1
-  fi
+  agent_args=()
+  for agent in "${agents[@]}"; do agent_args+=(--agent "$agent"); done
+  "$prefix/bin/fleet-hooks" install --project "$project" "${agent_args[@]}" $trust
+  # Checked as it will be once $prefix/bin is on PATH; when it is not yet, say so before the ok.
   if ! guard_on_path_is_ours; then
     echo
-    echo "install.sh: WARNING: that ok holds once PATH includes $prefix/bin; until then"
+    echo "install.sh: WARNING: the check below runs with $prefix/bin on PATH; until your PATH"
     if command -v resume-guard >/dev/null; then
-      echo "  the hooks run $(command -v resume-guard), not the resume-guard just installed."
+      echo "  includes it, the hooks run $(command -v resume-guard), not the resume-guard just installed."
     else
-      echo "  every dispatch is BLOCKED on this machine (the hooks find no resume-guard on PATH)."
+      echo "  includes it, every dispatch is BLOCKED on this machine (the hooks find no resume-guard)."
     fi
-    echo "  Add this line to ~/.profile or ~/.bashrc, open a new shell, and start Claude Code again:"
+    echo "  Add this line to ~/.profile or ~/.bashrc, open a new shell, and start the agent CLI again:"
     echo "    $path_line"
+  fi
+  if ! PATH="$prefix/bin:$PATH" "$prefix/bin/fleet-hooks" check --project "$project" "${agent_args[@]}"; then
+    echo "install.sh: the wiring in $project does not pass fleet-hooks check (findings above)." >&2
+    echo "Fix them and run: fleet-hooks check --project $project ${agent_args[*]}" >&2
+    exit 1
   fi
 fi
 
@@ -513,21 +562,32 @@ echo
 echo "Next steps"
 step=1
 if ! guard_on_path_is_ours; then
-  echo "  $step. Put the executables on PATH (Claude Code runs the hooks by name); add this"
+  echo "  $step. Put the executables on PATH (the agent CLIs run the hooks by name); add this"
   echo "     line to ~/.profile or ~/.bashrc and open a new shell:"
   echo "       $path_line"
   step=$((step + 1))
 fi
 if [ -n "$project" ]; then
-  echo "  $step. In $project: commit .claude/settings.json (every clone and CI runner"
-  echo "     then runs the guard); do not commit .claude/settings.json.bak or the state"
-  echo "     directory (default .autoskillit/temp/):"
-  printf '%s\n' "       printf '%s\\n' .claude/settings.json.bak .autoskillit/temp/ >> .gitignore"
+  wired_files=()
+  for agent in "${agents[@]}"; do
+    case "$agent" in
+      claude) wired_files+=(.claude/settings.json) ;;
+      codex) wired_files+=(.codex/hooks.json) ;;
+      gemini) wired_files+=(.gemini/settings.json) ;;
+    esac
+  done
+  echo "  $step. If $project is a git repository, commit ${wired_files[*]} there (every"
+  echo "     clone and CI runner then runs the guard); not their .bak backups (the state"
+  echo "     directory, .autoskillit/temp/, keeps itself out of git):"
+  ignored=""
+  for file in "${wired_files[@]}"; do ignored+=" '$file.bak*'"; done
+  echo "       printf '%s\\n'$ignored >> .gitignore"
 else
-  echo "  $step. Wire an orchestrator project and check it:"
-  echo "       fleet-hooks install --project DIR && fleet-hooks check --project DIR"
-  echo "     then commit DIR/.claude/settings.json and ignore settings.json.bak and the"
-  echo "     state directory (default .autoskillit/temp/)."
+  echo "  $step. Wire an orchestrator project for each agent CLI it uses, and check it:"
+  echo "       fleet-hooks install --project DIR [--agent claude|codex|gemini]..."
+  echo "       fleet-hooks check --project DIR"
+  echo "     then commit the file each install names (.claude/settings.json,"
+  echo "     .codex/hooks.json, .gemini/settings.json), not its .bak backups."
 fi
 step=$((step + 1))
 echo "  $step. Have the dispatcher record every session at launch, before the agent runs"
@@ -535,6 +595,9 @@ echo "     (the caller comes from \$CLAUDE_CODE_SESSION_ID, which Claude Code gi
 echo "     server and everything it starts):"
 echo "       launch-wrapper --member NAME --record-provenance --assign-session-id \\"
 echo "         --recipe-name RECIPE --step-name STEP -- claude -p \"...\""
+echo "     (a Codex or Gemini worker: --agent codex -- codex exec --json \"...\" or"
+echo "     --agent gemini -- gemini -p \"...\"; a Codex or Gemini orchestrator's dispatches are"
+echo "     recorded by the provenance-writer hook wired after its dispatch tool)"
 echo "     or, for a launcher you cannot wrap: provenance-writer record --session-id ID \\"
 echo "         --recipe-name RECIPE --step-name STEP"
 step=$((step + 1))

@@ -59,16 +59,5 @@ summary="$(printf 'fresh clone to an installed, wired, checked project: %.0f s (
 echo "$summary"
 
 if $write_doc; then
-  python3 - "$summary" <<'PY'
-import sys
-line = sys.argv[1]
-text = open("doc/install.md").read()
-begin, end = "<!-- install-bench:begin -->\n", "<!-- install-bench:end -->"
-if begin not in text or end not in text:
-    sys.exit("bench/install_time.sh: doc/install.md has no install-bench markers")
-head, rest = text.split(begin, 1)
-_, tail = rest.split(end, 1)
-open("doc/install.md", "w").write(head + begin + "`" + line + "`\n" + end + tail)
-print("bench/install_time.sh: doc/install.md updated")
-PY
+  bench/doc_markers.py doc/install.md install-bench "\`$summary\`"
 fi

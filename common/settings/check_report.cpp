@@ -30,6 +30,36 @@ std::string check_report_text(const std::vector<Finding>& findings,
          "\n";
 }
 
+namespace {
+
+// "Claude Code, Codex and Gemini CLI".
+std::string display_names(const std::vector<const AgentCli*>& clis) {
+  std::string names;
+  for (std::size_t i = 0; i < clis.size(); ++i) {
+    if (i > 0) names += i + 1 == clis.size() ? " and " : ", ";
+    names += clis[i]->display_name;
+  }
+  return names;
+}
+
+}  // namespace
+
+std::string checked_clis_text(const CheckedClis& clis, const std::string& project_dir) {
+  if (!clis.chosen) return "";
+  if (clis.unwired.size() == agent_clis().size()) {
+    std::string files;
+    for (const AgentCli* agent : agent_clis())
+      files += (files.empty() ? "" : ", ") + std::string(agent->project_hook_file);
+    return "checking " + display_names(clis.checked) + ": no agent CLI runs fleet-hooks in " +
+           project_dir + " (" + files + "); wire each CLI the project uses with fleet-hooks " +
+           "install --project " + project_dir + " --agent " + agent_cli_names("|") +
+           " (repeatable)\n";
+  }
+  std::string text = "checking " + display_names(clis.checked) + ": wired in " + project_dir;
+  if (!clis.unwired.empty()) text += " (not wired: " + display_names(clis.unwired) + ")";
+  return text + "\n";
+}
+
 std::string findings_json(const std::vector<Finding>& findings) {
   rapidjson::Document doc(rapidjson::kArrayType);
   auto& alloc = doc.GetAllocator();

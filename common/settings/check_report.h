@@ -20,6 +20,18 @@ std::string check_report_text(const std::vector<Finding>& findings,
                               const std::vector<std::string>& checked_tools,
                               const AgentCli& agent = claude_code());
 
+// The agent CLIs `fleet-hooks check` checks: `checked`; when it chose them (no --agent),
+// those wired in the project, and `unwired` the others.
+struct CheckedClis {
+  std::vector<const AgentCli*> checked;
+  std::vector<const AgentCli*> unwired;
+  bool chosen = false;
+};
+
+// The first line of `fleet-hooks check` when it chose the CLIs: which it checks and why, or
+// that none is wired in `project_dir` and how to wire one; "" when --agent named them.
+std::string checked_clis_text(const CheckedClis& clis, const std::string& project_dir);
+
 // A JSON array of {"rule","severity","message","file"}.
 std::string findings_json(const std::vector<Finding>& findings);
 

@@ -433,4 +433,10 @@ std::vector<Finding> trust_findings(const CheckOptions& options) {
   return trust_findings(entries.guards, entries.writers, entries.starts, options);
 }
 
+bool suite_wired(const CheckOptions& options) {
+  const HookSources collected = collect_hooks(hook_source_options(options));
+  const SuiteEntries entries = suite_entries(collected.hooks, *options.agent);
+  return !entries.guards.empty() || !entries.writers.empty() || !entries.starts.empty();
+}
+
 }  // namespace fleet

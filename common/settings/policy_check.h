@@ -44,6 +44,11 @@ struct CheckResult {
 };
 CheckResult check_wiring(const CheckOptions& options);
 
+// True when the hook files `options.agent` reads (those check_wiring reads) hold any of the
+// suite's entries — its guard, writer or session-start hook, working or not: the CLIs
+// `fleet-hooks check` without --agent checks. Never throws.
+bool suite_wired(const CheckOptions& options);
+
 // Of check_wiring's findings, only those that say the agent CLI will not run the suite's hooks
 // it reads because they are not trusted or turned off (codex-*, gemini-*); none for Claude
 // Code. Runs nothing. For the note after `fleet-hooks install --agent`.

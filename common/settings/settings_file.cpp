@@ -327,6 +327,14 @@ std::optional<std::string> backup_with_settings(const std::string& file, const s
   return std::nullopt;
 }
 
+std::vector<std::string> settings_backups(const std::string& file) {
+  std::vector<std::string> backups;
+  for (const auto& numbered : numbered_backups(file)) backups.push_back(numbered.second);
+  if (struct stat st{}; ::lstat((file + ".bak").c_str(), &st) == 0)
+    backups.push_back(file + ".bak");
+  return backups;
+}
+
 std::optional<UniqueFd> lock_settings(const std::string& path, bool create) {
   // A symlink that leads nowhere is refused later, by write_settings, naming it.
   const Result<std::string> followed = follow(path);

@@ -84,6 +84,10 @@ inline constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 // own bytes back. Never throws.
 std::optional<std::string> backup_with_settings(const std::string& file, const std::string& text);
 
+// The backups of `file` that exist (`<file>.bak` and `<file>.bak.N`, write_settings). Never
+// throws.
+std::vector<std::string> settings_backups(const std::string& file);
+
 // Taken before reading a settings file that is then changed, held until it is written: an
 // exclusive flock on the directory that holds the file (after symlinks), so that programs
 // changing one file take turns and none loses another's change. The directory itself is

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <cerrno>
+
 #include "base/error.h"
 #include "base/files.h"
 #include "base/paths.h"
@@ -21,17 +23,41 @@ std::string program_directory() {
 
 SettingsUpdate finish(const std::string& path, const SettingsRead& read,
                       const rapidjson::Document& settings, std::string summary) {
-  SettingsUpdate update{path,
-                        (read.bom ? std::string(kUtf8Bom) : "") + settings_text(settings),
-                        true,
-                        std::move(summary),
-                        {}};
+  SettingsUpdate update{path, (read.bom ? std::string(kUtf8Bom) : "") + settings_text(settings),
+                        true, std::move(summary),
+                        {},   {}};
   const ReadFile current = try_read_regular_file(read.file, kMaxSettingsBytes);
   if (current.status == FileStatus::ok && current.content == update.text) {
     update.changed = false;
     update.summary = "unchanged: " + path;
   }
   return update;
+}
+
+// True when the settings file `file` (a backup) holds nothing but the suite's hooks of `agent`.
+bool holds_only_suite_hooks(const std::string& file, const AgentCli& agent) {
+  rapidjson::Document settings;
+  try {
+    load_settings(file, settings, agent);
+  } catch (const Error&) {
+    return false;
+  }
+  return uninstall_suite_hooks(settings, agent) > 0 && settings.ObjectEmpty();
+}
+
+// The files to remove when uninstalling leaves `settings` of `read` empty and the suite made
+// the file: it and every backup of it held only the suite's hooks. None when the path is a
+// symlink (the user made it).
+std::vector<std::string> files_the_suite_made(const std::string& path, const SettingsRead& read,
+                                              const rapidjson::Document& settings,
+                                              const AgentCli& agent) {
+  if (!settings.ObjectEmpty() || read.file != path) return {};
+  std::vector<std::string> files = settings_backups(read.file);
+  for (const std::string& backup : files) {
+    if (!holds_only_suite_hooks(backup, agent)) return {};
+  }
+  files.insert(files.begin(), read.file);
+  return files;
 }
 
 }  // namespace
@@ -80,12 +106,13 @@ SettingsUpdate plan_uninstall(const std::string& path, const AgentCli& agent) {
   rapidjson::Document settings;
   const SettingsRead read = load_settings(path, settings, agent);
   if (read.status == SettingsRead::Status::missing) {
-    return SettingsUpdate{path, "", false, "nothing to remove: " + path + " does not exist", {}};
+    return SettingsUpdate{path, "", false, "nothing to remove: " + path + " does not exist",
+                          {},   {}};
   }
   const int removed = uninstall_suite_hooks(settings, agent);
   if (removed == 0) {  // left exactly as it is, formatting included
-    SettingsUpdate update{
-        path, "", false, "nothing to remove: no fleet-hooks entries in " + path, {}};
+    SettingsUpdate update{path, "", false, "nothing to remove: no fleet-hooks entries in " + path,
+                          {},   {}};
     update.text = try_read_regular_file(read.file, kMaxSettingsBytes).content;
     return update;
   }
@@ -93,7 +120,15 @@ SettingsUpdate plan_uninstall(const std::string& path, const AgentCli& agent) {
       finish(path, read, settings,
              "removed " + std::to_string(removed) + " fleet-hooks entries from " + path);
   // Nothing else changed since a backup: that backup's bytes, the user's formatting.
-  if (auto original = backup_with_settings(read.file, update.text)) update.text = *original;
+  if (auto original = backup_with_settings(read.file, update.text)) {
+    update.text = *original;
+    return update;
+  }
+  update.removed_files = files_the_suite_made(path, read, settings, agent);
+  if (!update.removed_files.empty()) {
+    update.summary += "; it held nothing else, so it is removed";
+    if (update.removed_files.size() > 1) update.summary += ", with its backups";
+  }
   return update;
 }
 
@@ -117,13 +152,17 @@ WiringOptions wiring_options(const SettingsRequest& request) {
 
 }  // namespace
 
+std::optional<std::string> scope_problem(const SettingsRequest& request) {
+  if (request.agent->settings_scopes || request.scope == SettingsScope::project)
+    return std::nullopt;
+  return "--scope local and user are Claude Code's settings files; for --agent " +
+         std::string(request.agent->name) + " only the project's " +
+         std::string(request.agent->project_hook_file) + " is wired: drop --scope";
+}
+
 std::string request_path(const SettingsRequest& request) {
+  if (const auto problem = scope_problem(request)) throw Error(*problem);
   if (request.agent->settings_scopes) return settings_path(request.scope, request.project_dir);
-  if (request.scope != SettingsScope::project) {
-    throw Error("--scope local and user are Claude Code's settings files; for --agent " +
-                std::string(request.agent->name) + " only the project's " +
-                std::string(request.agent->project_hook_file) + " is wired: drop --scope");
-  }
   return request.project_dir + "/" + std::string(request.agent->project_hook_file);
 }
 
@@ -147,7 +186,13 @@ std::optional<std::string> install_note(const SettingsRequest& request) {
 }
 
 void apply_update(const SettingsUpdate& update) {
-  if (update.changed) write_settings(update.path, update.text);
+  if (!update.changed) return;
+  if (update.removed_files.empty()) return write_settings(update.path, update.text);
+  for (const std::string& file : update.removed_files) {
+    if (::unlink(file.c_str()) != 0 && errno != ENOENT) throw_errno("cannot remove " + file);
+  }
+  // The directory too when nothing else is in it (.claude/, .codex/, .gemini/ the suite made).
+  ::rmdir(parent_directory(update.path).c_str());
 }
 
 SettingsUpdate update_settings(const SettingsRequest& request, SettingsAction action,

@@ -21,6 +21,10 @@ struct SettingsUpdate {
   std::string summary;   // one line for a person
   // What install changed in the user's own entries (install_suite_hooks), a sentence each.
   std::vector<std::string> notes;
+  // Uninstall of a file the suite made (it and every backup of it held nothing but the
+  // suite's entries): these files are removed instead of writing `text`, and then their
+  // directory when that leaves it empty — nothing the suite made is left behind.
+  std::vector<std::string> removed_files;
 };
 
 // Throws Error unless `bin_dir` holds executable resume-guard and provenance-writer.
@@ -32,7 +36,9 @@ SettingsUpdate plan_install(const std::string& path, const WiringOptions& option
 
 // The file (of `agent`) without the suite's hooks; a missing file stays missing. When that leaves
 // the settings of a backup (nothing else changed since), the backup's bytes: the user's own
-// formatting comes back. Writes nothing. Throws Error.
+// formatting comes back. When the file and each of its backups held nothing but the suite's
+// hooks (the suite created it), the file and its backups are to be removed
+// (SettingsUpdate::removed_files). Writes nothing. Throws Error.
 SettingsUpdate plan_uninstall(const std::string& path, const AgentCli& agent = claude_code());
 
 // What `fleet-hooks install` or `uninstall` was asked to do.
@@ -47,8 +53,11 @@ struct SettingsRequest {
   const AgentCli* agent = &claude_code();
 };
 
-// The file `request` changes. Throws Error for a scope other than the project's with an
-// agent CLI other than Claude Code.
+// Why `request` cannot be carried out: a scope other than the project's with an agent CLI
+// that has only the project's file (a usage error); nullopt when it can.
+std::optional<std::string> scope_problem(const SettingsRequest& request);
+
+// The file `request` changes. Throws Error with scope_problem's sentence.
 std::string request_path(const SettingsRequest& request);
 
 // plan_install for the settings file of `request.scope`. Local and user settings name the
@@ -67,7 +76,8 @@ SettingsUpdate plan_uninstall(const SettingsRequest& request);
 // directory cannot be found.
 std::optional<std::string> install_note(const SettingsRequest& request);
 
-// Writes `update` (see write_settings) when it changes the file. Throws Error.
+// Writes `update` (see write_settings) when it changes the file, or removes its
+// removed_files. Throws Error.
 void apply_update(const SettingsUpdate& update);
 
 enum class SettingsAction { install, uninstall };

@@ -9,6 +9,7 @@
 #include "base/paths.h"
 #include "base/timestamp.h"
 #include "store/provenance_store.h"
+#include "store/state_directory.h"
 
 namespace fleet {
 namespace {
@@ -53,6 +54,7 @@ void remove_if_present(const std::string& path) {
 
 std::string write_pending_launch(const std::string& state_dir, const ProvenanceRecord& record) {
   const std::string token = new_uuid_v4();
+  ensure_state_directory(absolute_path(state_dir));
   const std::string dir = absolute_path(state_dir) + "/pending";
   ensure_directory(dir);
   const std::string path = dir + "/" + token + std::string(kSuffix);

@@ -11,6 +11,7 @@
 #include "base/ids.h"
 #include "base/line_scan.h"
 #include "store/provenance_index.h"
+#include "store/state_directory.h"
 #include "store/store_safety.h"
 #include "store/store_temporary.h"
 
@@ -195,6 +196,7 @@ AppendedRecord append_record(const std::string& store_path, const ProvenanceReco
   if (const StoreSafety safety = store_safety(store_path); !safety.safe) {
     throw Error("refusing to append: " + safety.problem + "; to fix: " + safety.fix);
   }
+  ensure_state_directory(parent_directory(store_path));
   AppendedRecord appended;
   append_jsonl(store_path, to_json_line(record), options,
                [&](int fd, const FileFingerprint& before, std::uint64_t appended_bytes) {

@@ -21,26 +21,49 @@ struct CheckArguments {
   bool json = false;
 };
 
+fleet::CheckOptions check_options(const CheckArguments& a, const std::string& project_dir,
+                                  const fleet::AgentCli& agent) {
+  fleet::CheckOptions options;
+  options.project_dir = project_dir;
+  options.state_dir = a.state_dir;
+  options.tools = a.tools;
+  options.agent = &agent;
+  if (&agent == &fleet::claude_code()) {
+    for (const std::string& dir : a.plugin_dirs)
+      options.plugin_dirs.push_back(fleet::absolute_path(dir));
+    options.user_settings = fleet::user_settings_path().value_or("");
+  } else {
+    options.config_home = fleet::agent_config_home(agent);
+  }
+  return options;
+}
+
+// The CLIs to check: those --agent names; else each CLI whose hooks for the project hold the
+// suite's entries (Claude Code when none does, so that the check fails saying how to wire).
+fleet::CheckedClis clis_to_check(const CheckArguments& a, const std::string& project_dir) {
+  fleet::CheckedClis clis;
+  if (!a.agents.empty()) {
+    clis.checked = agents_named(a.agents);
+    return clis;
+  }
+  clis.chosen = true;
+  for (const fleet::AgentCli* agent : fleet::agent_clis()) {
+    (fleet::suite_wired(check_options(a, project_dir, *agent)) ? clis.checked : clis.unwired)
+        .push_back(agent);
+  }
+  if (clis.checked.empty()) clis.checked.push_back(&fleet::claude_code());
+  return clis;
+}
+
 int run_check(const CheckArguments& a) {
   if (const auto bad = reject_bad_tools("check", a.tools)) return *bad;
   const ProjectArgument project = project_argument("check", a.project);
   if (project.exit_status) return *project.exit_status;
+  const fleet::CheckedClis clis = clis_to_check(a, project.dir);
   std::vector<fleet::Finding> all;
-  std::string text;
-  for (const fleet::AgentCli* agent : agents_named(a.agents)) {
-    fleet::CheckOptions options;
-    options.project_dir = project.dir;
-    options.state_dir = a.state_dir;
-    options.tools = a.tools;
-    options.agent = agent;
-    if (agent == &fleet::claude_code()) {
-      for (const std::string& dir : a.plugin_dirs)
-        options.plugin_dirs.push_back(fleet::absolute_path(dir));
-      options.user_settings = fleet::user_settings_path().value_or("");
-    } else {
-      options.config_home = fleet::agent_config_home(*agent);
-    }
-    fleet::CheckResult result = fleet::check_wiring(options);
+  std::string text = fleet::checked_clis_text(clis, project.dir);
+  for (const fleet::AgentCli* agent : clis.checked) {
+    fleet::CheckResult result = fleet::check_wiring(check_options(a, project.dir, *agent));
     const std::vector<fleet::Finding> installed =
         fleet::installed_cli_findings(*agent, project.dir, result.findings);
     result.findings.insert(result.findings.end(), installed.begin(), installed.end());
@@ -60,14 +83,15 @@ Subcommand add_check(CLI::App& program) {
   sub->add_option("--project", a->project, "Project directory (default: .)");
   sub->add_option("--state-dir", a->state_dir, kStateDirHelp);
   sub->add_option("--tool", a->tools, "A dispatch tool name that must be guarded (repeatable)")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->option_text("NAME");
   sub->add_option("--plugin-dir", a->plugin_dirs,
                   "A Claude Code plugin directory loaded with claude --plugin-dir (repeatable)")
       ->allow_extra_args(false);
   add_agents_option(*sub, a->agents,
                     "The agent CLI whose wiring to check, as it reads it: claude, codex "
                     "(.codex/hooks.json and its trust) or gemini (.gemini/settings.json and the "
-                    "folder's trust); repeatable (default: claude)");
+                    "folder's trust); repeatable (default: every CLI wired in the project)");
   sub->add_flag("--json", a->json, "Findings as a JSON array");
   return {sub, [a] { return run_check(*a); }};
 }

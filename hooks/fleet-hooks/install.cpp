@@ -6,6 +6,7 @@
 
 #include "agent/agent_cli.h"
 #include "base/exit_status.h"
+#include "base/paths.h"
 #include "settings/codex_trust.h"
 #include "settings/policy_check.h"
 #include "settings/settings_update.h"
@@ -25,14 +26,12 @@ struct SettingsOptions {
   std::vector<std::string> agents;
 };
 
-void add_scope_options(CLI::App& sub, SettingsOptions& o, const char* scope_help) {
+void add_scope_options(CLI::App& sub, SettingsOptions& o, const char* scope_help,
+                       const std::string& agent_help) {
   sub.add_option("--project", o.project, "Project directory (default: .)");
   sub.add_option("--scope", o.scope, scope_help)
       ->check(CLI::IsMember({"project", "local", "user"}));
-  add_agents_option(sub, o.agents,
-                    "The agent CLI whose project file to wire: claude (.claude/settings.json), "
-                    "codex (.codex/hooks.json) or gemini (.gemini/settings.json); repeatable "
-                    "(default: claude)");
+  add_agents_option(sub, o.agents, agent_help);
 }
 
 int run_one(const std::string& name, const SettingsOptions& o, const fleet::AgentCli& agent,
@@ -72,11 +71,50 @@ void note_untrusted(const std::string& name, const fleet::AgentCli& agent,
   }
 }
 
+// The CLIs to act on: those --agent names; else install wires Claude Code, and uninstall
+// unwires every CLI of the project (only Claude Code has local and user settings).
+std::vector<const fleet::AgentCli*> agents_to_act_on(const SettingsOptions& o, bool install) {
+  if (install || !o.agents.empty() || o.scope != "project") return agents_named(o.agents);
+  return {fleet::agent_clis().begin(), fleet::agent_clis().end()};
+}
+
+// The usage errors of a valid project: --scope with a CLI that has only the project's file;
+// a project install into the home directory, whose files are each CLI's user settings.
+std::optional<int> reject_misplaced(const std::string& name, const SettingsOptions& o,
+                                    const std::vector<const fleet::AgentCli*>& agents,
+                                    const std::string& project_dir, bool install) {
+  for (const fleet::AgentCli* agent : agents) {
+    fleet::SettingsRequest request;
+    request.project_dir = project_dir;
+    request.scope = fleet::settings_scope_named(o.scope);
+    request.agent = agent;
+    if (const auto problem = fleet::scope_problem(request)) {
+      std::fprintf(stderr, "fleet-hooks %s: %s (nothing was changed)\n", name.c_str(),
+                   problem->c_str());
+      return fleet::exit_status::usage;
+    }
+  }
+  const std::optional<std::string> home = fleet::real_path(fleet::env_value("HOME"));
+  if (install && o.scope == "project" && home && fleet::real_path(project_dir) == home) {
+    std::fprintf(stderr,
+                 "fleet-hooks %s: the project %s is your home directory, where each agent CLI "
+                 "keeps its user settings (~/.claude/settings.json, ~/.codex/hooks.json, "
+                 "~/.gemini/settings.json), not a project's; run it in a project or pass "
+                 "--project DIR — or --scope user to wire every project of yours into Claude "
+                 "Code (nothing was changed)\n",
+                 name.c_str(), project_dir.c_str());
+    return fleet::exit_status::usage;
+  }
+  return std::nullopt;
+}
+
 int run_settings(const std::string& name, const SettingsOptions& o, bool install) {
   if (const auto bad = reject_bad_tools(name, o.tools)) return *bad;
   const ProjectArgument project = project_argument(name, o.project, o.scope != "user");
   if (project.exit_status) return *project.exit_status;
-  const std::vector<const fleet::AgentCli*> agents = agents_named(o.agents);
+  const std::vector<const fleet::AgentCli*> agents = agents_to_act_on(o, install);
+  if (const auto misplaced = reject_misplaced(name, o, agents, project.dir, install))
+    return *misplaced;
   const fleet::AgentCli* codex = fleet::find_agent_cli("codex");
   if (o.trust && std::find(agents.begin(), agents.end(), codex) == agents.end()) {
     std::fprintf(stderr,
@@ -124,13 +162,18 @@ Subcommand add_install(CLI::App& program) {
   auto o = std::make_shared<SettingsOptions>();
   CLI::App* sub = program.add_subcommand(
       "install",
-      "Add resume-guard (PreToolUse) and provenance-writer (PostToolUse) to a settings file");
-  add_scope_options(*sub, *o, "project, local (settings.local.json) or user (~/.claude)");
+      "Wire resume-guard (before the dispatch tool) and provenance-writer (after it) into an "
+      "agent CLI's hook file");
+  add_scope_options(*sub, *o, "project, local (settings.local.json) or user (~/.claude)",
+                    "The agent CLI whose project file to wire: claude (.claude/settings.json), "
+                    "codex (.codex/hooks.json) or gemini (.gemini/settings.json); repeatable "
+                    "(default: claude)");
   sub->add_option("--bin-dir", o->bin_dir,
                   "Directory of the suite's binaries, written into local and user settings "
                   "(default: where fleet-hooks is); project settings find them on PATH");
   sub->add_option("--tool", o->tools, "Another dispatch tool name to guard and record (repeatable)")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->option_text("NAME");
   sub->add_flag("--fail-open-if-missing", o->fail_open_if_missing,
                 "Let dispatches run unguarded (with an error shown) on a machine without "
                 "resume-guard, instead of blocking them");
@@ -143,8 +186,12 @@ Subcommand add_install(CLI::App& program) {
 
 Subcommand add_uninstall(CLI::App& program) {
   auto o = std::make_shared<SettingsOptions>();
-  CLI::App* sub = program.add_subcommand("uninstall", "Remove exactly the suite's hook entries");
-  add_scope_options(*sub, *o, "project, local or user");
+  CLI::App* sub = program.add_subcommand(
+      "uninstall", "Remove exactly the suite's hook entries (of every agent CLI's file)");
+  add_scope_options(*sub, *o, "project, local or user (Claude Code's settings files)",
+                    "The agent CLI whose project file to unwire: claude, codex or gemini; "
+                    "repeatable (default: every CLI's file in the project, or with --scope "
+                    "local or user Claude Code's)");
   sub->add_flag("--dry-run", o->dry_run, "Print the resulting file; write nothing");
   return {sub, [o] { return run_settings("uninstall", *o, false); }};
 }

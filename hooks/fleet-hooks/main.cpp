@@ -1,8 +1,8 @@
-// fleet-hooks: wire the suite into Claude Code settings, check the wiring in CI, and look
-// after the provenance store (verify, query, compact, replay policy cases). Each subcommand
-// is one file here (its options, and its result mapped to output and an exit status); main
-// adds them, parses the command line, runs the one named and reports a fleet::Error, naming
-// the program and the subcommand.
+// fleet-hooks: wire the suite into the agent CLIs' hook files (Claude Code, Codex, Gemini
+// CLI), check the wiring in CI, and look after the provenance store (verify, query, compact,
+// replay policy cases). Each subcommand is one file here (its options, and its result mapped
+// to output and an exit status); main adds them, parses the command line, runs the one named
+// and reports a fleet::Error, naming the program and the subcommand.
 
 #include <cstdio>
 #include <vector>
@@ -28,8 +28,8 @@ constexpr fleet_hooks::AddSubcommand kSubcommands[] = {
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "Wires fleet-hooks into Claude Code settings, checks the wiring, and maintains the "
-      "provenance store.",
+      "Wires fleet-hooks into the hooks of Claude Code, Codex and Gemini CLI, checks the "
+      "wiring, and maintains the provenance store.",
       "fleet-hooks"};
   app.set_version_flag("--version", std::string("fleet-hooks ") + fleet::kVersion);
   app.require_subcommand(1);

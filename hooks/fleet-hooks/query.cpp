@@ -38,7 +38,8 @@ int run_query(QueryOptions o) {
   };
   if (const auto project = fleet::project_taken_from_current_directory(o.state_dir)) {
     note(
-        "no project given (no --state-dir, $CLAUDE_PROJECT_DIR or $FLEET_HOOKS_STATE_DIR): "
+        "no project given (no --state-dir, $FLEET_HOOKS_STATE_DIR, $AUTOSKILLIT_STATE_DIR or "
+        "$CLAUDE_PROJECT_DIR): "
         "took the current directory " +
         *project + " for the project and read its store " + store);
   }
@@ -80,15 +81,19 @@ Subcommand add_query(CLI::App& program) {
   CLI::App* sub =
       program.add_subcommand("query", "Show the records of a session, caller or kitchen");
   auto* by_session =
-      sub->add_option("--session", o->session, "Records of this session, and the guard's verdict");
+      sub->add_option("--session", o->session, "Records of this session, and the guard's verdict")
+          ->option_text("ID");
   auto* by_caller =
-      sub->add_option("--caller", o->caller, "Records of sessions this session launched");
-  auto* by_kitchen = sub->add_option("--kitchen", o->kitchen, "Records of this kitchen");
+      sub->add_option("--caller", o->caller, "Records of sessions this session launched")
+          ->option_text("ID");
+  auto* by_kitchen =
+      sub->add_option("--kitchen", o->kitchen, "Records of this kitchen")->option_text("ID");
   by_session->excludes(by_caller)->excludes(by_kitchen);
   by_caller->excludes(by_kitchen);
   sub->add_option(
-      "--as-caller", o->as_caller,
-      "With --session: the caller to judge a resume for (default: $CLAUDE_CODE_SESSION_ID)");
+         "--as-caller", o->as_caller,
+         "With --session: the caller to judge a resume for (default: $CLAUDE_CODE_SESSION_ID)")
+      ->option_text("ID");
   sub->add_option("--kitchen-id", o->kitchen_id, "With --session: the current kitchen");
   sub->add_option("--state-dir", o->state_dir, kStateDirHelp);
   sub->add_flag("--json", o->json, "JSON lines only: the records, then the verdict as an object");

@@ -18,6 +18,12 @@ struct ReplayOptions {
 };
 
 int run_replay(const ReplayOptions& o) {
+  if (o.cases.empty()) {
+    std::fprintf(stderr,
+                 "fleet-hooks replay: CASES.jsonl is required (a JSON-lines file of cases, or - "
+                 "for standard input)\n");
+    return fleet::exit_status::usage;
+  }
   const StateDirArgument state = state_dir_argument("replay", o.state_dir);
   if (state.exit_status) return *state.exit_status;
   fleet::GuardOptions options;
@@ -42,8 +48,9 @@ Subcommand add_replay(CLI::App& program) {
   auto o = std::make_shared<ReplayOptions>();
   CLI::App* sub =
       program.add_subcommand("replay", "Run ownership policy cases through the guard's logic");
-  sub->add_option("cases", o->cases, "JSON-lines file of cases (- reads standard input)")
-      ->required();
+  // Not ->required(): CLI11 would name it "cases", not CASES.jsonl as the manual does.
+  sub->add_option("cases", o->cases,
+                  "CASES.jsonl: JSON-lines file of cases (- reads standard input)");
   sub->add_option("--state-dir", o->state_dir, kStateDirHelp);
   return {sub, [o] { return run_replay(*o); }};
 }

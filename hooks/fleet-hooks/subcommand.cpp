@@ -17,7 +17,15 @@ void print(const std::string& text) {
 void add_agents_option(CLI::App& sub, std::vector<std::string>& agents, const std::string& help) {
   std::vector<std::string> names;
   for (const fleet::AgentCli* agent : fleet::agent_clis()) names.emplace_back(agent->name);
+  // `--agent codex,gemini` is one word: say how to name two.
+  const CLI::Validator one_per_option(
+      [](const std::string& value) -> std::string {
+        if (value.find(',') == std::string::npos) return "";
+        return "names one agent CLI: repeat --agent for each (--agent codex --agent gemini)";
+      },
+      "", "one-agent");
   sub.add_option("--agent", agents, help)
+      ->check(one_per_option)
       ->check(CLI::IsMember(names))
       ->allow_extra_args(false)
       ->option_text(fleet::agent_cli_names("|"));

@@ -19,8 +19,8 @@
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "Records who launched which Claude Code session in the provenance store that "
-      "resume-guard reads.",
+      "Records who launched which agent session (Claude Code, Codex, Gemini CLI) in the "
+      "provenance store that resume-guard reads.",
       "provenance-writer"};
   app.set_version_flag("--version", std::string("provenance-writer ") + fleet::kVersion);
   app.require_subcommand(1);
@@ -65,7 +65,8 @@ int main(int argc, char** argv) {
                        "Kitchen when the call names none (default: $FLEET_HOOKS_KITCHEN_ID, "
                        "$AUTOSKILLIT_CAMPAIGN_ID)");
   cmd_hook->add_option("--tool", hook_options.tools, "Another dispatch tool name (repeatable)")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->option_text("NAME");
   cmd_hook->add_flag("--fsync", hook_options.append.fsync, "fdatasync the store after the append");
   fleet::add_agent_option(*cmd_hook, hook_options.agent);
 

@@ -1,6 +1,9 @@
 #include "install_sh.h"
 
 #include <cstdlib>
+#include <filesystem>
+
+#include "temp_dir.h"
 
 namespace fleet::test {
 
@@ -20,6 +23,13 @@ RunResult install_sh(const std::vector<std::string>& args, const std::string& cw
   options.env = {{"HOME", home}};
   if (!path.empty()) options.env.emplace_back("PATH", path);
   return run_process(argv, options);
+}
+
+std::string path_with_tracing_cmake(const std::string& dir, const std::string& trace) {
+  std::filesystem::create_directories(dir);
+  write_file(dir + "/cmake", "#!/bin/sh\ntouch '" + trace + "'\nexit 1\n");
+  std::filesystem::permissions(dir + "/cmake", std::filesystem::perms::owner_all);
+  return dir + ":" + user_path();
 }
 
 }  // namespace fleet::test

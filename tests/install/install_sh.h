@@ -20,4 +20,8 @@ std::string user_path();
 RunResult install_sh(const std::vector<std::string>& args, const std::string& cwd,
                      const std::string& home, const std::string& path = "");
 
+// A PATH whose first directory, `dir` (created), holds a `cmake` that only creates the file
+// `trace` and fails: install.sh run with it shows whether it started a build.
+std::string path_with_tracing_cmake(const std::string& dir, const std::string& trace);
+
 }  // namespace fleet::test

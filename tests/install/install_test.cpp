@@ -36,12 +36,10 @@ TEST_CASE("install.sh: a missing --project is refused before anything is built")
   fs::create_directories(t / "work");
   fs::create_directories(t / "home");
   // A cmake that leaves a trace: the check must come before any build step.
-  fs::create_directories(t / "fakebin");
-  write_file(t / "fakebin/cmake", "#!/bin/sh\ntouch '" + (t / "cmake-ran") + "'\nexit 1\n");
-  fs::permissions(t / "fakebin/cmake", fs::perms::owner_all);
+  const std::string path = fleet::test::path_with_tracing_cmake(t / "fakebin", t / "cmake-ran");
 
   const RunResult r = install_sh({"--prefix", "../prefix", "--project", "../no-such-project"},
-                                 t / "work", t / "home", t / "fakebin" + ":" + user_path());
+                                 t / "work", t / "home", path);
   CHECK(r.exit_code == 2);
   CHECK(contains(r.err, "../no-such-project does not exist"));
   CHECK(contains(r.err, t / "work/../no-such-project"));  // where it looked
@@ -50,8 +48,7 @@ TEST_CASE("install.sh: a missing --project is refused before anything is built")
   CHECK_FALSE(fs::exists(t / "prefix"));
 
   write_file(t / "file", "not a directory\n");
-  const RunResult not_dir = install_sh({"--project", "../file"}, t / "work", t / "home",
-                                       t / "fakebin" + ":" + user_path());
+  const RunResult not_dir = install_sh({"--project", "../file"}, t / "work", t / "home", path);
   CHECK(not_dir.exit_code == 2);
   CHECK_FALSE(fs::exists(t / "cmake-ran"));
 

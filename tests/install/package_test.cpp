@@ -72,6 +72,10 @@ TEST_CASE("packages: cpack writes the .deb and the tarball and the tarball runs 
     CHECK(removing.exit_code == 0);
     CHECK(contains(removing.err, "will then BLOCK"));
     CHECK(contains(removing.err, "fleet-hooks uninstall --project DIR"));
+    // Every CLI's wiring blocks, and the one command unwires them all.
+    CHECK(contains(removing.err, ".codex/hooks.json"));
+    CHECK(contains(removing.err, ".gemini/settings.json"));
+    CHECK(contains(removing.err, "it unwires every CLI there"));
     const RunResult upgrading = run_process({prerm, "upgrade", "0.1.0"});
     CHECK(upgrading.exit_code == 0);
     CHECK(upgrading.err.empty());

@@ -122,7 +122,9 @@ TEST_CASE("cli 13.6: other usage errors are one sentence that starts with the pr
   CHECK(first_line(r.err) == "fleet-hooks query: --session and --caller cannot be used together");
   r = run_process({kFleetHooks, "replay"});
   CHECK(r.exit_code == 2);
-  CHECK(first_line(r.err) == "fleet-hooks replay: cases is required");
+  CHECK(first_line(r.err) ==
+        "fleet-hooks replay: CASES.jsonl is required (a JSON-lines file of cases, or - for "
+        "standard input)");
   for (const auto& bin : {kGuard, kWriter, kWrapper, kFleetHooks}) {
     r = run_process({bin, "--zz"});
     const std::string name = bin.substr(bin.rfind('/') + 1);

@@ -1,0 +1,87 @@
+// install.sh for a project of Codex or Gemini CLI orchestrators: --agent names the CLIs to
+// wire and check (repeatable), the next steps name their files, and --uninstall unwires every
+// CLI of the projects it wired, leaving them as they were.
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "install_sh.h"
+#include "process.h"
+#include "temp_dir.h"
+#include "text.h"
+#include "tree.h"
+
+using fleet::test::contains;
+using fleet::test::install_sh;
+using fleet::test::RunResult;
+using fleet::test::snapshot_tree;
+using fleet::test::TempDir;
+using fleet::test::write_file;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+}  // namespace
+
+TEST_CASE("install.sh --agent: a wrong name or a list is refused before anything is built") {
+  TempDir t;
+  fs::create_directories(t / "work");
+  fs::create_directories(t / "orch");
+  // A cmake that leaves a trace: the check must come before any build step.
+  const std::string path = fleet::test::path_with_tracing_cmake(t / "fakebin", t / "cmake-ran");
+  const auto refused = [&](const std::vector<std::string>& args) {
+    const RunResult r = install_sh(args, t / "work", t / "home", path);
+    CHECK(r.exit_code == 2);
+    CHECK(contains(r.err, "--help"));
+    return r.err;
+  };
+  CHECK(contains(refused({"--project", "../orch", "--agent=codex,gemini"}),
+                 "one agent CLI per --agent; repeat it (--agent codex --agent gemini)"));
+  CHECK(contains(refused({"--project", "../orch", "--agent", "copilot"}),
+                 "--agent copilot: not an agent CLI; use claude, codex or gemini"));
+  CHECK(contains(refused({"--agent", "codex"}), "--agent and --trust go with --project DIR"));
+  CHECK(contains(refused({"--project", "../orch", "--agent", "gemini", "--trust"}),
+                 "--trust trusts the Codex wiring: pass --agent codex with it"));
+  CHECK_FALSE(fs::exists(t / "cmake-ran"));
+
+  const RunResult help = install_sh({"--help"}, t / "work", t / "home");
+  CHECK(help.exit_code == 0);
+  CHECK(contains(help.out, "--agent NAME"));
+  CHECK(contains(help.out, "codex (DIR/.codex/hooks.json)"));
+}
+
+TEST_CASE("install.sh --agent codex --agent gemini: wires and checks both, uninstall unwires") {
+  TempDir t;
+  fs::create_directories(t / "work");
+  fs::create_directories(t / "orch");
+  write_file(t / "orch/README.md", "orchestrator\n");
+  const std::string orch = fs::canonical(t / "orch").string();
+  // The user trusts the folder in Gemini CLI, as its note says; --trust trusts Codex's wiring.
+  fs::create_directories(t / "home/.gemini");
+  write_file(t / "home/.gemini/trustedFolders.json", "{\"" + orch + "\": \"TRUST_FOLDER\"}\n");
+  const auto before = snapshot_tree(t / "orch");
+
+  const RunResult r = install_sh({"--prefix", "../prefix", "--project", "../orch", "--agent",
+                                  "codex", "--trust", "--agent", "gemini"},
+                                 t / "work", t / "home");
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(fs::exists(t / "orch/.codex/hooks.json"));
+  CHECK(fs::exists(t / "orch/.gemini/settings.json"));
+  CHECK_FALSE(fs::exists(t / "orch/.claude"));
+  CHECK(contains(r.out, "denied a forged self-resume (Codex CLI)\n"));
+  CHECK(contains(r.out, "denied a forged self-resume (Gemini CLI)\n"));
+  CHECK(contains(r.out, "commit .codex/hooks.json .gemini/settings.json"));
+  CHECK(contains(r.out, "'.codex/hooks.json.bak*' '.gemini/settings.json.bak*' >> .gitignore"));
+  CHECK(contains(r.out, "--agent codex -- codex exec"));
+  CHECK_FALSE(contains(r.out, ".claude/settings.json"));
+
+  const RunResult u = install_sh({"--uninstall", "--prefix", "../prefix"}, t / "work", t / "home");
+  INFO("stdout: " << u.out << "\nstderr: " << u.err);
+  CHECK(u.exit_code == 0);
+  CHECK(contains(u.out, "removed 3 fleet-hooks entries from " + orch + "/.codex/hooks.json"));
+  CHECK(snapshot_tree(t / "orch") == before);
+  CHECK_FALSE(fs::exists(t / "prefix"));
+}

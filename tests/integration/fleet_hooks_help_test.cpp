@@ -1,0 +1,105 @@
+// `fleet-hooks <subcommand> --help` and the manual (doc/fleet-hooks.md) agree: every option
+// --help lists is in the manual's synopsis of that subcommand, with the same placeholder, and
+// every option of the synopsis is in --help — so a person reading either types what works.
+
+#include <doctest/doctest.h>
+
+#include <map>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "process.h"
+#include "temp_dir.h"
+#include "text.h"
+
+using fleet::test::contains;
+using fleet::test::read_file;
+using fleet::test::run_process;
+using fleet::test::split_lines;
+
+namespace {
+
+// option → placeholder ("" for a flag), as "--name PLACEHOLDER" words in `text`.
+std::map<std::string, std::string> options_in(const std::string& text) {
+  static const std::regex option(R"((--[a-z][a-z-]*)(?: ([A-Z][A-Za-z.]*|[a-z]+(?:\|[a-z]+)+))?)");
+  std::map<std::string, std::string> found;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), option);
+       it != std::sregex_iterator(); ++it) {
+    found.emplace((*it)[1].str(), (*it)[2].str());
+  }
+  return found;
+}
+
+// The synopsis lines of each subcommand in doc/fleet-hooks.md (its first code block), joined.
+std::map<std::string, std::string> manual_synopsis() {
+  const std::string page = read_file(FLEET_FIXTURES "/../../doc/fleet-hooks.md");
+  const std::size_t begin = page.find("```\n") + 4;
+  const std::string block = page.substr(begin, page.find("```", begin) - begin);
+  std::map<std::string, std::string> synopsis;
+  std::string current;
+  for (const std::string& line : split_lines(block)) {
+    if (line.starts_with("fleet-hooks ")) {
+      current = line.substr(12, line.find(' ', 12) - 12);
+      synopsis[current] = line.substr(12 + current.size());
+    } else if (!current.empty()) {
+      synopsis[current] += " " + line;
+    }
+  }
+  return synopsis;
+}
+
+// The options --help lists: the lines that start with "  --".
+std::map<std::string, std::string> help_options(const std::string& subcommand) {
+  const auto r = run_process({FLEET_HOOKS_CLI, subcommand, "--help"});
+  REQUIRE(r.exit_code == 0);
+  std::string listed;
+  for (const std::string& line : split_lines(r.out)) {
+    if (!line.starts_with("  --")) continue;
+    // The name and its placeholder: CLI11's first column (28 wide), without an annotation
+    // such as "(not with …)".
+    std::string column = line.size() > 30 ? line.substr(2, 28) : line.substr(2);
+    column = column.substr(0, column.find(" ("));
+    listed += column + "\n";
+  }
+  std::map<std::string, std::string> options = options_in(listed);
+  options.erase("--help");
+  return options;
+}
+
+}  // namespace
+
+TEST_CASE("fleet-hooks --help of each subcommand lists the options of the manual's synopsis") {
+  const std::map<std::string, std::string> synopsis = manual_synopsis();
+  for (const char* subcommand :
+       {"install", "uninstall", "check", "verify", "query", "compact", "replay"}) {
+    INFO(subcommand);
+    REQUIRE(synopsis.count(subcommand) == 1);
+    const std::map<std::string, std::string> manual = options_in(synopsis.at(subcommand));
+    const std::map<std::string, std::string> help = help_options(subcommand);
+    for (const auto& [option, placeholder] : help) {
+      const std::string missing = option + " is not in the manual's synopsis";
+      CHECK_MESSAGE(manual.count(option) == 1, missing);
+      if (manual.count(option) == 1) {
+        const std::string differs =
+            option + ": --help says '" + placeholder + "', the manual '" + manual.at(option) + "'";
+        CHECK_MESSAGE(manual.at(option) == placeholder, differs);
+      }
+    }
+    for (const auto& [option, placeholder] : manual) {
+      const std::string missing = option + " of the manual is not in --help";
+      CHECK_MESSAGE(help.count(option) == 1, missing);
+    }
+  }
+}
+
+TEST_CASE("fleet-hooks --help says the suite wires every agent CLI") {
+  const auto r = run_process({FLEET_HOOKS_CLI, "--help"});
+  CHECK(contains(r.out, "Claude Code, Codex and Gemini CLI"));
+  CHECK_FALSE(contains(r.out, "into Claude Code settings"));
+  const auto uninstall = run_process({FLEET_HOOKS_CLI, "uninstall", "--help"});
+  CHECK_FALSE(contains(uninstall.out, "to wire"));
+  CHECK(contains(uninstall.out, "to unwire"));
+  const auto writer = run_process({FLEET_PROVENANCE_WRITER, "--help"});
+  CHECK(contains(writer.out, "(Claude Code, Codex, Gemini CLI)"));
+}
