@@ -61,7 +61,9 @@ class Fleet {
                                           {"FLEET_E2E_CLAUDE", claude_},
                                           {"FLEET_E2E_STATE_DIR", state_},
                                           {"FLEET_E2E_KITCHEN", "kitchen-1"},
-                                          {"FLEET_E2E_CALLS", calls_}});
+                                          {"FLEET_E2E_CALLS", calls_},
+                                          // The caller only from resume-guard's handover.
+                                          {"FLEET_E2E_HIDE_CALLER_ENV", "1"}});
     api_ = std::make_unique<MockMessagesApi>(FLEET_E2E_FIXTURES, tmp_.path());
   }
 
@@ -126,7 +128,9 @@ TEST_CASE("e2e: dispatch - resume - foreign kitchen - successor - self - unknown
   const std::string worker = field(calls[0], "result", "session_id");
   CHECK(field(calls[1], "input", "resume_session_id") == worker);
   CHECK(field(calls[1], "result", "session_id") == worker);
-  // Recorded at launch, with the L3's real session id as the caller.
+  // Recorded at launch, with the L3's real session id as the caller: launch-wrapper ran
+  // without $CLAUDE_CODE_SESSION_ID and no --caller-session-id, so the caller came from the
+  // handover resume-guard left on the dispatch call.
   const auto owner = fleet::lookup_session(fleet.store(), worker);
   REQUIRE(owner.status == fleet::StoreLookup::Status::found);
   CHECK(owner.record.caller_session_id == kL3);
