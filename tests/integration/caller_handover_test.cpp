@@ -132,6 +132,27 @@ TEST_CASE("caller handover: a launch whose caller is not certain runs nothing, r
   CHECK(fleet.records().empty());
 }
 
+TEST_CASE("caller handover: a subagent's dispatch is handed over as its main session's") {
+  // GitHub Copilot CLI 1.0.102 runs .claude/settings.json hooks; a subagent's call carries the
+  // subagent's own session_id and the main session as parent_agent_id (doc/claude-code.md),
+  // and names the tool <server>-<tool>. The guard judges the main session, so the launch
+  // records the worker under it, not under the subagent.
+  Fleet fleet;
+  const std::string input = fleet.tmp / "subagent-call.json";
+  write_file(input,
+             R"({"hook_event_name":"PreToolUse","session_id":"subagent-0001","parent_agent_id":")" +
+                 kCallerA +
+                 R"(","agent_id":"subagent-0001","tool_name":"fleet-dispatch_food_truck",)"
+                 R"("tool_input":{"prompt":"build"}})");
+  const RunResult r = run_process(agent_cli(kGuard + " --state-dir " + fleet.state() + " < " +
+                                            input + " && " + fleet.launch("d-1")));
+  CHECK_MESSAGE(r.exit_code == 0, r.err);
+  CHECK(r.out.find("recorded-before-start") != std::string::npos);
+  const auto records = fleet.records();
+  REQUIRE(records.size() == 1);
+  CHECK(records[0].caller_session_id == kCallerA);
+}
+
 TEST_CASE("caller handover: another agent CLI's caller is never taken") {
   Fleet fleet;
   // Agent CLI A hands its caller over and stays; agent CLI B, beside it under the same
