@@ -9,23 +9,13 @@
 #include <string>
 
 #include "agent_orchestrator.h"
-#include "base/json.h"
 #include "store/provenance_record.h"
 
 using fleet::test::AgentFleet;
 using fleet::test::AgentRun;
+using fleet::test::call_field;
 
 namespace {
-
-std::string result_field(const std::string& call_line, const char* key) {
-  const auto doc = fleet::parse_json_object(call_line);
-  REQUIRE(doc.ok());
-  const auto* result = fleet::member(*doc, "result");
-  REQUIRE(result != nullptr);
-  const auto* value = fleet::member(*result, key);
-  if (value != nullptr && value->IsInt()) return std::to_string(value->GetInt());
-  return std::string(fleet::string_member(*result, key).value_or(""));
-}
 
 // An L3 (in a kitchen of its own, so only its caller id can let its resume through)
 // dispatches a worker, which finds its own record naming that L3 as it starts; the L3 resumes
@@ -47,8 +37,8 @@ void recorded_at_launch(const std::string& agent) {
   REQUIRE(!owner.session_id.empty());
   auto calls = fleet.calls();
   REQUIRE_MESSAGE(calls.size() == 2, (fleet.tool_results() + owner.process.err));
-  CHECK_MESSAGE(result_field(calls[0], "exit_code") == "0", calls[0]);
-  const std::string worker = result_field(calls[0], "session_id");
+  CHECK_MESSAGE(call_field(calls[0], "result", "exit_code") == "0", calls[0]);
+  const std::string worker = call_field(calls[0], "result", "session_id");
   REQUIRE(!worker.empty());
 
   // The worker found its record, naming this L3, when it started.
@@ -58,8 +48,8 @@ void recorded_at_launch(const std::string& agent) {
   CHECK(record->caller_session_id == owner.session_id);
   CHECK(record->recipe_name == "implement");
   // The owner resumed it.
-  CHECK(result_field(calls[1], "session_id") == worker);
-  CHECK(result_field(calls[1], "exit_code") == "0");
+  CHECK(call_field(calls[1], "result", "session_id") == worker);
+  CHECK(call_field(calls[1], "result", "exit_code") == "0");
   CHECK(fleet.tool_results().find(fleet.profile().blocked_prefix) == std::string::npos);
 
   fleet.check_stranger_denied(worker, owner.session_id, 2);

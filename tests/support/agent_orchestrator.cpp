@@ -145,7 +145,10 @@ std::string call_field(const std::string& call_line, const char* object, const c
   REQUIRE(doc.ok());
   const auto* inner = member(*doc, object);
   REQUIRE(inner != nullptr);
-  return std::string(string_member(*inner, key).value_or(""));
+  const auto* value = member(*inner, key);
+  if (value == nullptr) return "";
+  return value->IsString() ? std::string(value->GetString(), value->GetStringLength())
+                           : to_json(*value);
 }
 
 Env AgentFleet::dispatcher_env() const {

@@ -52,8 +52,9 @@ struct DispatcherPaths {
 // The dispatcher's environment: `api` for its Claude Code workers (kitchen-1) and `paths`; no
 // record of its own (the L3's post-tool hook records the worker) unless paths.record_at_launch.
 EnvList mcp_dispatcher_env(const MockMessagesApi& api, const DispatcherPaths& paths);
-// The string `key` of the object `object` ("input" or "result") in a dispatcher's call line;
-// REQUIREs the object.
+// The member `key` of the object `object` ("input" or "result") in a dispatcher's call line: a
+// string as it is, another value as JSON ("0" for an exit code), "" when absent; REQUIREs the
+// object.
 std::string call_field(const std::string& call_line, const char* object, const char* key);
 
 // One headless run of the CLI as an L3 orchestrator.
