@@ -288,13 +288,14 @@ fi
 
 # Debian packages each mode needs: installing and packaging need only a compiler, CMake and
 # the two header libraries; the test suite adds doctest, clang with its runtime for the
-# fuzz targets, and pre-commit (the repository's .pre-commit-hooks.yaml is tried with it;
-# node and npm, for the end-to-end tests, are used when present and never installed here).
+# fuzz targets, pre-commit (the repository's .pre-commit-hooks.yaml is tried with it) and
+# ccache (the presets that compile the same sources alike share their objects; node and npm,
+# for the end-to-end tests, are used when present and never installed here).
 packages=(g++ cmake make rapidjson-dev libcli11-dev)
 # --package and --test build for linux-aarch64 too, with Debian's cross compiler; the tests of
 # that build run under qemu-user.
 [ "$mode" = package ] && packages+=(g++-aarch64-linux-gnu)
-[ "$mode" = test ] && packages+=(doctest-dev clang libclang-rt-14-dev g++-aarch64-linux-gnu qemu-user-static pre-commit)
+[ "$mode" = test ] && packages+=(doctest-dev clang libclang-rt-14-dev g++-aarch64-linux-gnu qemu-user-static pre-commit ccache)
 
 # How long apt-get waits for another apt or dpkg to release the dpkg lock, in seconds.
 apt_lock_wait=300
@@ -450,14 +451,21 @@ if [ "$mode" = test ]; then
   tests/e2e/setup.sh
   # Before the release tests too: one of them runs the plugin's aarch64 guard.
   aarch64_emulation
+  # Every build goes through ccache (the caller's own settings win), into build/ccache: the
+  # install tests build the `install` presets, which compile what `release` and
+  # `release-aarch64` compiled with the same flags, so both are built before any test runs.
+  export CMAKE_C_COMPILER_LAUNCHER="${CMAKE_C_COMPILER_LAUNCHER:-ccache}"
+  export CMAKE_CXX_COMPILER_LAUNCHER="${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}"
+  export CCACHE_DIR="${CCACHE_DIR:-$PWD/build/ccache}" CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
   echo "install.sh: building the release preset"
   cmake --preset release >/dev/null
   cmake --build --preset release --parallel "$jobs"
-  echo "install.sh: running the test suite on the release build"
-  ctest --preset release
-  echo "install.sh: cross-building for linux-aarch64 and testing it under qemu-aarch64-static"
+  echo "install.sh: cross-building the release preset for linux-aarch64"
   cmake --preset release-aarch64 >/dev/null
   cmake --build --preset release-aarch64 --parallel "$jobs"
+  echo "install.sh: running the test suite on the release build"
+  ctest --preset release
+  echo "install.sh: testing the linux-aarch64 build under qemu-aarch64-static"
   ctest --preset release-aarch64
   echo "install.sh: building and testing under AddressSanitizer + UBSan"
   cmake --preset asan >/dev/null

@@ -15,6 +15,7 @@
 #include "base/json.h"
 #include "base/timestamp.h"
 #include "child.h"
+#include "emulator.h"
 #include "launch/registry.h"
 #include "launch_output.h"
 #include "process.h"
@@ -63,7 +64,8 @@ bool wait_dead(pid_t pid, int timeout_ms = 10000) {
 }  // namespace
 
 TEST_CASE("launch-wrapper: the announce line comes first even when the agent writes at once") {
-  for (int run = 0; run < 1000; ++run) {
+  const int runs = fleet::test::native_or_emulated(1000, 100);
+  for (int run = 0; run < runs; ++run) {
     const RunResult r = run_process(wrapper({"--quiet"}, {"/bin/echo", "early"}));
     REQUIRE(r.exit_code == 0);
     const auto lines = split_lines(r.out);

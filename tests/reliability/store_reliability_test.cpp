@@ -11,6 +11,7 @@
 #include <random>
 #include <set>
 
+#include "emulator.h"
 #include "fixtures.h"
 #include "process.h"
 #include "store/provenance_record.h"
@@ -36,7 +37,7 @@ std::vector<std::string> writer_args(const std::string& state_dir, const std::st
 TEST_CASE("store reliability: 32 processes appending 200 records each lose nothing") {
   TempDir tmp;
   constexpr int kProcesses = 32;
-  constexpr int kRecordsEach = 200;
+  const int kRecordsEach = fleet::test::native_or_emulated(200, 20);
   const std::vector<pid_t> children =
       fleet::test::fork_runners(kProcesses, kRecordsEach, [&tmp](int p, int i) {
         return writer_args(tmp.path(), "w-" + std::to_string(p) + "-" + std::to_string(i));
@@ -62,7 +63,8 @@ TEST_CASE("store reliability: writers killed with SIGKILL at random moments dama
   std::set<std::string> completed;  // writers that exited 0: their record must be there
   std::set<std::string> attempted;
   int killed = 0;
-  for (int round = 0; round < 60; ++round) {
+  const int kRounds = fleet::test::native_or_emulated(60, 16);
+  for (int round = 0; round < kRounds; ++round) {
     std::vector<std::pair<pid_t, std::string>> writers;
     for (int w = 0; w < 8; ++w) {
       const std::string session = "k-" + std::to_string(round) + "-" + std::to_string(w);
@@ -78,7 +80,7 @@ TEST_CASE("store reliability: writers killed with SIGKILL at random moments dama
       if (code == 0) completed.insert(session);
       if (code == 128 + SIGKILL) ++killed;
     }
-    if (round == 30) {
+    if (round == kRounds / 2) {
       // A crash in the middle of a line, as a writer dying inside a large write leaves it.
       fleet::test::write_file(store, read_file(store) + R"({"caller_session_id":"torn)");
     }
@@ -143,7 +145,9 @@ TEST_CASE("store reliability: compactions lose nothing a lock-free appender writ
             ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size());
         ::close(fd);
         if (written) done << session << "\n" << std::flush;
-        ::usleep(200);  // a busy writer, not a flood: the store stays small enough to compact
+        // A busy writer, not a flood: the store stays small enough to compact (an emulated
+        // compaction is ten times slower).
+        ::usleep(static_cast<useconds_t>(fleet::test::native_or_emulated(200, 2000)));
       }
       ::_exit(0);
     }

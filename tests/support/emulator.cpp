@@ -21,6 +21,10 @@ std::string emulated_uname_path(const std::string& dir) {
   return dir + ":";
 }
 
+int native_or_emulated(int native, int emulated) {
+  return emulator()[0] == '\0' ? native : emulated;
+}
+
 void skip_under_emulator(const char* reason) {
   if (emulator()[0] == '\0') return;
   std::printf("SKIPPED: under %s: %s\n", emulator(), reason);

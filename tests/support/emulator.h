@@ -22,4 +22,10 @@ std::string emulated_uname_path(const std::string& dir);
 // (CTest reports the test skipped). Natively: returns.
 void skip_under_emulator(const char* reason);
 
+// A repeated test's count (rounds, writers, a writer's pause): `native` natively, `emulated`
+// under an emulator. There every process start costs tens of milliseconds and the racing
+// processes run on the host's cores and memory order, so more rounds add minutes, not evidence
+// about the emulated machine.
+int native_or_emulated(int native, int emulated);
+
 }  // namespace fleet::test
