@@ -210,7 +210,7 @@ TEST_CASE("session_files: looking for a session file does not read the user's wh
   // for with one year of history, then with three.
   const std::string rollout = codex_rollout(tmp.path());
   std::vector<std::string> folders = codex_history(tmp.path(), 2020, 1);
-  for (const std::string& below : {"", "/2026", "/2026/11", "/2026/11/25"})
+  for (const char* below : {"", "/2026", "/2026/11", "/2026/11/25"})
     folders.push_back(tmp.path() + "/.codex/sessions" + below);
   const auto look_codex = [] { CHECK(codex_session_file(kCodexId, "/w") == ""); };
   const int short_history = opens_during(folders, look_codex);
