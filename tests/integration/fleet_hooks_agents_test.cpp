@@ -224,7 +224,7 @@ TEST_CASE("fleet-hooks check --agent codex: reads .codex/hooks.json, not Claude 
   CHECK(both.exit_code == 1);
   CHECK(contains(both.out,
                  "ok: resume-guard guards dispatch_food_truck and "
-                 "mcp__*__dispatch_food_truck, and denied a forged self-resume\n"));
+                 "mcp__*__dispatch_food_truck, and denied a forged self-resume (Claude Code)\n"));
 }
 
 namespace {
