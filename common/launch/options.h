@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "agent/agent_profile.h"
 #include "base/enum_names.h"
-#include "launch/agent_profile.h"
 #include "launch/containment.h"
 
 namespace fleet {
@@ -79,10 +79,10 @@ struct RetryOptions {
 };
 
 struct LaunchOptions {
-  const AgentProfile* agent = &claude_profile();  // --agent: the CLI the command runs
-  std::vector<std::string> command;               // after "--"
-  std::string member;                             // --member: "" keeps no registry record
-  std::string state_dir;                          // --state-dir
+  const AgentProfile* agent = nullptr;  // --agent: the CLI the command runs
+  std::vector<std::string> command;     // after "--"
+  std::string member;                   // --member: "" keeps no registry record
+  std::string state_dir;                // --state-dir
   std::string announce_prefix = "FLEET_PID:";
   AnnounceMode announce = AnnounceMode::agent;
   // The wrapper's parent, taken first thing in main (0: taken when the launch starts). When

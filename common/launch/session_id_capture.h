@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <string>
 
-#include "launch/agent_profile.h"
+#include "agent/agent_profile.h"
 
 namespace fleet {
 

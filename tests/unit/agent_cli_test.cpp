@@ -1,4 +1,5 @@
 #include "agent/agent_cli.h"
+#include "agents/agents.h"
 
 #include <doctest/doctest.h>
 

@@ -1,8 +1,8 @@
-#include "launch/wrapper_command_line.h"
+#include "wrapper_command_line.h"
 
 #include <limits>
 
-#include "agent/agent_option.h"
+#include "agents/agent_option.h"
 #include "base/exit_status.h"
 
 namespace fleet {
