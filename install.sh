@@ -299,6 +299,33 @@ packages=(g++ cmake make rapidjson-dev libcli11-dev)
 
 # How long apt-get waits for another apt or dpkg to release the dpkg lock, in seconds.
 apt_lock_wait=300
+
+# apt-get "$@" (its stdout discarded), waiting up to apt_lock_wait seconds while another apt
+# or dpkg holds a lock it needs, and saying so. apt-get waits for the dpkg lock itself
+# (DPkg::Lock::Timeout, apt 1.9.11 and later), but `update` fails at once on the lock of the
+# package lists (exit 100, "Could not get lock /var/lib/apt/lists/lock"): such a failure is
+# retried every 2 s. apt-get's messages go to stderr when it gives up or warns.
+apt_get_waiting() {
+  local messages waited=0
+  messages="$(mktemp)"
+  while ! apt-get -o DPkg::Lock::Timeout="$apt_lock_wait" "$@" >/dev/null 2>"$messages"; do
+    if ! grep -q "Could not get lock" "$messages" || [ "$waited" -ge "$apt_lock_wait" ]; then
+      cat "$messages" >&2
+      rm -f "$messages"
+      return 1
+    fi
+    if [ "$waited" -eq 0 ]; then
+      echo "install.sh: another apt or dpkg holds its lock ($(grep -m 1 "Could not get lock" "$messages" | sed 's/^E: //'));"
+      echo "  waiting for it to finish, up to ${apt_lock_wait} s (see ps -C apt,apt-get,dpkg,unattended-upgr)"
+    elif [ $((waited % 30)) -eq 0 ]; then
+      echo "install.sh: still waiting for the apt lock (${waited} s of ${apt_lock_wait} s)"
+    fi
+    sleep 2
+    waited=$((waited + 2))
+  done
+  cat "$messages" >&2
+  rm -f "$messages"
+}
 if command -v dpkg-query >/dev/null; then
   missing=()
   for package in "${packages[@]}"; do
@@ -311,14 +338,11 @@ if command -v dpkg-query >/dev/null; then
       echo "install.sh: installing the build dependencies ${missing[*]} (apt-get; waiting up to"
       echo "  ${apt_lock_wait} s for another apt or dpkg to finish)"
       export DEBIAN_FRONTEND=noninteractive
-      # apt-get waits for the dpkg lock (DPkg::Lock::Timeout, apt 1.9.11 and later); the
-      # lists lock of `update` cannot be waited for: that failure says what to do.
-      if ! apt-get -o DPkg::Lock::Timeout="$apt_lock_wait" update -qq ||
-        ! apt-get -o DPkg::Lock::Timeout="$apt_lock_wait" install -y -qq "${missing[@]}" >/dev/null; then
+      if ! apt_get_waiting update -qq || ! apt_get_waiting install -y -qq "${missing[@]}"; then
         echo "install.sh: apt-get could not install the build dependencies (its messages are above)." >&2
-        echo "If another apt or dpkg holds its lock (unattended-upgrades after boot, an apt in another" >&2
-        echo "shell: see ps -C apt,apt-get,dpkg,unattended-upgr), wait until it ends and run install.sh" >&2
-        echo "again, or install them yourself: apt-get install -y ${missing[*]}" >&2
+        echo "If another apt or dpkg still holds its lock after ${apt_lock_wait} s (unattended-upgrades after" >&2
+        echo "boot, an apt in another shell: see ps -C apt,apt-get,dpkg,unattended-upgr), wait until it" >&2
+        echo "ends and run install.sh again, or install them yourself: apt-get install -y ${missing[*]}" >&2
         echo "Nothing was built or installed." >&2
         exit 1
       fi

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Launcher benchmark: what the shell in front of resume-guard costs where one stands there,
 # beside the binary alone (same input: a stranger's resume, denied; same store):
-#   - the Claude Code plugin's bin/ selector run directly, and the plugin's hook command under
-#     /bin/sh -c as Claude Code runs it, as shipped (through the selector) and pointed straight
-#     at the binary;
+#   - the Claude Code plugin's hook command under /bin/sh -c as Claude Code runs it, as shipped
+#     (it picks the machine's binary itself and execs it) and through the bin/ selector it runs
+#     where it cannot read /proc/sys/kernel/arch (there the selector also runs uname), and that
+#     selector run directly;
 #   - the npm package installed with `npm install -g` (offline, from this build's packed
 #     packages), with install scripts (npm's link leads to the hard-linked binary) and with
 #     --ignore-scripts (npm's link leads to the launcher script, which execs the binary).
@@ -59,19 +60,20 @@ cell() {
 }
 cell "the binary alone" "$guard"
 
-# The plugin: hooks.json's command, as shipped and pointed at the binary.
+# The plugin: hooks.json's command as shipped, and as it runs where it cannot read
+# /proc/sys/kernel/arch ($m stays empty: it execs the bin/ selector).
 plugin="$work/plugin"
 mkdir -p "$plugin/bin/linux-$(uname -m)"
 cp "$build/plugin/claude-plugin/bin/resume-guard" "$plugin/bin/"
 cp "$guard" "$plugin/bin/linux-$(uname -m)/resume-guard"
-selected=$(python3 -c 'import json, sys
+shipped=$(python3 -c 'import json, sys
 print(json.load(open(sys.argv[1]))["hooks"]["PreToolUse"][0]["hooks"][0]["command"])' \
   "$build/plugin/claude-plugin/hooks/hooks.json")
-direct=${selected//\/bin\/resume-guard/\/bin\/linux-$(uname -m)\/resume-guard}
+no_arch_file=${shipped//\/proc\/sys\/kernel\/arch/\/nonexistent}
 export CLAUDE_PLUGIN_ROOT="$plugin"
+cell "the plugin's hook command as shipped (sh -c, exec)" /bin/sh -c "$shipped"
+cell "the plugin's hook command through its bin/ selector (sh -c, the selector's sh, exec)" /bin/sh -c "$no_arch_file"
 cell "the plugin's bin/ selector run directly (its sh, exec)" "$plugin/bin/resume-guard"
-cell "the plugin's hook command pointed at the binary (sh -c, exec)" /bin/sh -c "$direct"
-cell "the plugin's hook command as shipped (sh -c, the bin/ selector's sh, exec)" /bin/sh -c "$selected"
 
 # The npm package, packed from this build and installed offline into two prefixes.
 missing_npm=false

@@ -25,7 +25,8 @@ file(COPY ${first}/.claude-plugin ${first}/claude-plugin DESTINATION ${staging}/
 
 foreach(tree IN LISTS TREES)
   # The same plugin for another machine: identical but for its bin/linux-<arch>/.
-  foreach(file hooks/hooks.json .claude-plugin/plugin.json bin/resume-guard bin/provenance-writer)
+  foreach(file hooks/hooks.json .claude-plugin/plugin.json bin/resume-guard bin/provenance-writer
+               bin/fleet-hooks)
     file(READ ${first}/claude-plugin/${file} ours)
     file(READ ${tree}/claude-plugin/${file} theirs)
     if(NOT ours STREQUAL theirs)

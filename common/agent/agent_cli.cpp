@@ -6,7 +6,7 @@
 
 namespace fleet {
 
-std::string agent_config_home(const AgentCli& agent) {
+std::optional<std::string> known_config_home(const AgentCli& agent) {
   if (!agent.config_home_variable.empty()) {
     const char* set = std::getenv(std::string(agent.config_home_variable).c_str());
     if (set != nullptr && *set != '\0') return set;
@@ -14,6 +14,11 @@ std::string agent_config_home(const AgentCli& agent) {
   const char* home = std::getenv("HOME");
   if (home != nullptr && *home != '\0')
     return std::string(home) + "/" + std::string(agent.config_home_default);
+  return std::nullopt;
+}
+
+std::string agent_config_home(const AgentCli& agent) {
+  if (std::optional<std::string> home = known_config_home(agent)) return *home;
   const std::string variable(agent.config_home_variable);
   throw Error((variable.empty() ? "HOME is not set" : "neither " + variable + " nor HOME is set") +
               ", so where " + std::string(agent.display_name) +

@@ -9,6 +9,7 @@
 // (doc/development.md, "Adding a CLI").
 // Failing: agent_config_home throws Error when no variable says where the home is.
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -126,6 +127,8 @@ std::vector<McpToolNameForm> hook_file_mcp_forms(const AgentCli& agent);
 // $HOME/config_home_default). Throws Error, naming the variable to set, when neither that
 // variable nor HOME is set (never the root directory).
 std::string agent_config_home(const AgentCli& agent);
+// The same; nullopt where neither variable is set.
+std::optional<std::string> known_config_home(const AgentCli& agent);
 
 // `seconds` in the unit of `agent`'s hook "timeout".
 int hook_timeout_value(const AgentCli& agent, int seconds);

@@ -55,11 +55,6 @@ class PlainFormatter : public CLI::Formatter {
       out += " " + placeholder(opt);
     }
     if (opt->get_required()) out += " (required)";
-    if (!opt->get_excludes().empty()) {
-      out += " (not with";
-      for (const CLI::Option* other : opt->get_excludes()) out += " " + other->get_name();
-      out += ")";
-    }
     return out;
   }
 
@@ -77,7 +72,9 @@ class PlainFormatter : public CLI::Formatter {
 };
 
 void use_plain_formatter(CLI::App& app, const std::string& usage) {
-  app.formatter(std::make_shared<PlainFormatter>(usage));
+  // A subcommand given its usage line (set_usage) keeps it.
+  if (!std::dynamic_pointer_cast<PlainFormatter>(app.get_formatter()))
+    app.formatter(std::make_shared<PlainFormatter>(usage));
   for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
     use_plain_formatter(*sub, "");
   }
@@ -300,6 +297,10 @@ std::optional<std::pair<CLI::App*, std::string>> first_leftover(const std::vecto
 }
 
 }  // namespace
+
+void set_usage(CLI::App& app, const std::string& usage) {
+  app.formatter(std::make_shared<PlainFormatter>(usage));
+}
 
 std::optional<std::string> closest(std::string_view word,
                                    const std::vector<std::string>& candidates) {

@@ -41,6 +41,10 @@ struct Parsed {
   std::vector<std::string> command;  // with Settings::command_follows
 };
 
+// The usage line --help shows for `app` (a subcommand): its manual's synopsis, where the
+// generated one cannot say it (options that exclude each other, written as alternatives).
+void set_usage(CLI::App& app, const std::string& usage);
+
 // Parses argv into `app` (whose options and subcommands are defined) and reports as above.
 Parsed parse(CLI::App& app, int argc, const char* const* argv, const Settings& settings);
 

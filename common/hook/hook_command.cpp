@@ -90,6 +90,13 @@ std::optional<HookCommand> parse_hook_command(std::string_view command) {
   HookCommand hook;
   std::string raw, plain;
   std::size_t i = skip_blanks(command, 0);
+  if (command.substr(i).starts_with(kMachineRead)) {
+    const std::size_t probe = command.find(kProbe, i + kMachineRead.size());
+    if (probe != std::string_view::npos) {
+      std::optional<HookCommand> selected = parse_hook_command(command.substr(probe));
+      if (selected && selected->guarded) return selected;
+    }
+  }
   if (command.substr(i).starts_with(kProbe)) {
     // command -v EXE >/dev/null 2>&1 || …; exec EXE ARGS
     i = read_word(command, skip_blanks(command, i + kProbe.size()), raw, plain);
@@ -154,6 +161,8 @@ std::optional<std::string> command_executable(std::string_view command) {
 std::optional<std::string> command_executable_name(std::string_view command) {
   std::optional<std::string> executable = command_executable(command);
   if (!executable) return std::nullopt;
+  if (const std::size_t at = executable->find(kMachineDirectory); at != std::string::npos)
+    executable->erase(at, kMachineDirectory.size());
   const std::size_t slash = executable->rfind('/');
   return slash == std::string::npos ? *executable : executable->substr(slash + 1);
 }

@@ -30,7 +30,17 @@ std::string shell_quote(std::string_view word);
 // lists the suite writes and people hand-write.
 std::vector<std::string> shell_words(std::string_view text);
 
-// Parses a hook command in either form. nullopt when it is empty.
+// The Claude Code plugin's hooks (plugin/hooks.json.in) choose the binary for the machine in
+// the command itself, with shell builtins only: kMachineRead reads the kernel's machine into $m
+// and keeps it only when the plugin holds bin/linux-$m/NAME, then the guarded form runs
+// ".../bin/" + kMachineDirectory + "NAME": that binary, else the bin/ selector (which asks
+// uname, and fails closed where the plugin has no binary for the machine).
+inline constexpr std::string_view kMachineRead =
+    "m=; { read -r m </proc/sys/kernel/arch; } 2>/dev/null; ";
+inline constexpr std::string_view kMachineDirectory = "${m:+linux-$m/}";
+
+// Parses a hook command in either form, the guarded one also after kMachineRead and its
+// test. nullopt when it is empty.
 std::optional<HookCommand> parse_hook_command(std::string_view command);
 
 // How to install the suite, for a person on a machine without it (the message of a guarded

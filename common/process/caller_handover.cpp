@@ -107,9 +107,9 @@ timespec timespec_of(std::chrono::system_clock::time_point time) {
   return {static_cast<time_t>(ns.count() / 1000000000), static_cast<long>(ns.count() % 1000000000)};
 }
 
-// Leaves `content` at `path` with time `now`: renews the time of the same content, else
-// replaces the file. Throws Error.
-void renew_or_replace(const std::string& path, const std::string& content,
+// Leaves `content` at `path` with time `now`: renews the time of the same content (false),
+// else replaces the file (true). Throws Error.
+bool renew_or_replace(const std::string& path, const std::string& content,
                       std::chrono::system_clock::time_point now) {
   const timespec times[2] = {timespec_of(now), timespec_of(now)};
   OpenedFile opened = try_open_regular_file(path, O_RDONLY);
@@ -118,10 +118,11 @@ void renew_or_replace(const std::string& path, const std::string& content,
     const ssize_t n = ::read(opened.fd.get(), buffer, sizeof buffer);
     if (n > 0 && std::string_view(buffer, static_cast<std::size_t>(n)) == content &&
         ::futimens(opened.fd.get(), times) == 0)
-      return;
+      return false;
   }
   replace_file_atomically(path, content, Durability::process_lifetime, 0600);
   ::utimensat(AT_FDCWD, path.c_str(), times, AT_SYMLINK_NOFOLLOW);
+  return true;
 }
 
 struct Handover {
@@ -257,10 +258,12 @@ std::optional<std::string> leave_caller_handover(const std::string& dir, std::st
   if (!boot) return std::string("the boot id cannot be read");
   const Result<std::string> place = private_directory(dir);
   if (!place) return place.problem();
-  prune(dir, now);
   try {
-    renew_or_replace(dir + "/" + file_name(chain.back(), caller),
-                     handover_json(chain.back(), caller, *boot), now);
+    // Only a call that writes a new handover lists the directory: a renewal (each later call
+    // of the same caller in the same CLI process) leaves no new file to prune for.
+    if (renew_or_replace(dir + "/" + file_name(chain.back(), caller),
+                         handover_json(chain.back(), caller, *boot), now))
+      prune(dir, now);
   } catch (const Error& e) {
     return std::string(e.what());
   }

@@ -36,8 +36,8 @@ std::string handover_directory();
 Result<std::string> private_directory(const std::string& dir);
 
 // Leaves the handover of `caller` in `dir` for the host of process `self` (a hook: itself) at
-// time `now`, and prunes the handovers there that count for nothing. nullopt when left, else
-// why not.
+// time `now`; when that writes a new file (not when it renews the same handover), prunes the
+// handovers there that count for nothing. nullopt when left, else why not.
 std::optional<std::string> leave_caller_handover(
     const std::string& dir, std::string_view caller, pid_t self,
     std::chrono::system_clock::time_point now = std::chrono::system_clock::now());

@@ -25,8 +25,8 @@ std::string check_report_text(const std::vector<Finding>& findings,
   std::string names;
   for (const std::string& tool : checked_tools)
     names += (names.empty() ? "" : ", ") + tool + " and " + mcp_tool_name("*", tool, agent);
-  return text + "ok: resume-guard guards " + names + ", and denied a forged self-resume" +
-         (agent.is_default ? "" : " (" + std::string(agent.display_name) + ")") + "\n";
+  return text + "ok: resume-guard guards " + names + ", and denied a forged self-resume (" +
+         std::string(agent.display_name) + ")\n";
 }
 
 namespace {

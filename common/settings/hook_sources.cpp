@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "base/error.h"
+#include "base/files.h"
 #include "base/json.h"
 #include "base/paths.h"
 #include "settings/hook_wiring.h"
@@ -177,6 +178,24 @@ HookSources collect_hooks(const HookSourceOptions& options) {
   return sources;
 }
 
+namespace {
+
+// What kMachineDirectory in `path` (at `at`) stands for on this machine, as the plugin's
+// command computes it: "linux-<the kernel's machine>/" when the binary is there, else "".
+std::string machine_directory(const std::string& path, std::size_t at) {
+  const ReadFile read = try_read_regular_file("/proc/sys/kernel/arch", 64);
+  if (read.status != FileStatus::ok) return "";
+  std::string machine = read.content;
+  while (!machine.empty() && (machine.back() == '\n' || machine.back() == ' ')) machine.pop_back();
+  if (machine.empty()) return "";
+  const std::string directory = "linux-" + machine + "/";
+  std::string binary = path;
+  binary.replace(at, kMachineDirectory.size(), directory);
+  return ::access(binary.c_str(), X_OK) == 0 ? directory : "";
+}
+
+}  // namespace
+
 std::optional<std::string> resolve_hook_executable(const ConfiguredHook& hook,
                                                    const std::string& project_dir) {
   std::optional<std::string> executable = command_executable(hook.command);
@@ -190,6 +209,8 @@ std::optional<std::string> resolve_hook_executable(const ConfiguredHook& hook,
     for (std::size_t at; (at = path.find(var)) != std::string::npos;)
       path.replace(at, var.size(), value);
   }
+  if (const std::size_t at = path.find(kMachineDirectory); at != std::string::npos)
+    path.replace(at, kMachineDirectory.size(), machine_directory(path, at));
   if (path.starts_with("~/")) path = env_value("HOME") + path.substr(1);
   if (path.find('/') != std::string::npos) return path;
   return find_on_path(path);

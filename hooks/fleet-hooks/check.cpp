@@ -21,8 +21,12 @@ struct CheckArguments {
   bool json = false;
 };
 
+// The options checking `agent` in `project_dir`. With `home_required` false (finding out
+// whether the CLI is wired at all), a CLI whose home is unknown is looked for in the project's
+// file only: a CLI not wired there needs no home, and one wired there is checked, which then
+// names the variable to set.
 fleet::CheckOptions check_options(const CheckArguments& a, const std::string& project_dir,
-                                  const fleet::AgentCli& agent) {
+                                  const fleet::AgentCli& agent, bool home_required = true) {
   fleet::CheckOptions options;
   options.project_dir = project_dir;
   options.state_dir = a.state_dir;
@@ -33,7 +37,8 @@ fleet::CheckOptions check_options(const CheckArguments& a, const std::string& pr
       options.plugin_dirs.push_back(fleet::absolute_path(dir));
     options.user_settings = fleet::user_settings_path().value_or("");
   } else {
-    options.config_home = fleet::agent_config_home(agent);
+    options.config_home = home_required ? fleet::agent_config_home(agent)
+                                        : fleet::known_config_home(agent).value_or("");
   }
   return options;
 }
@@ -48,7 +53,7 @@ fleet::CheckedClis clis_to_check(const CheckArguments& a, const std::string& pro
   }
   clis.chosen = true;
   for (const fleet::AgentCli* agent : fleet::agent_clis()) {
-    (fleet::suite_wired(check_options(a, project_dir, *agent)) ? clis.checked : clis.unwired)
+    (fleet::suite_wired(check_options(a, project_dir, *agent, false)) ? clis.checked : clis.unwired)
         .push_back(agent);
   }
   clis.none_wired = clis.checked.empty();

@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <cstdio>
 
+#include "base/cli.h"
 #include "base/exit_status.h"
 #include "base/paths.h"
 #include "guard/resume_guard.h"
@@ -90,6 +91,10 @@ Subcommand add_query(CLI::App& program) {
       sub->add_option("--kitchen", o->kitchen, "Records of this kitchen")->option_text("ID");
   by_session->excludes(by_caller)->excludes(by_kitchen);
   by_caller->excludes(by_kitchen);
+  fleet::cli::set_usage(*sub,
+                        "fleet-hooks query --session ID [--as-caller ID] [--kitchen-id ID] | "
+                        "--caller ID | --kitchen ID\n"
+                        "                         [--state-dir DIR] [--json]");
   sub->add_option(
          "--as-caller", o->as_caller,
          "With --session: the caller to judge a resume for (default: $CLAUDE_CODE_SESSION_ID)")

@@ -31,7 +31,8 @@ int main(int argc, char** argv) {
                  "Current kitchen (default: $FLEET_HOOKS_KITCHEN_ID, $AUTOSKILLIT_CAMPAIGN_ID)");
   app.add_option("--tool", options.tools,
                  "Another dispatch tool name to guard, bare or as mcp__<server>__NAME (repeatable)")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->option_text("NAME");
   app.add_flag("--strict", options.strict,
                "Deny when the store is missing or unreadable, the session is unrecorded, or the "
                "input is malformed (default: advise and let the call through)");

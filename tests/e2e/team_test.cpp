@@ -279,6 +279,15 @@ TEST_CASE(
     const RunResult r = run_process(argv, {"", team.claude_env(home, path), ""});
     REQUIRE_MESSAGE(r.exit_code == 0, (r.out + r.err));
   }
+  // The plugin checks itself: the copy Claude Code installed (`claude plugin list --json`
+  // names it: installPath) holds fleet-hooks, whose check follows enabledPlugins to it.
+  const std::string installed =
+      home + "/.claude/plugins/cache/fleet-hooks/fleet-hooks/" + FLEET_VERSION_NUMBER;
+  const RunResult check =
+      run_process({installed + "/bin/fleet-hooks", "check", "--project", team.project()},
+                  {"", {{"HOME", home}, {"PATH", path}}, ""});
+  CHECK_MESSAGE(check.exit_code == 0, (check.out + check.err));
+  CHECK(check.out.find("ok: resume-guard guards dispatch_food_truck") != std::string::npos);
 
   const std::string worker = team.owner_dispatches_and_resumes(home, path);
   CHECK(fleet::lookup_session(team.store(), worker).record.caller_session_id == kOwner);

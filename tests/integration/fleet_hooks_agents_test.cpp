@@ -224,7 +224,7 @@ TEST_CASE("fleet-hooks check --agent codex: reads .codex/hooks.json, not Claude 
   CHECK(both.exit_code == 1);
   CHECK(contains(both.out,
                  "ok: resume-guard guards dispatch_food_truck and "
-                 "mcp__*__dispatch_food_truck, and denied a forged self-resume\n"));
+                 "mcp__*__dispatch_food_truck, and denied a forged self-resume (Claude Code)\n"));
 }
 
 namespace {
@@ -466,6 +466,26 @@ TEST_CASE("fleet-hooks install/check --agent codex|gemini: no home is refused, n
     }
     CHECK_FALSE(file_exists(m.dir + "/." + agent));
   }
+}
+
+TEST_CASE("fleet-hooks check: with no home, only a CLI wired in the project needs its home") {
+  // Without --agent, check looks for each CLI's wiring in the project; a CLI not wired there is
+  // not checked, so where it keeps its configuration does not matter.
+  Machine m;
+  REQUIRE(m.run({"install", "--project", m.dir}).exit_code == 0);
+  const fleet::test::RunOptions no_home = {
+      "", {{"HOME", ""}, {"CODEX_HOME", ""}, {"PATH", m.path(true)}}, ""};
+  const auto claude_only =
+      fleet::test::run_process({FLEET_HOOKS_CLI, "check", "--project", m.dir}, no_home);
+  CHECK_MESSAGE(claude_only.exit_code == 0, (claude_only.out + claude_only.err));
+  CHECK(contains(claude_only.out, "checking Claude Code: wired in " + m.dir));
+  CHECK(contains(claude_only.out, "denied a forged self-resume (Claude Code)\n"));
+  // Wired for Codex too: Codex's home is needed, and check names the variable to set.
+  REQUIRE(m.run({"install", "--project", m.dir, "--agent", "codex"}).exit_code == 0);
+  const auto with_codex =
+      fleet::test::run_process({FLEET_HOOKS_CLI, "check", "--project", m.dir}, no_home);
+  CHECK(with_codex.exit_code == 1);
+  CHECK(contains(with_codex.err, "fleet-hooks check: neither CODEX_HOME nor HOME is set"));
 }
 
 TEST_CASE("fleet-hooks install --agent codex: the advice to trust is given once, --trust first") {

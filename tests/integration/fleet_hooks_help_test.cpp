@@ -57,7 +57,7 @@ std::map<std::string, std::string> help_options(const std::string& subcommand) {
   for (const std::string& line : split_lines(r.out)) {
     if (!line.starts_with("  --")) continue;
     // The name and its placeholder: CLI11's first column (28 wide), without an annotation
-    // such as "(not with …)".
+    // such as "(required)".
     std::string column = line.size() > 30 ? line.substr(2, 28) : line.substr(2);
     column = column.substr(0, column.find(" ("));
     listed += column + "\n";
@@ -90,6 +90,26 @@ TEST_CASE("fleet-hooks --help of each subcommand lists the options of the manual
       const std::string missing = option + " of the manual is not in --help";
       CHECK_MESSAGE(help.count(option) == 1, missing);
     }
+  }
+}
+
+TEST_CASE("fleet-hooks query --help shows its alternatives as the manual's synopsis does") {
+  // The manual writes options that exclude each other as alternatives (`--session ID … |
+  // --caller ID | --kitchen ID`); --help shows that usage line, not a note of its own.
+  const auto collapsed = [](const std::string& text) {
+    return std::regex_replace(text, std::regex("\\s+"), " ");
+  };
+  const std::string manual = collapsed("fleet-hooks query" + manual_synopsis().at("query"));
+  const auto r = run_process({FLEET_HOOKS_CLI, "query", "--help"});
+  REQUIRE(r.exit_code == 0);
+  const std::size_t usage = r.out.find("Usage: ");
+  REQUIRE(usage != std::string::npos);
+  const std::string shown = r.out.substr(usage + 7, r.out.find("\n\n", usage) - usage - 7);
+  CHECK(collapsed(shown) == manual);
+  for (const char* subcommand :
+       {"install", "uninstall", "check", "verify", "query", "compact", "replay"}) {
+    CAPTURE(subcommand);
+    CHECK_FALSE(contains(run_process({FLEET_HOOKS_CLI, subcommand, "--help"}).out, "(not with"));
   }
 }
 

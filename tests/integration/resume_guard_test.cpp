@@ -77,7 +77,10 @@ TEST_CASE("resume-guard: --help and --version") {
   auto help = fleet::test::run_process({FLEET_RESUME_GUARD, "--help"});
   CHECK(help.exit_code == 0);
   CHECK(help.out.find("--strict") != std::string::npos);
-  CHECK(help.out.find("--tool") != std::string::npos);
+  // The placeholders of doc/resume-guard.md's synopsis: a tool's NAME, the kitchen's ID.
+  CHECK(help.out.find("--tool NAME") != std::string::npos);
+  CHECK(help.out.find("--tool TOOL") == std::string::npos);
+  CHECK(help.out.find("--kitchen-id ID") != std::string::npos);
   auto version = fleet::test::run_process({FLEET_RESUME_GUARD, "--version"});
   CHECK(version.exit_code == 0);
   CHECK(version.out.find("resume-guard 0.") == 0);

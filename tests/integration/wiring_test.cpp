@@ -347,8 +347,9 @@ TEST_CASE("wiring: the plugin cmake --install produces - check --plugin-dir and 
   rapidjson::Document market =
       parse(read_file(prefix + "/share/fleet-hooks/.claude-plugin/marketplace.json"));
   CHECK(std::string(market["plugins"][0]["source"].GetString()) == "./claude-plugin");
-  CHECK(read_file(plugin + "/hooks/hooks.json").find("${CLAUDE_PLUGIN_ROOT}/bin/resume-guard") !=
-        std::string::npos);
+  CHECK(read_file(plugin + "/hooks/hooks.json")
+            .find("${CLAUDE_PLUGIN_ROOT}/bin/${m:+linux-$m/}resume-guard") != std::string::npos);
+  CHECK(::access((plugin + "/bin/fleet-hooks").c_str(), X_OK) == 0);  // check from the plugin
   // Installing again changes nothing.
   const std::string hooks_json = read_file(plugin + "/hooks/hooks.json");
   const RunResult again =

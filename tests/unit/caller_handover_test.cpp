@@ -1,6 +1,7 @@
 #include "process/caller_handover.h"
 
 #include <doctest/doctest.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -59,6 +60,20 @@ TEST_CASE("caller_handover: a handover reaches a process under the same host") {
     CHECK_FALSE(leave_caller_handover(dir, "c0ffee00-0000-4000-8000-000000000002", ::getpid(),
                                       later + std::chrono::seconds(1)));
     CHECK(run_ls(dir).size() == 1);
+  }
+  SUBCASE("renewing it leaves the directory alone; writing a new one prunes it") {
+    // A leftover that counts for nothing: the next handover written prunes it, a renewal
+    // (each later dispatch call of the same caller) does not list the directory.
+    const std::string stale = dir + "/left-by-a-killed-hook";
+    write_file(stale, "{}\n");
+    const auto old_time = timespec{::time(nullptr) - 2 * kHandoverMaxAge.count(), 0};
+    const timespec times[2] = {old_time, old_time};
+    REQUIRE(::utimensat(AT_FDCWD, stale.c_str(), times, 0) == 0);
+    CHECK_FALSE(leave_caller_handover(dir, kCaller, ::getpid()));
+    CHECK(run_ls(dir).size() == 2);
+    CHECK_FALSE(leave_caller_handover(dir, "c0ffee00-0000-4000-8000-000000000002", ::getpid()));
+    CHECK(run_ls(dir).size() == 2);  // the two callers' handovers, the leftover pruned
+    CHECK(::access(stale.c_str(), F_OK) != 0);
   }
   SUBCASE("a handover of another boot counts for nothing") {
     const std::string path = dir + "/" + names[0];

@@ -45,6 +45,24 @@ TEST_CASE("hook_command: the guarded form reads back as written") {
   }
 }
 
+TEST_CASE("hook_command: the plugin's command, which picks the machine's binary, reads back") {
+  // As plugin/hooks.json.in writes it: the guarded form after reading the machine into $m.
+  const std::string plugin_bin = "\"${CLAUDE_PLUGIN_ROOT}/bin/${m:+linux-$m/}resume-guard\"";
+  const std::string command =
+      "m=; { read -r m </proc/sys/kernel/arch; } 2>/dev/null; [ -x "
+      "\"${CLAUDE_PLUGIN_ROOT}/bin/linux-$m/resume-guard\" ] || m=; command -v " +
+      plugin_bin + " >/dev/null 2>&1 || { echo \"fleet-hooks: resume-guard is missing\" >&2; " +
+      "exit 2; }; exec " + plugin_bin + " --tool open_kitchen";
+  const auto hook = parse_hook_command(command);
+  REQUIRE(hook);
+  CHECK(hook->guarded);
+  CHECK(hook->executable == plugin_bin);
+  CHECK(hook->arguments == " --tool open_kitchen");
+  CHECK(hook->exit_if_missing == fleet::exit_status::hook_blocks);
+  CHECK(command_executable_name(command) == "resume-guard");
+  CHECK(command_tools(hook->arguments) == std::vector<std::string>{"open_kitchen"});
+}
+
 TEST_CASE("hook_command: /bin/sh runs the guarded form - blocks with the fix when missing") {
   const HookCommand missing{"fleet-hooks-no-such-binary", " --x", true,
                             fleet::exit_status::hook_blocks};

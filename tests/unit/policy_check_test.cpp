@@ -365,7 +365,7 @@ TEST_CASE("policy_check: the report - text with the ok line - JSON") {
   CHECK(check_report_text(warning, {"dispatch_food_truck", "open_kitchen"}, fleet::claude_code()) ==
         "warning writer-missing: no writer\n"
         "ok: resume-guard guards dispatch_food_truck and mcp__*__dispatch_food_truck, "
-        "open_kitchen and mcp__*__open_kitchen, and denied a forged self-resume\n");
+        "open_kitchen and mcp__*__open_kitchen, and denied a forged self-resume (Claude Code)\n");
   const std::vector<Finding> error = {{"timeout", Severity::error, "too short", "/p/s.json"}};
   CHECK(check_report_text(error, {"dispatch_food_truck"}, fleet::claude_code()) ==
         "error timeout: too short (/p/s.json)\n");
