@@ -41,7 +41,7 @@ TEST_CASE("codex_trust: event labels and trust keys as Codex writes them") {
 }
 
 // The expected values are the currentHash that `codex app-server` (codex-cli 0.169.0) answered
-// in hooks/list for these entries (doc/agents.md, "Trust").
+// in hooks/list for these entries (doc/cli-facts.md).
 TEST_CASE("codex_trust: the hash is the one codex-cli 0.169.0 reports") {
   CHECK(hash_of("PreToolUse",
                 R"({"matcher":"^(mcp__.*__)?dispatch_food_truck$","hooks":[{"type":"command",)"

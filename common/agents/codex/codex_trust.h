@@ -1,6 +1,6 @@
 #pragma once
 // Codex CLI's trust, the reader and writer of its AgentCli::hook_trust (observed with codex-cli
-// 0.169.0; doc/agents.md, "Trust"): it reads a project's .codex/hooks.json only when the project is
+// 0.169.0; doc/codex.md, "Trust"): it reads a project's .codex/hooks.json only when the project is
 // trusted in $CODEX_HOME/config.toml
 // (`[projects."<path>"] trust_level = "trusted"`, the project's own path or its git root), and
 // runs a hook of it only when `[hooks.state."<hooks file>:<event_label>:<group>:<entry>"]`

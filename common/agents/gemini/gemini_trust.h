@@ -1,6 +1,6 @@
 #pragma once
 // Gemini CLI's trust, the reader of its AgentCli::hook_trust (read in gemini-cli 0.61.0's code,
-// doc/agents.md "Trust"): it merges a project's .gemini/settings.json — its hooks included — only
+// doc/gemini.md, "Trust"): it merges a project's .gemini/settings.json — its hooks included — only
 // when the folder is trusted:
 // ~/.gemini/trustedFolders.json ($GEMINI_CLI_TRUSTED_FOLDERS_PATH) maps paths to
 // TRUST_FOLDER, TRUST_PARENT (the path's parent) or DO_NOT_TRUST; the rule with the longest
