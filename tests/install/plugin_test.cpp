@@ -191,9 +191,9 @@ TEST_CASE("plugin: install.sh --package joins both architectures and aarch64 run
   CHECK(std::string((*market)["plugins"][0]["source"].GetString()) == "./claude-plugin");
   const PluginHooks hooks{t, root + "/claude-plugin"};
   CHECK(fleet::test::run_ls(hooks.plugin + "/bin") ==
-        std::vector<std::string>{"linux-aarch64", "linux-x86_64", "provenance-writer",
-                                 "resume-guard"});
-  for (const char* name : kHookNames) {
+        std::vector<std::string>{"fleet-hooks", "linux-aarch64", "linux-x86_64",
+                                 "provenance-writer", "resume-guard"});
+  for (const char* name : {"resume-guard", "provenance-writer", "fleet-hooks"}) {
     CHECK(elf_machine(hooks.plugin + "/bin/linux-x86_64/" + name) == 62);
     CHECK(elf_machine(hooks.plugin + "/bin/linux-aarch64/" + name) == 183);
   }
