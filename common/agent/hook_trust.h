@@ -35,8 +35,9 @@ struct TrustUpdate {
   std::string project;  // the path the project is trusted under
   std::string text;     // the record as it is afterwards
   bool changed = false;
-  std::vector<std::string> trusted;   // the hook keys trusted
-  std::vector<TrustRefusal> refused;  // left untrusted: not a command install writes
+  std::vector<std::string> trusted;    // the hook keys trusted
+  std::vector<std::string> untrusted;  // the hook keys whose trust remove took back
+  std::vector<TrustRefusal> refused;   // left untrusted: not a command install writes
 };
 
 struct HookTrust {
@@ -55,6 +56,11 @@ struct HookTrust {
                        bool dry_run) = nullptr;
   // The file write changes, under `config_home`.
   std::string (*record_path)(const std::string& config_home) = nullptr;
+  // `fleet-hooks uninstall`, before the project's file is unwired: takes back what write wrote
+  // for the suite's hooks (TrustUpdate::untrusted), or says what it would with dry_run; null:
+  // write is null too.
+  TrustUpdate (*remove)(const std::string& project_dir, const std::string& config_home,
+                        bool dry_run) = nullptr;
 };
 
 }  // namespace fleet

@@ -6,6 +6,7 @@
 #include <span>
 
 #include "agents/agents.h"
+#include "base/error.h"
 #include "base/exit_status.h"
 #include "base/paths.h"
 #include "settings/policy_check.h"
@@ -144,6 +145,31 @@ void write_trust(const std::string& name, const fleet::AgentCli& agent,
   }
 }
 
+// uninstall, before `agent`'s project file is unwired (the trust is found through its hooks):
+// takes back the trust install --trust wrote. What cannot be looked at is a warning, never a
+// failed uninstall.
+void remove_trust(const std::string& name, const fleet::AgentCli& agent,
+                  const std::string& project_dir, bool dry_run) {
+  const fleet::HookTrust& trust = agent.hook_trust;
+  if (trust.remove == nullptr) return;
+  try {
+    const fleet::TrustUpdate removed =
+        trust.remove(project_dir, fleet::agent_config_home(agent), dry_run);
+    if (removed.untrusted.empty()) return;
+    const std::string what = "the trust of " + std::to_string(removed.untrusted.size()) +
+                             " fleet-hooks hooks from " + removed.path;
+    if (dry_run) {
+      std::fprintf(stderr, "fleet-hooks %s: note: --dry-run removes nothing; without it, %s\n",
+                   name.c_str(), ("it removes " + what).c_str());
+      return;
+    }
+    print("removed " + what + " (the project's own trust stays: it is yours to remove)\n");
+  } catch (const fleet::Error& e) {
+    std::fprintf(stderr, "fleet-hooks %s: warning: %s's trust of the suite's hooks stays: %s\n",
+                 name.c_str(), std::string(trust.named_as).c_str(), e.what());
+  }
+}
+
 int run_settings(const std::string& name, const SettingsOptions& o, bool install) {
   if (const auto bad = reject_bad_tools(name, o.tools)) return *bad;
   const ProjectArgument project = project_argument(name, o.project, o.scope != "user");
@@ -165,6 +191,7 @@ int run_settings(const std::string& name, const SettingsOptions& o, bool install
     }
   }
   for (const fleet::AgentCli* agent : agents) {
+    if (!install) remove_trust(name, *agent, project.dir, o.dry_run);
     if (const int status = run_one(name, o, *agent, project.dir, install); status != 0)
       return status;
   }

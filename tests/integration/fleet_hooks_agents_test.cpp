@@ -378,6 +378,43 @@ TEST_CASE("fleet-hooks install --agent codex --trust: Codex then runs the suite'
   CHECK(read_file(config).size() == written.size());
 }
 
+TEST_CASE("fleet-hooks uninstall: takes back the Codex trust --trust wrote, nothing else") {
+  Machine m;
+  const std::string config = m.home + "/.codex/config.toml";
+  const std::string mine =
+      "# mine\nmodel = \"o3\"\n\n[hooks.state.\"/elsewhere/.codex/hooks.json:pre_tool_use:0:0\"]\n"
+      "trusted_hash = \"sha256:00\"\n";
+  ::mkdir((m.home + "/.codex").c_str(), 0755);
+  write_file(config, mine);
+  REQUIRE(::chmod(config.c_str(), 0600) == 0);
+  REQUIRE(m.run({"install", "--project", m.dir, "--agent", "codex", "--trust"}).exit_code == 0);
+  // The user adds a key to the trust of one hook: that table is theirs now.
+  std::string trusted = read_file(config);
+  const std::size_t first = trusted.find("\n[hooks.state.\"" + m.dir);
+  REQUIRE(first != std::string::npos);
+  trusted.insert(trusted.find('\n', first + 1) + 1, "enabled = true\n");
+  write_file(config, trusted);
+  const std::string kept = trusted.substr(first, trusted.find("\n\n[", first + 1) + 1 - first);
+
+  const auto dry = m.run({"uninstall", "--project", m.dir, "--dry-run"});
+  CHECK(dry.exit_code == 0);
+  CHECK(
+      contains(dry.err, "without it, it removes the trust of 2 fleet-hooks hooks from " + config));
+  CHECK(read_file(config) == trusted);
+
+  const auto r = m.run({"uninstall", "--project", m.dir});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  CHECK(contains(r.out, "removed the trust of 2 fleet-hooks hooks from " + config +
+                            " (the project's own trust stays"));
+  CHECK(read_file(config) ==
+        mine + "\n[projects.\"" + m.dir + "\"]\ntrust_level = \"trusted\"\n" + kept);
+  CHECK(mode_of(config) == 0600);
+
+  const auto again = m.run({"uninstall", "--project", m.dir});
+  CHECK(again.exit_code == 0);
+  CHECK_FALSE(contains(again.out, "removed the trust"));
+}
+
 TEST_CASE("fleet-hooks install --trust: only with --agent codex - nothing under --dry-run") {
   Machine m;
   const auto r = m.run({"install", "--project", m.dir, "--agent", "gemini", "--trust"});

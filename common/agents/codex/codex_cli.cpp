@@ -3,6 +3,7 @@
 #include "agents/claude/claude_cli.h"
 #include "agents/codex/codex_hooks_list.h"
 #include "agents/codex/codex_trust.h"
+#include "agents/codex/codex_trust_removal.h"
 
 namespace fleet {
 
@@ -34,7 +35,8 @@ constexpr AgentCli kCodexCli = {
                    .check = &codex_trust_findings,
                    .reported = &codex_reported_findings,
                    .write = &trust_codex_hooks,
-                   .record_path = &codex_config_path},
+                   .record_path = &codex_config_path,
+                   .remove = &untrust_codex_hooks},
     .settings_comments = false,
     .settings_scopes = false,
     .on_not_plain_json = "loads none of its hooks (it warns: failed to parse hooks config)",

@@ -238,15 +238,30 @@ std::string codex_config_path(const std::string& codex_home) {
   return codex_home + "/config.toml";
 }
 
+ReadFile read_codex_config(const std::string& path) {
+  return try_read_regular_file(real_path(path).value_or(path), kMaxConfigBytes);
+}
+
+std::vector<CodexHookState> installed_hook_states(const std::string& project_dir) {
+  HookSourceOptions sources;
+  sources.agent = &kCodexCli;
+  sources.settings_files = {project_dir + "/" + std::string(kCodexCli.project_hook_file)};
+  std::vector<CodexHookState> states;
+  for (const ConfiguredHook& hook : collect_hooks(sources).hooks) {
+    const SuiteHook* suite = suite_hook_of_command(hook.command, hook.event, kCodexCli);
+    if (suite == nullptr || !written_by_install(hook.command, *suite, kCodexCli)) continue;
+    if (auto state = codex_hook_state(hook); state && state->hash) states.push_back(*state);
+  }
+  return states;
+}
+
 std::vector<Finding> codex_trust_findings(const std::string& project_dir,
                                           const std::string& codex_home,
                                           const std::vector<HookToTrust>& hooks) {
   std::vector<Finding> findings;
   if (hooks.empty()) return findings;
   const std::string config = codex_config_path(codex_home);
-  // Followed through a symlink, as Codex reads it.
-  const TomlScan scan =
-      scan_toml(try_read_regular_file(real_path(config).value_or(config), kMaxConfigBytes).content);
+  const TomlScan scan = scan_toml(read_codex_config(config).content);
   for (const std::string& error : scan.errors) {
     findings.push_back({"codex-config-invalid", Severity::error,
                         config + " is not a TOML document (" + error +
@@ -301,8 +316,7 @@ TrustUpdate trust_codex_hooks(const std::string& project_dir, const std::string&
   update.path = codex_config_path(codex_home);
   update.project = resolved(project_dir);
   const std::optional<UniqueFd> lock = dry_run ? std::nullopt : lock_settings(update.path, true);
-  const ReadFile current =
-      try_read_regular_file(real_path(update.path).value_or(update.path), kMaxConfigBytes);
+  const ReadFile current = read_codex_config(update.path);
   if (current.status == FileStatus::failed) throw Error(current.problem + "; nothing was trusted");
   update.text = set_config_string(update.path, current.content, {"projects", update.project},
                                   "trust_level", "trusted");

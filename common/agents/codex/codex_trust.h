@@ -28,6 +28,7 @@
 #include <rapidjson/document.h>
 
 #include "agent/hook_trust.h"
+#include "base/files.h"
 #include "base/finding.h"
 #include "settings/hook_sources.h"
 
@@ -54,6 +55,13 @@ std::optional<CodexHookState> codex_hook_state(const ConfiguredHook& hook);
 
 // $CODEX_HOME/config.toml for `codex_home`.
 std::string codex_config_path(const std::string& codex_home);
+
+// config.toml at `path` as Codex reads it: through a symbolic link, at most 16 MiB.
+ReadFile read_codex_config(const std::string& path);
+
+// The key and hash of each hook of `project_dir`'s .codex/hooks.json that trust_codex_hooks
+// trusts: a command byte for byte one install writes, with a hash Codex computes.
+std::vector<CodexHookState> installed_hook_states(const std::string& project_dir);
 
 // The findings that say Codex will not run `hooks` (the suite's, `what` naming each: "the
 // resume-guard hook") of the project `project_dir`: codex-hooks-disabled,
