@@ -66,6 +66,9 @@ plugin_name = f"fleet-hooks-claude-plugin-{version}.tar.gz"
 plugin = size(plugin_name)
 with tarfile.open(os.path.join(dist, plugin_name)) as archive:
     unpacked = sum(member.size for member in archive.getmembers() if member.isfile())
+    shipped = sorted({os.path.basename(member.name) for member in archive.getmembers()
+                      if member.isfile() and "/bin/linux-" in member.name})
+names = ", ".join(f"`{name}`" for name in shipped[:-1]) + f" and `{shipped[-1]}`"
 line = (
     f"Measured by `bench/package_sizes.sh` on `./install.sh --package DIR` at version {version} "
     f"({datetime.date.today().isoformat()}): the `.deb` is {mib(deb_amd64)} for amd64 "
@@ -80,7 +83,7 @@ if all(os.path.exists(os.path.join(dist, n)) for n in npm):
              f"{mib(size(npm[1]))} (linux-arm64), the main npm package {kib(size(npm[2]))}")
 line += (
     f"; the Claude Code plugin {mib(plugin)} ({exact(plugin)}; {mib(unpacked)} unpacked: "
-    f"`resume-guard` and `provenance-writer` for both architectures). The installed "
+    f"{names} for both architectures). The installed "
     f"executables are {binaries('x86_64')} each on x86-64 and {binaries('aarch64')} on "
     f"aarch64 (stripped).")
 print(line)
