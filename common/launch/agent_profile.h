@@ -2,8 +2,8 @@
 // What launch-wrapper needs to know of an agent CLI (Claude Code, Codex CLI, Gemini CLI), one
 // table per CLI, looked up by the name `--agent` takes (agent/agent_cli.h holds the hook side):
 // which command line is the agent's own, how a session id is given or learned, how a session
-// is resumed, where its session file is and which record in it finishes a turn, and which of
-// its failures are worth another attempt (doc/agents.md, "Adding a CLI").
+// is resumed, where its session file is and which record in it (or on its stdout) finishes a
+// turn, and which of its failures are worth another attempt (doc/agents.md, "Adding a CLI").
 // Failing: nothing here fails; an unknown name is nullptr.
 
 #include <span>
@@ -52,6 +52,15 @@ struct RefusedOption {
   std::string_view why;
 };
 
+// A CLI whose session file records no finished turn reports it on its stdout when run with
+// `option` (or `short_option`) `value`: the completion watch then reads the records of the
+// profile's `completion` form there, as they pass through (stdout_completion.h).
+struct StdoutCompletionForm {
+  std::string_view option;  // "" : the completion watch reads the session file
+  std::string_view short_option;
+  std::string_view value;
+};
+
 struct AgentProfile {
   std::string_view name;                       // as --agent takes it: "claude", "codex", "gemini"
   std::string_view display_name;               // "Claude Code"
@@ -64,6 +73,7 @@ struct AgentProfile {
   CompletionRecordForm completion;
   ErrorForm errors;
   std::span<const RefusedOption> refused_options = {};
+  StdoutCompletionForm completion_on_stdout = {};
 };
 
 // The profile of the CLI a launch runs when --agent is not given (Claude Code).
