@@ -57,6 +57,7 @@ constexpr AgentCli kClaude = {
     true,
     "ignores the whole file, without a warning",
     kClaudeFileReaders,
+    "CLAUDE_CODE_SESSION_ID",
 };
 
 // codex-cli 0.169.0: Claude Code's dialect; an MCP tool's tool_response is the MCP result
@@ -117,7 +118,42 @@ constexpr AgentCli kGemini = {
     {},
 };
 
-constexpr std::array<const AgentCli*, 3> kAgents = {&kClaude, &kCodex, &kGemini};
+// Qwen Code 0.24.4 (a fork of Gemini CLI) speaks Claude Code's hook protocol in
+// .qwen/settings.json: PreToolUse/PostToolUse/SessionStart, the anchored matcher, the
+// hookSpecificOutput deny, timeouts in seconds, mcp__<server>__<tool>; PostToolUse's
+// tool_response is Gemini's {"llmContent":[{"text":…}],"returnDisplay":…} without Gemini's
+// <untrusted_context> tags. It reads // and /* */ comments in its settings, ignores a file with
+// a trailing comma whole without a word, names the calling session to its MCP servers in
+// QWEN_CODE_SESSION_ID, and drops an untrusted project's settings once the user turned folder
+// trust on (settings/qwen_trust.h).
+constexpr AgentCli kQwen = {
+    .name = "qwen",
+    .display_name = "Qwen Code",
+    .version_checked = "0.24.4",
+    .project_hook_file = ".qwen/settings.json",
+    .pre_tool_event = "PreToolUse",
+    .post_tool_event = "PostToolUse",
+    .session_start_event = "SessionStart",
+    .fields = kCommonFields,
+    .mcp = {.prefix = "mcp__", .separator = "__"},
+    .deny = kHookSpecificOutput,
+    .advisory_key = "systemMessage",
+    .response = {.blocks_key = "llmContent", .block_type = "", .text_open = "", .text_close = ""},
+    .timeout_unit = TimeoutUnit::seconds,
+    .session_start = {.event = "SessionStart", .matcher = ""},
+    .names_hook_entries = false,
+    .config_home_variable = "QWEN_HOME",
+    .config_home_default = ".qwen",
+    .user_hook_file = "settings.json",
+    .hook_trust = HookTrust::qwen_folders,
+    .settings_comments = true,
+    .settings_scopes = false,
+    .on_not_plain_json = "ignores the whole file (its MCP servers too), without a warning",
+    .also_read_by = {},
+    .caller_variable = "QWEN_CODE_SESSION_ID",
+};
+
+constexpr std::array<const AgentCli*, 4> kAgents = {&kClaude, &kCodex, &kGemini, &kQwen};
 
 }  // namespace
 
@@ -159,6 +195,26 @@ std::vector<McpToolNameForm> hook_file_mcp_forms(const AgentCli& agent) {
 
 int hook_timeout_value(const AgentCli& agent, int seconds) {
   return agent.timeout_unit == TimeoutUnit::milliseconds ? seconds * 1000 : seconds;
+}
+
+Result<std::string> caller_from_environment() {
+  std::string caller;
+  std::string named;  // "VARIABLE=value" of each variable set
+  for (const AgentCli* agent : kAgents) {
+    if (agent->caller_variable.empty()) continue;
+    const std::string variable(agent->caller_variable);
+    const char* value = std::getenv(variable.c_str());
+    if (value == nullptr || *value == '\0') continue;
+    named += (named.empty() ? "" : ", ") + variable + "=" + value;
+    if (!caller.empty() && caller != value) {
+      return Result<std::string>::failure(
+          "the environment names different calling sessions (" + named +
+          "): a CLI started from another CLI's shell inherits its variable too, so which one "
+          "called is not certain");
+    }
+    caller = value;
+  }
+  return caller;
 }
 
 std::string agent_cli_names(std::string_view separator) {

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/result.h"
+
 namespace fleet {
 
 // The names of the hook input's fields the suite reads (string literals).
@@ -77,6 +79,7 @@ enum class HookTrust {
   none,            // Claude Code: a project's settings run as they are
   codex_config,    // Codex: the project, and each hook's hash, trusted in $CODEX_HOME/config.toml
   gemini_folders,  // Gemini: the folder trusted in ~/.gemini/trustedFolders.json
+  qwen_folders,    // Qwen Code: where folder trust is on, the folder in ~/.qwen/trustedFolders.json
 };
 
 // The hooks `fleet-hooks install --agent` wires beyond the guard and the writer: a
@@ -117,6 +120,9 @@ struct AgentCli {
   std::string_view on_not_plain_json;
   // The other CLIs that run the hooks of project_hook_file (Claude Code's: GitHub Copilot CLI).
   std::span<const HookFileReader> also_read_by;
+  // The environment variable in which the CLI names, to the MCP servers it starts (and so to
+  // what they launch), the session that calls them: "CLAUDE_CODE_SESSION_ID"; "" : none.
+  std::string_view caller_variable = "";
 };
 
 // The MCP forms of a tool name the hooks of `agent`'s project_hook_file are called with:
@@ -142,5 +148,11 @@ const AgentCli* find_agent_cli(std::string_view name);
 
 // The names of agent_clis() joined by `separator` ("claude|codex|gemini").
 std::string agent_cli_names(std::string_view separator);
+
+// The session that runs this process as the agent CLIs above it name it to their MCP servers
+// (AgentCli::caller_variable): "" when no such variable is set; the problem, naming the
+// variables, when they name different sessions (a CLI started from another CLI's shell
+// inherits that one's variable too: no guess is made).
+Result<std::string> caller_from_environment();
 
 }  // namespace fleet

@@ -69,6 +69,7 @@ struct AgentProfile {
   ResumeForm resume;
   // The session file of `session_id` for working directory `cwd`, "" when it is not found
   // (yet): a file whose name the CLI chooses when the session starts is found once it exists.
+  // nullptr for a CLI whose completion is read on its stdout (completion_on_stdout).
   std::string (*session_file)(const std::string& session_id, const std::string& cwd);
   CompletionRecordForm completion;
   ErrorForm errors;

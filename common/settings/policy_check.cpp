@@ -16,6 +16,7 @@
 #include "settings/gemini_trust.h"
 #include "settings/hook_sources.h"
 #include "settings/hook_wiring.h"
+#include "settings/qwen_trust.h"
 #include "settings/settings_file.h"
 #include "settings/suite_matcher.h"
 #include "store/store_safety.h"
@@ -185,11 +186,14 @@ std::vector<Finding> trust_findings(const std::vector<const ConfiguredHook*>& gu
                                     const std::vector<const ConfiguredHook*>& writers,
                                     const std::vector<const ConfiguredHook*>& starts,
                                     const CheckOptions& options) {
-  if (options.agent->hook_trust == HookTrust::gemini_folders) {
+  if (options.agent->hook_trust == HookTrust::gemini_folders ||
+      options.agent->hook_trust == HookTrust::qwen_folders) {
     std::vector<const ConfiguredHook*> all = guards;
     all.insert(all.end(), writers.begin(), writers.end());
     all.insert(all.end(), starts.begin(), starts.end());
-    return gemini_trust_findings(options.project_dir, options.config_home, all);
+    return options.agent->hook_trust == HookTrust::gemini_folders
+               ? gemini_trust_findings(options.project_dir, options.config_home, all)
+               : qwen_trust_findings(options.project_dir, options.config_home, all);
   }
   if (options.agent->hook_trust != HookTrust::codex_config) return {};
   std::vector<CodexHook> suite;
