@@ -3,16 +3,18 @@
 // holding everything the hook side needs that differs between them — hook event names, the
 // stdin fields read, the MCP form of a tool name, how a hook denies or advises, where an MCP
 // tool's answer sits in a post-tool hook's tool_response, timeout unit, project config file,
-// the other CLIs that run the hooks of that file (GitHub Copilot CLI reads Claude Code's) —
-// and the lookup by the name `--agent` takes (doc/agents.md, "Adding a CLI").
-// Failing: agent_config_home throws Error when no variable says where the home is; an unknown
-// name is nullptr.
+// the other CLIs that run the hooks of that file (GitHub Copilot CLI reads Claude Code's), its
+// trust. The types only: each CLI's row is in its home, common/agents/<name>/, and
+// agents/agents.h lists them and looks them up by the name `--agent` takes
+// (doc/development.md, "Adding a CLI").
+// Failing: agent_config_home throws Error when no variable says where the home is.
 
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "agent/hook_trust.h"
 #include "base/result.h"
 
 namespace fleet {
@@ -74,14 +76,6 @@ struct HookFileReader {
 
 enum class TimeoutUnit { seconds, milliseconds };
 
-// What a project's hooks need before the CLI runs them (doc/agents.md, "Trust").
-enum class HookTrust {
-  none,            // Claude Code: a project's settings run as they are
-  codex_config,    // Codex: the project, and each hook's hash, trusted in $CODEX_HOME/config.toml
-  gemini_folders,  // Gemini: the folder trusted in ~/.gemini/trustedFolders.json
-  qwen_folders,    // Qwen Code: where folder trust is on, the folder in ~/.qwen/trustedFolders.json
-};
-
 // The hooks `fleet-hooks install --agent` wires beyond the guard and the writer: a
 // session-start hook running `provenance-writer session-start --agent <name>` for the sessions
 // whose matcher is `session_start_matcher` ("" : none is wired).
@@ -91,7 +85,10 @@ struct SessionStartWiring {
 };
 
 struct AgentCli {
-  std::string_view name;                 // what --agent takes: "claude", "codex", "gemini"
+  std::string_view name;  // what --agent takes: "claude", "codex", "gemini"
+  // The CLI the hook programs speak without --agent (one row: Claude Code's): the commands
+  // install writes for it name no --agent.
+  bool is_default;
   std::string_view display_name;         // "Claude Code"
   std::string_view version_checked;      // the version its facts were observed with
   std::string_view project_hook_file;    // where a project's hooks are wired, from its root
@@ -111,7 +108,7 @@ struct AgentCli {
   std::string_view config_home_variable;  // "CODEX_HOME"; "" : none
   std::string_view config_home_default;   // ".codex"
   std::string_view user_hook_file;        // "hooks.json"
-  HookTrust hook_trust;
+  HookTrust hook_trust;                   // what a project's hooks need before the CLI runs them
   bool settings_comments;  // reads // and /* */ comments in its hook file (Gemini CLI)
   // Hooks also come from a project-local and a user settings file (fleet-hooks --scope) and
   // from plugins (Claude Code); else only from project_hook_file and the user's hook file.
@@ -137,22 +134,13 @@ std::string agent_config_home(const AgentCli& agent);
 // `seconds` in the unit of `agent`'s hook "timeout".
 int hook_timeout_value(const AgentCli& agent, int seconds);
 
-// The CLI a hook speaks when --agent is not given.
-const AgentCli& claude_code();
+// The names of `clis` joined by `separator` ("claude|codex|gemini").
+std::string agent_cli_names(std::span<const AgentCli* const> clis, std::string_view separator);
 
-// Every CLI the suite knows, claude_code() first.
-std::span<const AgentCli* const> agent_clis();
-
-// The CLI `name` names (AgentCli::name), nullptr for any other word.
-const AgentCli* find_agent_cli(std::string_view name);
-
-// The names of agent_clis() joined by `separator` ("claude|codex|gemini").
-std::string agent_cli_names(std::string_view separator);
-
-// The session that runs this process as the agent CLIs above it name it to their MCP servers
-// (AgentCli::caller_variable): "" when no such variable is set; the problem, naming the
-// variables, when they name different sessions (a CLI started from another CLI's shell
+// The session that runs this process as the agent CLIs above it, of `clis`, name it to their
+// MCP servers (AgentCli::caller_variable): "" when no such variable is set; the problem, naming
+// the variables, when they name different sessions (a CLI started from another CLI's shell
 // inherits that one's variable too: no guess is made).
-Result<std::string> caller_from_environment();
+Result<std::string> caller_from_environment(std::span<const AgentCli* const> clis);
 
 }  // namespace fleet

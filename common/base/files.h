@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace fleet {
 
@@ -107,6 +108,10 @@ UniqueFd lock_file(const std::string& path);
 
 // mkdir -p: every directory it creates gets mode 0700. Throws Error on failure.
 void ensure_directory(const std::string& path);
+
+// The names in `directory`, newest name first (dated names sort by date); none when it cannot
+// be read.
+std::vector<std::string> names_newest_first(const std::string& directory);
 
 // The directory part of `path` ("." when there is none).
 std::string parent_directory(const std::string& path);

@@ -132,4 +132,9 @@ std::string provenance_store_path(const std::string& state_dir) {
   return state_dir + "/session_provenance.jsonl";
 }
 
+std::string env_or_home(const char* variable, const std::string& below_home) {
+  const std::string set = env_value(variable);
+  return set.empty() ? env_value("HOME") + below_home : set;
+}
+
 }  // namespace fleet

@@ -13,6 +13,10 @@ namespace fleet {
 // The value of environment variable `name`, or "" when unset or empty.
 std::string env_value(const char* name);
 
+// $`variable` when it is set and not empty, else $HOME followed by `below_home` (a CLI's
+// configuration directory: "CODEX_HOME", "/.codex").
+std::string env_or_home(const char* variable, const std::string& below_home);
+
 // The process's working directory. Throws Error when it cannot be read.
 std::string current_directory();
 

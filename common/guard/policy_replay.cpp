@@ -72,8 +72,8 @@ ReplayResult run_case(std::string_view line, const GuardOptions& base) {
   if (const rapidjson::Value* strict = member(doc, "strict"); strict && strict->IsBool()) {
     options.strict = strict->GetBool();
   }
-  const GuardDecision decision =
-      decide_resume(read_resume_request(HookFields(*input), options.tools), options);
+  const GuardDecision decision = decide_resume(
+      read_resume_request(HookFields(*input, *options.agent), options.tools), options);
   result.invalid = false;
   result.actual = to_string(decision.verdict);
   result.detail = decision.message;

@@ -28,7 +28,8 @@ struct ReplayResult {
 };
 
 // Runs every case of the file at `path` ("-": standard input) against `options` (state dir,
-// tools). Blank lines are skipped. Throws Error when the file cannot be read.
+// tools, the CLI whose hook input the cases hold). Blank lines are skipped. Throws Error when the
+// file cannot be read.
 std::vector<ReplayResult> replay_cases(const std::string& path, const GuardOptions& options);
 
 // A table with one row per case (an invalid case is an ERROR row followed by what is wrong

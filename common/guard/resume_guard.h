@@ -32,9 +32,9 @@ std::optional<Verdict> parse_verdict(std::string_view name);
 struct GuardOptions {
   std::string state_dir;   // --state-dir ("" resolves as doc/files.md, "State directory", says)
   std::string kitchen_id;  // --kitchen-id ("" resolves from the environment)
-  std::vector<std::string> tools;          // --tool: more dispatch tool names
-  bool strict = false;                     // deny when the store cannot vouch for the session
-  const AgentCli* agent = &claude_code();  // --agent: whose hook input is read and answered
+  std::vector<std::string> tools;   // --tool: more dispatch tool names
+  bool strict = false;              // deny when the store cannot vouch for the session
+  const AgentCli* agent = nullptr;  // --agent: whose hook input is read and answered
   // A case of `fleet-hooks replay`, which must decide the same wherever it is replayed: from
   // the request and the store's records alone — the kitchen is `kitchen_id` ("": none),
   // never the environment's; the store's owner and mode (a checkout's) are not judged; and
@@ -49,7 +49,7 @@ struct GuardDecision {
 
   // What the hook prints on stdout: the JSON of a deny or an advisory in `agent`'s dialect;
   // nullopt when silent.
-  std::optional<std::string> output(const AgentCli& agent = claude_code()) const;
+  std::optional<std::string> output(const AgentCli& agent) const;
 };
 
 // Decides on one request (the decision table, rule by rule).

@@ -36,7 +36,7 @@ BoundedRead read_bounded(int fd, std::size_t cap);
 // must outlive it.
 class HookFields {
  public:
-  explicit HookFields(const rapidjson::Value& object, const AgentCli& agent = claude_code())
+  explicit HookFields(const rapidjson::Value& object, const AgentCli& agent)
       : object_(&object), agent_(&agent) {}
 
   // The CLI whose hook input this is.
@@ -72,10 +72,10 @@ class HookFields {
 class HookInput : public HookFields {
  public:
   // Parses `text`; on failure valid() is false and error() says why.
-  explicit HookInput(std::string_view text, const AgentCli& agent = claude_code());
+  explicit HookInput(std::string_view text, const AgentCli& agent);
   // A hook's stdin: a read error or more than kMaxHookInputBytes is an input that cannot be
   // read ("cannot read stdin: …", "hook input is larger than 8 MiB and was not read further").
-  explicit HookInput(const BoundedRead& input, const AgentCli& agent = claude_code());
+  explicit HookInput(const BoundedRead& input, const AgentCli& agent);
   HookInput(const HookInput&) = delete;
   HookInput& operator=(const HookInput&) = delete;
 
@@ -93,16 +93,16 @@ class HookInput : public HookFields {
 // with tool_input {"resume_session_id": `resume_session_id`} (and "cwd" when `cwd` is not
 // empty): what `fleet-hooks check` feeds the configured guard command.
 std::string pre_tool_use_input(std::string_view session_id, std::string_view tool_name,
-                               std::string_view resume_session_id, std::string_view cwd = "",
-                               const AgentCli& agent = claude_code());
+                               std::string_view resume_session_id, std::string_view cwd,
+                               const AgentCli& agent);
 
 // The deny of a tool call with `reason` in `agent`'s dialect, plus a trailing newline. Claude
 // Code and Codex: {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":
 // "deny","permissionDecisionReason":<reason>}}; Gemini: {"decision":"deny","reason":<reason>}.
-std::string pre_tool_use_deny(std::string_view reason, const AgentCli& agent = claude_code());
+std::string pre_tool_use_deny(std::string_view reason, const AgentCli& agent);
 
 // {"systemMessage":<message>} (the agent's advisory key) plus a trailing newline: shown to
 // the user, decides nothing.
-std::string advisory(std::string_view message, const AgentCli& agent = claude_code());
+std::string advisory(std::string_view message, const AgentCli& agent);
 
 }  // namespace fleet

@@ -1,5 +1,7 @@
 #include "hook/provenance_hook.h"
 
+#include <algorithm>
+
 #include <memory>
 
 #include "base/error.h"
@@ -92,7 +94,8 @@ std::string resumed_session(const std::string& store_path, std::string_view resu
 }  // namespace
 
 DispatchedRecord dispatched_record(const HookInput& hook, const std::string& default_kitchen,
-                                   const std::string& store_path) {
+                                   const std::string& store_path,
+                                   std::span<const AgentCli* const> known_agents) {
   const FieldSources sources(hook);
   DispatchedRecord result;
   ProvenanceRecord& record = result.record;
@@ -120,7 +123,9 @@ DispatchedRecord dispatched_record(const HookInput& hook, const std::string& def
   // The dispatched session's CLI, when the dispatcher names one the suite knows (the hook's
   // own --agent is the caller's CLI, not the worker's).
   const std::string agent = sources.find({"agent_cli"}).value_or("");
-  if (find_agent_cli(agent) != nullptr) record.agent_cli = agent;
+  if (std::ranges::any_of(known_agents,
+                          [&](const AgentCli* known) { return known->name == agent; }))
+    record.agent_cli = agent;
   return result;
 }
 
@@ -138,7 +143,8 @@ std::optional<std::string> run_provenance_hook(const BoundedRead& input,
 
     const std::string store =
         provenance_store_path(resolve_state_dir(options.state_dir, hook.cwd()));
-    DispatchedRecord dispatched = dispatched_record(hook, options.kitchen_id, store);
+    DispatchedRecord dispatched =
+        dispatched_record(hook, options.kitchen_id, store, options.known_agents);
     switch (dispatched.outcome) {
       case DispatchedRecord::Outcome::resumed:
         return std::nullopt;

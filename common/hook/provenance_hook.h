@@ -5,6 +5,7 @@
 // failure of the hook is the line it returns for stderr (a PostToolUse hook never blocks).
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,9 @@ struct ProvenanceHookOptions {
   std::string kitchen_id;          // --kitchen-id: used when the call names no kitchen
   std::vector<std::string> tools;  // --tool: more dispatch tool names
   AppendOptions append;
-  const AgentCli* agent = &claude_code();  // --agent: whose hook input this is
+  const AgentCli* agent = nullptr;  // --agent: whose hook input this is
+  // The CLIs whose names a dispatcher's agent_cli may record (agents/agents.h: agent_clis()).
+  std::span<const AgentCli* const> known_agents;
 };
 
 // What a dispatch call implies for the store.
@@ -40,7 +43,7 @@ struct DispatchedRecord {
 // answer's text where a CLI reading the same hook file puts it (AgentCli::also_read_by: GitHub
 // Copilot CLI's tool_result), then tool_input, under the
 // names dispatched_session_id / session_id, dispatch_id, kitchen_id, recipe_name, step_name,
-// agent_cli (the dispatched session's CLI; kept only when it names one of agent_clis()).
+// agent_cli (the dispatched session's CLI; kept only when it names one of `known_agents`).
 // The kitchen falls back to `default_kitchen`, the recipe to kUnnamedRecipe (the session is a
 // worker). The timestamp is left empty: build_record completes the record. A call that
 // resumed a session launched nothing, so it records nothing: tool_input's resume_session_id
@@ -48,7 +51,8 @@ struct DispatchedRecord {
 // (lookup_session). Any other dispatched id is a fresh session, even one that starts with the
 // resumed id (resume w-1, launched w-10).
 DispatchedRecord dispatched_record(const HookInput& hook, const std::string& default_kitchen,
-                                   const std::string& store_path);
+                                   const std::string& store_path,
+                                   std::span<const AgentCli* const> known_agents);
 
 // Runs the hook on stdin text: records the dispatched session (build_record, with
 // --kitchen-id as the default kitchen) when the input is the post-tool event of the dispatch

@@ -18,7 +18,7 @@ namespace fleet {
 
 struct SessionStartHookOptions {
   AppendOptions append;
-  const AgentCli* agent = &claude_code();  // --agent: whose hook input this is
+  const AgentCli* agent = nullptr;  // --agent: whose hook input this is
 };
 
 // Claims the pending launch named in the environment for the hook input's session_id, when

@@ -19,12 +19,11 @@ inline constexpr std::string_view kDispatchToolName = "dispatch_food_truck";
 // called with (hook_file_mcp_forms: mcp__<server>__<name> or <server>-<name> for Claude
 // Code's, non-empty server) for kDispatchToolName or one of `extra_names`.
 bool is_dispatch_tool(std::string_view tool_name, const std::vector<std::string>& extra_names,
-                      const AgentCli& agent = claude_code());
+                      const AgentCli& agent);
 
 // `tool` of MCP server `server` as `agent` names it to hooks (mcp__kitchen__dispatch_food_truck
 // for Claude Code and Codex, mcp_kitchen_dispatch_food_truck for Gemini).
-std::string mcp_tool_name(std::string_view server, std::string_view tool,
-                          const AgentCli& agent = claude_code());
+std::string mcp_tool_name(std::string_view server, std::string_view tool, const AgentCli& agent);
 // `tool` of MCP server `server` in MCP form `form` (kitchen-dispatch_food_truck for {"", "-"}).
 std::string mcp_tool_name(std::string_view server, std::string_view tool,
                           const McpToolNameForm& form);

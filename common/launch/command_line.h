@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "launch/agent_profile.h"
+#include "agent/agent_profile.h"
 
 namespace fleet {
 

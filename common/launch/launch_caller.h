@@ -9,13 +9,17 @@
 // Failing: no caller is an expected outcome (the launch refuses to record), returned as the
 // sentence saying why.
 
+#include <span>
 #include <string>
+
+#include "agent/agent_cli.h"
 
 #include "base/result.h"
 
 namespace fleet {
 
-// The caller of this launch; `flag` is --caller-session-id ("" when not given).
-Result<std::string> launch_caller(const std::string& flag);
+// The caller of this launch; `flag` is --caller-session-id ("" when not given); `clis` are the
+// agent CLIs whose caller variable may name it.
+Result<std::string> launch_caller(const std::string& flag, std::span<const AgentCli* const> clis);
 
 }  // namespace fleet

@@ -6,11 +6,13 @@
 #include <chrono>
 #include <cstddef>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "agent/agent_cli.h"
+#include "agent/agent_profile.h"
 #include "base/enum_names.h"
-#include "launch/agent_profile.h"
 #include "launch/containment.h"
 
 namespace fleet {
@@ -57,6 +59,8 @@ struct ProvenanceOptions {
   bool record = false;
   bool fsync = false;
   std::string caller_session_id;  // "": launch_caller.h finds it
+  // The CLIs whose caller variable may name the caller (AgentCli::caller_variable).
+  std::span<const AgentCli* const> caller_clis = {};
   std::string kitchen_id;
   std::string dispatch_id;
   std::string recipe_name;
@@ -79,10 +83,10 @@ struct RetryOptions {
 };
 
 struct LaunchOptions {
-  const AgentProfile* agent = &claude_profile();  // --agent: the CLI the command runs
-  std::vector<std::string> command;               // after "--"
-  std::string member;                             // --member: "" keeps no registry record
-  std::string state_dir;                          // --state-dir
+  const AgentProfile* agent = nullptr;  // --agent: the CLI the command runs
+  std::vector<std::string> command;     // after "--"
+  std::string member;                   // --member: "" keeps no registry record
+  std::string state_dir;                // --state-dir
   std::string announce_prefix = "FLEET_PID:";
   AnnounceMode announce = AnnounceMode::agent;
   // The wrapper's parent, taken first thing in main (0: taken when the launch starts). When

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "launch/agent_profile.h"
+#include "agent/agent_profile.h"
 #include "launch/options.h"
 #include "launch/session_state.h"
 #include "store/provenance_record.h"

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "agent/agent_profile.h"
 #include "base/enum_names.h"
-#include "launch/agent_profile.h"
 #include "launch/attempt.h"
 #include "launch/error_class.h"
 #include "launch/options.h"

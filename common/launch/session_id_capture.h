@@ -8,8 +8,8 @@
 #include <cstddef>
 #include <string>
 
+#include "agent/agent_profile.h"
 #include "base/stream_lines.h"
-#include "launch/agent_profile.h"
 
 namespace fleet {
 

@@ -10,10 +10,10 @@
 #include <string_view>
 #include <vector>
 
+#include "agent/agent_profile.h"
 #include "base/enum_names.h"
 #include "base/files.h"
 #include "base/result.h"
-#include "launch/agent_profile.h"
 
 namespace fleet {
 

@@ -10,8 +10,8 @@
 #include <cstddef>
 #include <utility>
 
+#include "agent/agent_profile.h"
 #include "base/stream_lines.h"
-#include "launch/agent_profile.h"
 #include "launch/completion_marker.h"
 #include "launch/completion_watch.h"
 #include "launch/options.h"

@@ -6,7 +6,7 @@
 #include <unistd.h>
 #include <cerrno>
 
-#include "launch/session_files.h"
+#include "agent/agent_profile.h"
 
 namespace fleet {
 

@@ -20,7 +20,7 @@
 
 namespace fleet {
 
-// The session file's path, "" while it is not found (session_files.h).
+// The session file's path, "" while it is not found (its AgentProfile::session_file).
 using SessionFileLocator = std::function<std::string()>;
 
 class TranscriptWatch final : public CompletionWatch {
@@ -40,7 +40,7 @@ class TranscriptWatch final : public CompletionWatch {
   // from its start. Then check() as soon as the file can be found.
   void resumes_unnamed_session() { resumes_unnamed_ = true; }
   // Receives, once, why the session file found cannot be watched: it is compressed
-  // (session_files.h: kCompressedSuffix). The watch then looks on for a plain one.
+  // (agent/agent_profile.h: kCompressedSuffix). The watch then looks on for a plain one.
   void on_unreadable(std::function<void(const std::string&)> say) { say_ = std::move(say); }
 
   // The inotify descriptor to poll (-1 when polling only).

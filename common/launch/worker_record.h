@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include "launch/agent_profile.h"
+#include "agent/agent_profile.h"
 #include "store/jsonl_append.h"
 
 namespace fleet {

@@ -26,8 +26,7 @@ std::string check_report_text(const std::vector<Finding>& findings,
   for (const std::string& tool : checked_tools)
     names += (names.empty() ? "" : ", ") + tool + " and " + mcp_tool_name("*", tool, agent);
   return text + "ok: resume-guard guards " + names + ", and denied a forged self-resume" +
-         (agent.name == claude_code().name ? "" : " (" + std::string(agent.display_name) + ")") +
-         "\n";
+         (agent.is_default ? "" : " (" + std::string(agent.display_name) + ")") + "\n";
 }
 
 namespace {
@@ -46,13 +45,13 @@ std::string display_names(const std::vector<const AgentCli*>& clis) {
 
 std::string checked_clis_text(const CheckedClis& clis, const std::string& project_dir) {
   if (!clis.chosen) return "";
-  if (clis.unwired.size() == agent_clis().size()) {
+  if (clis.none_wired) {
     std::string files;
-    for (const AgentCli* agent : agent_clis())
+    for (const AgentCli* agent : clis.unwired)
       files += (files.empty() ? "" : ", ") + std::string(agent->project_hook_file);
     return "checking " + display_names(clis.checked) + ": no agent CLI runs fleet-hooks in " +
            project_dir + " (" + files + "); wire each CLI the project uses with fleet-hooks " +
-           "install --project " + project_dir + " --agent " + agent_cli_names("|") +
+           "install --project " + project_dir + " --agent " + agent_cli_names(clis.unwired, "|") +
            " (repeatable)\n";
   }
   std::string text = "checking " + display_names(clis.checked) + ": wired in " + project_dir;

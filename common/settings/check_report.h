@@ -17,8 +17,7 @@ std::string findings_text(const std::vector<Finding>& findings);
 // What `fleet-hooks check` prints for a person: findings_text, then, when no finding is an
 // error, one "ok:" line naming the dispatch tools (`checked_tools`) the guard protects.
 std::string check_report_text(const std::vector<Finding>& findings,
-                              const std::vector<std::string>& checked_tools,
-                              const AgentCli& agent = claude_code());
+                              const std::vector<std::string>& checked_tools, const AgentCli& agent);
 
 // The agent CLIs `fleet-hooks check` checks: `checked`; when it chose them (no --agent),
 // those wired in the project, and `unwired` the others.
@@ -26,6 +25,7 @@ struct CheckedClis {
   std::vector<const AgentCli*> checked;
   std::vector<const AgentCli*> unwired;
   bool chosen = false;
+  bool none_wired = false;  // chosen, and no CLI is wired: `unwired` holds every CLI
 };
 
 // The first line of `fleet-hooks check` when it chose the CLIs: which it checks and why, or

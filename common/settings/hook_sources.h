@@ -37,7 +37,7 @@ struct HookSourceOptions {
   std::vector<std::string> plugin_dirs;     // `claude --plugin-dir` directories
   std::string config_dir;  // Claude Code's ($CLAUDE_CONFIG_DIR or ~/.claude), for plugins
   // Whose files these are: the events collected and the words of the findings.
-  const AgentCli* agent = &claude_code();
+  const AgentCli* agent = nullptr;
 };
 
 inline constexpr std::string_view kPluginName = "fleet-hooks";

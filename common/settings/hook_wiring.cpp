@@ -185,7 +185,7 @@ class HookInstall {
   // `arguments` with `--agent NAME` for a CLI other than Claude Code (whose dialect is the
   // default), unless they name an agent already.
   std::string with_agent(std::string arguments) const {
-    if (agent_.name == claude_code().name) return arguments;
+    if (agent_.is_default) return arguments;
     for (const std::string& word : shell_words(arguments))
       if (word == "--agent" || word.starts_with("--agent=")) return arguments;
     return arguments + " --agent " + std::string(agent_.name);

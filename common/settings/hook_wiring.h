@@ -68,12 +68,12 @@ struct WiringOptions {
   // The guard's entry does not block when resume-guard is missing (exit 1 instead of 2).
   bool fail_open_if_missing = false;
   // The agent CLI whose file this is: its event names, matcher form and timeout unit.
-  const AgentCli* agent = &claude_code();
+  const AgentCli* agent = nullptr;
 };
 
 // Which suite hook a command on `event` of `agent`'s file runs, or nullptr.
 const SuiteHook* suite_hook_of_command(std::string_view command, std::string_view event,
-                                       const AgentCli& agent = claude_code());
+                                       const AgentCli& agent);
 
 // Installs the suite's hooks into `settings`. Returns a sentence for the user for each
 // change made to an existing entry beyond locating the executable (names dropped from a
@@ -85,6 +85,6 @@ std::vector<std::string> install_suite_hooks(rapidjson::Document& settings,
 
 // Removes the suite's hook entries and the groups, event lists and "hooks" object that are
 // left empty by it. Returns how many entries were removed.
-int uninstall_suite_hooks(rapidjson::Document& settings, const AgentCli& agent = claude_code());
+int uninstall_suite_hooks(rapidjson::Document& settings, const AgentCli& agent);
 
 }  // namespace fleet

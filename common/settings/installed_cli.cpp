@@ -7,7 +7,6 @@
 #include "process/child_process.h"
 #include "process/subprocess.h"
 #include "settings/check_report.h"
-#include "settings/codex_hooks_list.h"
 
 namespace fleet {
 namespace {
@@ -77,9 +76,9 @@ std::vector<Finding> installed_cli_findings(const AgentCli& agent, const std::st
   if (!program) return {};
   std::vector<Finding> findings;
   if (auto newer = newer_version(agent, *program)) findings.push_back(std::move(*newer));
-  if (agent.hook_trust == HookTrust::codex_config) {
-    std::vector<Finding> codex = codex_reported_findings(project_dir, !has_errors(own));
-    findings.insert(findings.end(), codex.begin(), codex.end());
+  if (agent.hook_trust.reported != nullptr) {
+    std::vector<Finding> reported = agent.hook_trust.reported(project_dir, !has_errors(own));
+    findings.insert(findings.end(), reported.begin(), reported.end());
   }
   return findings;
 }

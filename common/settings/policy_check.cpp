@@ -11,12 +11,9 @@
 #include "base/paths.h"
 #include "hook/hook_command.h"
 #include "hook/tool_names.h"
-#include "settings/codex_trust.h"
 #include "settings/forged_resume.h"
-#include "settings/gemini_trust.h"
 #include "settings/hook_sources.h"
 #include "settings/hook_wiring.h"
-#include "settings/qwen_trust.h"
 #include "settings/settings_file.h"
 #include "settings/suite_matcher.h"
 #include "store/store_safety.h"
@@ -43,7 +40,7 @@ bool binary_acts_on(const ConfiguredHook& hook, std::string_view tool) {
 std::string install_hint(const std::string& project_dir, const std::vector<std::string>& tools,
                          const AgentCli& agent) {
   std::string hint = "fleet-hooks install --project " + project_dir;
-  if (agent.name != claude_code().name) hint += " --agent " + std::string(agent.name);
+  if (!agent.is_default) hint += " --agent " + std::string(agent.name);
   for (const std::string& tool : tools) {
     if (tool != kDispatchToolName) hint += " --tool " + tool;
   }
@@ -181,27 +178,18 @@ std::vector<Finding> session_start_findings(const std::vector<const ConfiguredHo
   return findings;
 }
 
-// What keeps the CLI from running the suite's hooks it reads (codex_trust.h).
+// What keeps the CLI from running the suite's hooks it reads (its AgentCli::hook_trust).
 std::vector<Finding> trust_findings(const std::vector<const ConfiguredHook*>& guards,
                                     const std::vector<const ConfiguredHook*>& writers,
                                     const std::vector<const ConfiguredHook*>& starts,
                                     const CheckOptions& options) {
-  if (options.agent->hook_trust == HookTrust::gemini_folders ||
-      options.agent->hook_trust == HookTrust::qwen_folders) {
-    std::vector<const ConfiguredHook*> all = guards;
-    all.insert(all.end(), writers.begin(), writers.end());
-    all.insert(all.end(), starts.begin(), starts.end());
-    return options.agent->hook_trust == HookTrust::gemini_folders
-               ? gemini_trust_findings(options.project_dir, options.config_home, all)
-               : qwen_trust_findings(options.project_dir, options.config_home, all);
-  }
-  if (options.agent->hook_trust != HookTrust::codex_config) return {};
-  std::vector<CodexHook> suite;
+  if (options.agent->hook_trust.check == nullptr) return {};
+  std::vector<HookToTrust> suite;
   for (const ConfiguredHook* hook : guards) suite.push_back({hook, "the resume-guard hook"});
   for (const ConfiguredHook* hook : writers) suite.push_back({hook, "the provenance-writer hook"});
   for (const ConfiguredHook* hook : starts)
     suite.push_back({hook, "the provenance-writer session-start hook"});
-  return codex_trust_findings(options.project_dir, options.config_home, suite);
+  return options.agent->hook_trust.check(options.project_dir, options.config_home, suite);
 }
 
 }  // namespace

@@ -28,7 +28,7 @@ struct CheckOptions {
   // and the plugins. Codex: `config_home`/hooks.json and the project's .codex/hooks.json.
   // Gemini: `gemini_dir`/settings.json and the project's .gemini/settings.json — the user's
   // file in `config_home` (agent_config_home) and the project's.
-  const AgentCli* agent = &claude_code();
+  const AgentCli* agent = nullptr;
   std::string config_home;  // of a CLI other than Claude Code; "" : the user's file is not read
 };
 

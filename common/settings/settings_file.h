@@ -69,7 +69,7 @@ bool parses_with_comments(const std::string& file);
 // its comments, but writing the file back would drop them), or has duplicate keys (which one
 // the user means is not for fleet-hooks to guess). A missing or empty file reads as {}.
 SettingsRead load_settings(const std::string& path, rapidjson::Document& doc,
-                           const AgentCli& agent = claude_code());
+                           const AgentCli& agent);
 
 // The document as the suite writes it: 2-space indentation, UTF-8 kept as is, a final
 // newline. Throws Error when a string cannot be written as valid UTF-8 (a lone surrogate

@@ -39,7 +39,7 @@ SettingsUpdate plan_install(const std::string& path, const WiringOptions& option
 // formatting comes back. When the file and each of its backups held nothing but the suite's
 // hooks (the suite created it), the file and its backups are to be removed
 // (SettingsUpdate::removed_files). Writes nothing. Throws Error.
-SettingsUpdate plan_uninstall(const std::string& path, const AgentCli& agent = claude_code());
+SettingsUpdate plan_uninstall(const std::string& path, const AgentCli& agent);
 
 // What `fleet-hooks install` or `uninstall` was asked to do.
 struct SettingsRequest {
@@ -50,7 +50,7 @@ struct SettingsRequest {
   bool fail_open_if_missing = false;
   // Whose file: Claude Code's settings of `scope`, or the project's .codex/hooks.json or
   // .gemini/settings.json (AgentCli::project_hook_file; only the project scope).
-  const AgentCli* agent = &claude_code();
+  const AgentCli* agent = nullptr;
 };
 
 // Why `request` cannot be carried out: a scope other than the project's with an agent CLI

@@ -25,21 +25,19 @@ inline constexpr std::string_view kDispatchMatcher = "^(mcp__.*__|.*-)?dispatch_
 // The anchored matcher for dispatch_food_truck and `tools`, bare and as MCP tools in the forms
 // of every CLI that runs the hooks of `agent`'s file (hook_file_mcp_forms; Claude Code's:
 // "^(mcp__.*__|.*-)?…$"; Gemini CLI's: "^(mcp_.*_)?…$").
-std::string dispatch_matcher(const std::vector<std::string>& tools,
-                             const AgentCli& agent = claude_code());
+std::string dispatch_matcher(const std::vector<std::string>& tools, const AgentCli& agent);
 
 // True when `matcher` selects `tool`, and `tool` of the MCP servers kitchen and other_server
 // in `agent`'s own form (mcp__kitchen__<tool>); the forms of the CLIs in agent.also_read_by
 // are judged by matcher_faults (matcher-misses-other-cli).
-bool matcher_covers_tool(std::string_view matcher, std::string_view tool,
-                         const AgentCli& agent = claude_code());
+bool matcher_covers_tool(std::string_view matcher, std::string_view tool, const AgentCli& agent);
 
 // The tool names a matcher the suite could have written lists: "^(mcp__.*__|.*-)?NAME$",
 // "^(mcp__.*__|.*-)?(A|B)$" (in the MCP forms of `agent`'s file), the same with `agent`'s own
 // form only ("^(mcp__.*__)?NAME$", what older versions wrote), or plain names "A|B" (or
 // "A, B"). nullopt for anything else.
 std::optional<std::vector<std::string>> matcher_names(std::string_view matcher,
-                                                      const AgentCli& agent = claude_code());
+                                                      const AgentCli& agent);
 
 // The tools an entry whose command has `arguments` acts on: dispatch_food_truck, then its
 // --tool names.
@@ -60,6 +58,6 @@ struct MatcherFault {
 // then at most one of it selecting another tool (too broad). The tools it is meant for are its
 // --tool names, else dispatch_food_truck.
 std::vector<MatcherFault> matcher_faults(std::string_view matcher, std::string_view arguments,
-                                         const AgentCli& agent = claude_code());
+                                         const AgentCli& agent);
 
 }  // namespace fleet

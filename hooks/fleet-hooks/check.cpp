@@ -28,7 +28,7 @@ fleet::CheckOptions check_options(const CheckArguments& a, const std::string& pr
   options.state_dir = a.state_dir;
   options.tools = a.tools;
   options.agent = &agent;
-  if (&agent == &fleet::claude_code()) {
+  if (agent.settings_scopes) {
     for (const std::string& dir : a.plugin_dirs)
       options.plugin_dirs.push_back(fleet::absolute_path(dir));
     options.user_settings = fleet::user_settings_path().value_or("");
@@ -51,7 +51,8 @@ fleet::CheckedClis clis_to_check(const CheckArguments& a, const std::string& pro
     (fleet::suite_wired(check_options(a, project_dir, *agent)) ? clis.checked : clis.unwired)
         .push_back(agent);
   }
-  if (clis.checked.empty()) clis.checked.push_back(&fleet::claude_code());
+  clis.none_wired = clis.checked.empty();
+  if (clis.none_wired) clis.checked.push_back(&fleet::claude_code());
   return clis;
 }
 

@@ -3,11 +3,11 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <span>
 
-#include "agent/agent_cli.h"
+#include "agents/agents.h"
 #include "base/exit_status.h"
 #include "base/paths.h"
-#include "settings/codex_trust.h"
 #include "settings/policy_check.h"
 #include "settings/settings_update.h"
 #include "subcommand.h"
@@ -60,7 +60,7 @@ int run_one(const std::string& name, const SettingsOptions& o, const fleet::Agen
 // (not trusted, turned off), saying how to trust them.
 void note_untrusted(const std::string& name, const fleet::AgentCli& agent,
                     const std::string& project_dir) {
-  if (agent.hook_trust == fleet::HookTrust::none) return;
+  if (agent.hook_trust.check == nullptr) return;
   fleet::CheckOptions options;
   options.project_dir = project_dir;
   options.agent = &agent;
@@ -108,6 +108,42 @@ std::optional<int> reject_misplaced(const std::string& name, const SettingsOptio
   return std::nullopt;
 }
 
+// The first of `agents` whose trust install --trust writes; nullptr when none has one.
+const fleet::AgentCli* trusting_cli(std::span<const fleet::AgentCli* const> agents) {
+  for (const fleet::AgentCli* agent : agents) {
+    if (agent->hook_trust.write != nullptr) return agent;
+  }
+  return nullptr;
+}
+
+// install --trust: trusts the project and the suite's hooks of `agent`'s project file, or says
+// where it would with --dry-run.
+void write_trust(const std::string& name, const fleet::AgentCli& agent,
+                 const std::string& project_dir, bool dry_run) {
+  const fleet::HookTrust& trust = agent.hook_trust;
+  const std::string config_home = fleet::agent_config_home(agent);
+  const std::string hook_file(agent.project_hook_file);
+  if (dry_run) {
+    std::fprintf(stderr,
+                 "fleet-hooks %s: note: --dry-run trusts nothing; without it, --trust trusts the "
+                 "project and the suite's hooks of %s in %s\n",
+                 name.c_str(), hook_file.c_str(), trust.record_path(config_home).c_str());
+    return;
+  }
+  const fleet::TrustUpdate trusted = trust.write(project_dir, config_home, false);
+  print(std::string(trusted.changed ? "trusted" : "already trusted") + " in " + trusted.path +
+        ": the project " + trusted.project + " and " + std::to_string(trusted.trusted.size()) +
+        " fleet-hooks hooks of " + hook_file + "\n");
+  for (const fleet::TrustRefusal& refused : trusted.refused) {
+    std::fprintf(stderr,
+                 "fleet-hooks %s: warning: not trusted: %s runs a command fleet-hooks install "
+                 "does not write, so %s keeps skipping it: %s. Remove that entry, then run "
+                 "this again\n",
+                 name.c_str(), refused.key.c_str(), std::string(trust.named_as).c_str(),
+                 refused.command.c_str());
+  }
+}
+
 int run_settings(const std::string& name, const SettingsOptions& o, bool install) {
   if (const auto bad = reject_bad_tools(name, o.tools)) return *bad;
   const ProjectArgument project = project_argument(name, o.project, o.scope != "user");
@@ -115,41 +151,24 @@ int run_settings(const std::string& name, const SettingsOptions& o, bool install
   const std::vector<const fleet::AgentCli*> agents = agents_to_act_on(o, install);
   if (const auto misplaced = reject_misplaced(name, o, agents, project.dir, install))
     return *misplaced;
-  const fleet::AgentCli* codex = fleet::find_agent_cli("codex");
-  if (o.trust && std::find(agents.begin(), agents.end(), codex) == agents.end()) {
-    std::fprintf(stderr,
-                 "fleet-hooks %s: --trust trusts the Codex wiring: pass --agent codex with it\n",
-                 name.c_str());
+  const fleet::AgentCli* trusting = trusting_cli(agents);
+  if (o.trust && trusting == nullptr) {
+    const fleet::AgentCli& writer = *trusting_cli(fleet::agent_clis());
+    std::fprintf(stderr, "fleet-hooks %s: --trust trusts the %s wiring: pass --agent %s with it\n",
+                 name.c_str(), std::string(writer.hook_trust.named_as).c_str(),
+                 std::string(writer.name).c_str());
     return fleet::exit_status::usage;
   }
   if (install) {  // where each CLI keeps its trust is known before anything is written
     for (const fleet::AgentCli* agent : agents) {
-      if (agent->hook_trust != fleet::HookTrust::none) fleet::agent_config_home(*agent);
+      if (agent->hook_trust.check != nullptr) fleet::agent_config_home(*agent);
     }
   }
   for (const fleet::AgentCli* agent : agents) {
     if (const int status = run_one(name, o, *agent, project.dir, install); status != 0)
       return status;
   }
-  if (o.trust && o.dry_run) {
-    std::fprintf(stderr,
-                 "fleet-hooks %s: note: --dry-run trusts nothing; without it, --trust trusts the "
-                 "project and the suite's hooks of .codex/hooks.json in %s\n",
-                 name.c_str(), fleet::codex_config_path(fleet::agent_config_home(*codex)).c_str());
-  } else if (o.trust) {
-    const fleet::CodexTrustUpdate trusted =
-        fleet::trust_codex_hooks(project.dir, fleet::agent_config_home(*codex), false);
-    print(std::string(trusted.changed ? "trusted" : "already trusted") + " in " + trusted.path +
-          ": the project " + trusted.project + " and " + std::to_string(trusted.trusted.size()) +
-          " fleet-hooks hooks of .codex/hooks.json\n");
-    for (const fleet::CodexTrustRefusal& refused : trusted.refused) {
-      std::fprintf(stderr,
-                   "fleet-hooks %s: warning: not trusted: %s runs a command fleet-hooks install "
-                   "does not write, so Codex keeps skipping it: %s. Remove that entry, then run "
-                   "this again\n",
-                   name.c_str(), refused.key.c_str(), refused.command.c_str());
-    }
-  }
+  if (o.trust) write_trust(name, *trusting, project.dir, o.dry_run);
   if (install && !o.dry_run) {
     for (const fleet::AgentCli* agent : agents) note_untrusted(name, *agent, project.dir);
   }

@@ -10,7 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "agent/agent_cli.h"
+#include "agents/agents.h"
 
 namespace fleet_hooks {
 

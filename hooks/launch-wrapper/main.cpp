@@ -12,9 +12,9 @@
 #include "base/exit_status.h"
 #include "launch/agent_control.h"
 #include "launch/run.h"
-#include "launch/wrapper_command_line.h"
 #include "process/standard_fds.h"
 #include "version.h"
+#include "wrapper_command_line.h"
 
 namespace {
 

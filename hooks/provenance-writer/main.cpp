@@ -6,7 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "agent/agent_option.h"
+#include "agents/agent_option.h"
 #include "base/cli.h"
 #include "base/error.h"
 #include "base/exit_status.h"
@@ -55,6 +55,7 @@ int main(int argc, char** argv) {
   cmd_record->add_flag("--fsync", append.fsync, "fdatasync the store after the append");
 
   fleet::ProvenanceHookOptions hook_options;
+  hook_options.known_agents = fleet::agent_clis();
   CLI::App* cmd_hook =
       app.add_subcommand("hook",
                          "PostToolUse (Gemini: AfterTool) hook: record the session a dispatch "

@@ -8,7 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "agent/agent_option.h"
+#include "agents/agent_option.h"
 #include "base/cli.h"
 #include "base/exit_status.h"
 #include "guard/dispatch_handover.h"

@@ -15,12 +15,12 @@
 #include <vector>
 
 #include "agent_orchestrator.h"
+#include "agents/codex/codex_hooks_list.h"
 #include "base/files.h"
 #include "base/json.h"
 #include "base/paths.h"
 #include "fixtures.h"
 #include "process/child_process.h"
-#include "settings/codex_hooks_list.h"
 #include "store/provenance_store.h"
 #include "suite.h"
 #include "text.h"

@@ -6,9 +6,9 @@
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 
+#include "agents/claude/claude_project_folder.h"
 #include "base/json.h"
 #include "claude_cli.h"
-#include "launch/claude_project_folder.h"
 #include "launch_output.h"
 #include "process.h"
 #include "temp_dir.h"

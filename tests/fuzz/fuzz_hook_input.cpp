@@ -7,6 +7,7 @@
 #include <string>
 
 #include "agent/agent_cli.h"
+#include "agents/agents.h"
 #include "base/paths.h"
 #include "guard/resume_guard.h"
 #include "store/provenance_store.h"

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "agents/agents.h"
 #include "base/error.h"
 #include "base/json.h"
 #include "settings/hook_wiring.h"
@@ -40,13 +41,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   rapidjson::Document doc;
   try {
-    fleet::load_settings(settings_path(), doc);
+    fleet::load_settings(settings_path(), doc, fleet::claude_code());
   } catch (const fleet::Error&) {
     return 0;  // invalid, ignored by Claude Code, or with duplicate keys: refused
   }
   if (!doc.IsObject()) return 0;
   try {
-    fleet::install_suite_hooks(doc, fleet::WiringOptions{"/opt/fleet hooks/bin", {}, false});
+    fleet::install_suite_hooks(
+        doc, fleet::WiringOptions{"/opt/fleet hooks/bin", {}, false, &fleet::claude_code()});
   } catch (const fleet::Error&) {
     return 0;  // a settings file of the wrong shape is refused
   }
@@ -60,7 +62,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!reread) std::abort();  // what is written reads back
   rapidjson::Document& again = *reread;
   try {
-    fleet::install_suite_hooks(again, fleet::WiringOptions{"", {"spawn_worker"}, false});
+    fleet::install_suite_hooks(
+        again, fleet::WiringOptions{"", {"spawn_worker"}, false, &fleet::claude_code()});
   } catch (const fleet::Error&) {
     return 0;  // a user's own matcher that does not select spawn_worker is refused
   }
@@ -69,14 +72,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // user's own suite entries are updated in place, and two are added only where none was.
   rapidjson::Document third;
   third.CopyFrom(again, third.GetAllocator());
-  const int entries = fleet::uninstall_suite_hooks(third);
+  const int entries = fleet::uninstall_suite_hooks(third, fleet::claude_code());
   if (entries < 2) std::abort();
   try {
-    fleet::install_suite_hooks(again, fleet::WiringOptions{"", {"spawn_worker"}, false});
+    fleet::install_suite_hooks(
+        again, fleet::WiringOptions{"", {"spawn_worker"}, false, &fleet::claude_code()});
   } catch (const fleet::Error&) {
     std::abort();  // what install wrote, it installs into again
   }
-  if (fleet::uninstall_suite_hooks(again) != entries) std::abort();
-  if (fleet::uninstall_suite_hooks(again) != 0) std::abort();
+  if (fleet::uninstall_suite_hooks(again, fleet::claude_code()) != entries) std::abort();
+  if (fleet::uninstall_suite_hooks(again, fleet::claude_code()) != 0) std::abort();
   return 0;
 }

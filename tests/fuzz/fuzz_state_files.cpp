@@ -5,7 +5,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "launch/agent_profile.h"
+#include "agent/agent_profile.h"
+#include "agents/agents.h"
 #include "launch/registry.h"
 #include "launch/session_state.h"
 

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "agent_hooks.h"
+#include "agents/agents.h"
 #include "fixtures.h"
 #include "process.h"
 #include "store/provenance_record.h"

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "agents/codex/codex_trust.h"
+#include "agents/codex/toml_keys.h"
 #include "base/json.h"
 #include "process.h"
-#include "settings/codex_trust.h"
-#include "settings/toml_keys.h"
 #include "suite.h"
 #include "text.h"
 

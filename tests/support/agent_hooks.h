@@ -1,8 +1,9 @@
 #pragma once
-// Test support: hook inputs as each agent CLI sends them (the fields DESIGN.md lists for
-// Claude Code 2.1.328, codex-cli 0.169.0 and gemini-cli 0.61.0, the ones the suite ignores
-// included), and a hook's answer read back in each CLI's dialect. A fourth CLI adds its
-// sample here beside its table in common/agent/.
+// Test support: hook inputs as each agent CLI sends them (the fields Claude Code 2.1.328,
+// codex-cli 0.169.0 and gemini-cli 0.61.0 were seen sending, the ones the suite ignores
+// included; those it reads: doc/agents.md, "What each CLI does, as the hooks rely on it"),
+// and a hook's answer read back in each CLI's dialect. A new CLI adds its sample here beside its
+// home, common/agents/<name>/ (doc/development.md, "Adding a CLI").
 
 #include <optional>
 #include <string>

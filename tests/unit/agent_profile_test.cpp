@@ -1,4 +1,5 @@
-#include "launch/agent_profile.h"
+#include "agent/agent_profile.h"
+#include "agents/agents.h"
 
 #include <doctest/doctest.h>
 #include <memory>

@@ -1,10 +1,12 @@
-#include "launch/claude_project_folder.h"
+#include "agents/claude/claude_project_folder.h"
 
 #include <doctest/doctest.h>
 
+#include "agents/claude/claude_session_file.h"
+#include "agents/codex/codex_session_file.h"
+#include "agents/gemini/gemini_session_file.h"
 #include "base/json.h"
 #include "fixtures.h"
-#include "launch/session_files.h"
 #include "temp_dir.h"
 
 using namespace fleet;

@@ -1,4 +1,4 @@
-#include "settings/codex_trust.h"
+#include "agents/codex/codex_trust.h"
 
 #include <doctest/doctest.h>
 

@@ -1,8 +1,9 @@
 #include "launch/command_line.h"
+#include "agents/agents.h"
 
 #include <doctest/doctest.h>
 
-#include "launch/agent_profile.h"
+#include "agent/agent_profile.h"
 
 using namespace fleet;
 using Args = std::vector<std::string>;

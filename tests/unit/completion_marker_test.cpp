@@ -1,4 +1,5 @@
 #include "launch/completion_marker.h"
+#include "agents/agents.h"
 
 #include <doctest/doctest.h>
 
@@ -6,7 +7,8 @@ using namespace fleet;
 
 namespace {
 
-const MarkerRule kRule{"%%L3_DONE::b2fc2669%%", "assistant", false};
+const MarkerRule kRule{"%%L3_DONE::b2fc2669%%", "assistant", false,
+                       &fleet::claude_profile().completion};
 
 std::string assistant(const std::string& text_json) {
   return R"({"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":)" +

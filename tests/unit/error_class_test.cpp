@@ -1,10 +1,11 @@
 #include "launch/error_class.h"
+#include "agents/agents.h"
 
 #include <doctest/doctest.h>
 #include <string>
 #include <utility>
 
-#include "launch/agent_profile.h"
+#include "agent/agent_profile.h"
 
 using namespace fleet;
 

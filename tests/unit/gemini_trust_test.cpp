@@ -1,4 +1,4 @@
-#include "settings/gemini_trust.h"
+#include "agents/gemini/gemini_trust.h"
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>

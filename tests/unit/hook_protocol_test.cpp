@@ -1,4 +1,5 @@
 #include "hook/hook_protocol.h"
+#include "agents/agents.h"
 
 #include <doctest/doctest.h>
 #include <unistd.h>
@@ -52,7 +53,8 @@ TEST_CASE("hook_protocol: bounded read") {
 TEST_CASE("hook_protocol: typed fields of a PreToolUse input") {
   const HookInput hook(R"({"session_id":"s-1","cwd":"/p","hook_event_name":"PreToolUse",
     "tool_name":"mcp__k__dispatch_food_truck","tool_input":{"resume_session_id":"x"},
-    "tool_use_id":"t","mcp_server":{"name":"k","source":"config"}})");
+    "tool_use_id":"t","mcp_server":{"name":"k","source":"config"}})",
+                       fleet::claude_code());
   REQUIRE(hook.valid());
   CHECK(hook.session_id() == "s-1");
   CHECK(hook.cwd() == "/p");
@@ -64,7 +66,7 @@ TEST_CASE("hook_protocol: typed fields of a PreToolUse input") {
 }
 
 TEST_CASE("hook_protocol: fields of the wrong type read as absent") {
-  const HookInput hook(R"({"session_id":42,"tool_name":null,"cwd":["x"]})");
+  const HookInput hook(R"({"session_id":42,"tool_name":null,"cwd":["x"]})", fleet::claude_code());
   REQUIRE(hook.valid());
   CHECK(hook.session_id().empty());
   CHECK(hook.tool_name().empty());
@@ -72,25 +74,29 @@ TEST_CASE("hook_protocol: fields of the wrong type read as absent") {
 }
 
 TEST_CASE("hook_protocol: empty - invalid and non-object inputs are reported") {
-  CHECK(HookInput("").error() == "hook input is empty");
-  CHECK(HookInput(" \n").error() == "hook input is empty");
-  CHECK(HookInput("{nope").error().find("not valid JSON") != std::string::npos);
-  CHECK(HookInput("[1,2]").error() == "hook input is a JSON array, not an object");
-  CHECK(HookInput("\"s\"").error() == "hook input is a JSON string, not an object");
-  const HookInput bad("{");
+  CHECK(HookInput("", fleet::claude_code()).error() == "hook input is empty");
+  CHECK(HookInput(" \n", fleet::claude_code()).error() == "hook input is empty");
+  CHECK(HookInput("{nope", fleet::claude_code()).error().find("not valid JSON") !=
+        std::string::npos);
+  CHECK(HookInput("[1,2]", fleet::claude_code()).error() ==
+        "hook input is a JSON array, not an object");
+  CHECK(HookInput("\"s\"", fleet::claude_code()).error() ==
+        "hook input is a JSON string, not an object");
+  const HookInput bad("{", fleet::claude_code());
   CHECK_FALSE(bad.valid());
   CHECK(bad.session_id().empty());  // still safe to query
 }
 
 TEST_CASE("hook_protocol: the deny and advisory outputs") {
-  rapidjson::Document doc = fleet::test::json_document(pre_tool_use_deny("no \"way\"\n"));
+  rapidjson::Document doc =
+      fleet::test::json_document(pre_tool_use_deny("no \"way\"\n", fleet::claude_code()));
   const auto& specific = doc["hookSpecificOutput"];
   CHECK(std::string(specific["hookEventName"].GetString()) == "PreToolUse");
   CHECK(std::string(specific["permissionDecision"].GetString()) == "deny");
   CHECK(std::string(specific["permissionDecisionReason"].GetString()) == "no \"way\"\n");
-  CHECK(pre_tool_use_deny("x").back() == '\n');
+  CHECK(pre_tool_use_deny("x", fleet::claude_code()).back() == '\n');
 
-  doc = fleet::test::json_document(advisory("heads up"));
+  doc = fleet::test::json_document(advisory("heads up", fleet::claude_code()));
   CHECK(std::string(doc["systemMessage"].GetString()) == "heads up");
   CHECK(doc.MemberCount() == 1);
 }
@@ -98,10 +104,10 @@ TEST_CASE("hook_protocol: the deny and advisory outputs") {
 TEST_CASE("hook_protocol: each agent CLI's deny - the same advisory") {
   const AgentCli& codex = *find_agent_cli("codex");
   const AgentCli& gemini = *find_agent_cli("gemini");
-  CHECK(pre_tool_use_deny("no", codex) == pre_tool_use_deny("no"));
+  CHECK(pre_tool_use_deny("no", codex) == pre_tool_use_deny("no", fleet::claude_code()));
   CHECK(pre_tool_use_deny("no \"way\"", gemini) ==
         "{\"decision\":\"deny\",\"reason\":\"no \\\"way\\\"\"}\n");
-  CHECK(pre_tool_use_deny("no") ==
+  CHECK(pre_tool_use_deny("no", fleet::claude_code()) ==
         "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\","
         "\"permissionDecisionReason\":\"no\"}}\n");
   for (const AgentCli* agent : agent_clis()) {
@@ -121,7 +127,7 @@ TEST_CASE("hook_protocol: a Gemini BeforeTool input and the probe check sends") 
   CHECK(hook.session_id() == "s-1");
   CHECK(hook.tool_name() == "mcp_fleet_dispatch_food_truck");
   REQUIRE(hook.tool_input() != nullptr);
-  CHECK(&HookInput("{}").agent() == &claude_code());
+  CHECK(&HookInput("{}", fleet::claude_code()).agent() == &claude_code());
   const HookInput probe(
       pre_tool_use_input("s-2", "mcp_fleet_dispatch_food_truck", "w-2", "", gemini), gemini);
   CHECK(probe.hook_event_name() == "BeforeTool");
@@ -133,7 +139,8 @@ TEST_CASE("hook_protocol: the caller is the session that owns the call") {
   // parent_agent_id the main session.
   const HookInput subagent(
       R"({"hook_event_name":"PreToolUse","session_id":"sub-1",)"
-      R"("parent_agent_id":"main-1","tool_name":"kitchen-dispatch_food_truck"})");
+      R"("parent_agent_id":"main-1","tool_name":"kitchen-dispatch_food_truck"})",
+      fleet::claude_code());
   CHECK(subagent.session_id() == "sub-1");
   CHECK(subagent.caller_session_id() == "main-1");
   // The main agent's own call, and a parent that is empty or not a string: session_id.
@@ -141,6 +148,6 @@ TEST_CASE("hook_protocol: the caller is the session that owns the call") {
        {R"({"session_id":"main-1"})", R"({"session_id":"main-1","parent_agent_id":""})",
         R"({"session_id":"main-1","parent_agent_id":7})"}) {
     CAPTURE(text);
-    CHECK(HookInput(text).caller_session_id() == "main-1");
+    CHECK(HookInput(text, fleet::claude_code()).caller_session_id() == "main-1");
   }
 }

@@ -1,4 +1,5 @@
 #include "settings/hook_wiring.h"
+#include "agents/agents.h"
 #include "base/exit_status.h"
 
 #include <doctest/doctest.h>
@@ -20,7 +21,7 @@ rapidjson::Document parse(const std::string& text) {
 std::string installed(const std::string& text, const std::string& bin = "/opt/fh/bin",
                       std::vector<std::string> tools = {}) {
   rapidjson::Document doc = parse(text);
-  install_suite_hooks(doc, WiringOptions{bin, std::move(tools), false});
+  install_suite_hooks(doc, WiringOptions{bin, std::move(tools), false, &fleet::claude_code()});
   return settings_text(doc);
 }
 
@@ -150,22 +151,26 @@ TEST_CASE("hook_wiring: --tool widens the suite's matcher and adds --tool - refu
       R"({"hooks": {"PreToolUse": [{"matcher": "^mcp__kitchen__dispatch_food_truck$|^dispatch_food_truck$",
       "hooks": [{"type": "command", "command": "resume-guard", "timeout": 10}]}]}})";
   rapidjson::Document refused = parse(own);
-  CHECK_THROWS_AS(install_suite_hooks(refused, WiringOptions{"", {"spawn_worker"}, false}), Error);
+  CHECK_THROWS_AS(install_suite_hooks(
+                      refused, WiringOptions{"", {"spawn_worker"}, false, &fleet::claude_code()}),
+                  Error);
   CHECK(settings_text(refused) == settings_text(parse(own)));
   rapidjson::Document bad = parse("{}");
-  CHECK_THROWS_AS(install_suite_hooks(bad, WiringOptions{"", {"a|b"}, false}), Error);
-  CHECK(dispatch_matcher({}) == std::string(kDispatchMatcher));
-  CHECK(matcher_covers_tool(kDispatchMatcher, "dispatch_food_truck"));
-  CHECK_FALSE(matcher_covers_tool("dispatch_food_truck", "dispatch_food_truck"));
+  CHECK_THROWS_AS(
+      install_suite_hooks(bad, WiringOptions{"", {"a|b"}, false, &fleet::claude_code()}), Error);
+  CHECK(dispatch_matcher({}, fleet::claude_code()) == std::string(kDispatchMatcher));
+  CHECK(matcher_covers_tool(kDispatchMatcher, "dispatch_food_truck", fleet::claude_code()));
+  CHECK_FALSE(
+      matcher_covers_tool("dispatch_food_truck", "dispatch_food_truck", fleet::claude_code()));
 }
 
 TEST_CASE("hook_wiring: --fail-open-if-missing makes the guard warn instead of block") {
   rapidjson::Document doc = parse("{}");
-  install_suite_hooks(doc, WiringOptions{"", {}, true});
+  install_suite_hooks(doc, WiringOptions{"", {}, true, &fleet::claude_code()});
   CHECK(
       parse_hook_command(command_of(doc["hooks"]["PreToolUse"][0]["hooks"][0]))->exit_if_missing ==
       fleet::exit_status::hook_warns);
-  install_suite_hooks(doc, WiringOptions{"", {}, false});  // and back
+  install_suite_hooks(doc, WiringOptions{"", {}, false, &fleet::claude_code()});  // and back
   CHECK(
       parse_hook_command(command_of(doc["hooks"]["PreToolUse"][0]["hooks"][0]))->exit_if_missing ==
       fleet::exit_status::hook_blocks);
@@ -175,7 +180,8 @@ TEST_CASE("hook_wiring: unexpected shapes are refused without changes") {
   for (const std::string text : {R"({"hooks": []})", R"({"hooks": {"PreToolUse": {}}})",
                                  R"({"hooks": {"PostToolUse": "x"}})"}) {
     rapidjson::Document doc = parse(text);
-    CHECK_THROWS_AS(install_suite_hooks(doc, WiringOptions{"/b", {}, false}), Error);
+    CHECK_THROWS_AS(install_suite_hooks(doc, WiringOptions{"/b", {}, false, &fleet::claude_code()}),
+                    Error);
     rapidjson::Document original = parse(text);
     CHECK(settings_text(doc) == settings_text(original));
   }
@@ -186,12 +192,12 @@ TEST_CASE("hook_wiring: uninstall removes exactly the suite's entries and what t
       {"matcher": "Bash", "hooks": [{"type": "command", "command": "lint"}]}],
       "Stop": []}, "x": 1})";
   rapidjson::Document doc = parse(installed(user));
-  CHECK(uninstall_suite_hooks(doc) == 2);
+  CHECK(uninstall_suite_hooks(doc, fleet::claude_code()) == 2);
   rapidjson::Document expected = parse(user);
   CHECK(settings_text(doc) == settings_text(expected));  // the user's empty "Stop" stays
 
   rapidjson::Document only_suite = parse(installed("{}"));
-  CHECK(uninstall_suite_hooks(only_suite) == 2);
+  CHECK(uninstall_suite_hooks(only_suite, fleet::claude_code()) == 2);
   CHECK(settings_text(only_suite) == "{}\n");
-  CHECK(uninstall_suite_hooks(only_suite) == 0);
+  CHECK(uninstall_suite_hooks(only_suite, fleet::claude_code()) == 0);
 }

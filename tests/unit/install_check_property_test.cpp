@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "agents/agents.h"
 #include "base/error.h"
 #include "base/json.h"
 #include "fixtures.h"
@@ -67,6 +68,7 @@ struct Machine {
   }
   std::vector<Finding> check(std::vector<std::string> tools) const {
     CheckOptions options;
+    options.agent = &fleet::claude_code();
     options.project_dir = project;
     options.state_dir = state;
     options.tools = std::move(tools);
@@ -112,7 +114,7 @@ TEST_CASE(
           CAPTURE(text);
           CAPTURE(asked.size() == 1 ? asked[0] : "");
           rapidjson::Document doc = fleet::test::json_document(text);
-          const WiringOptions options{m.bin, asked, false};
+          const WiringOptions options{m.bin, asked, false, &fleet::claude_code()};
           try {
             install_suite_hooks(doc, options);
           } catch (const Error&) {

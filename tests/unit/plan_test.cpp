@@ -1,4 +1,5 @@
 #include "launch/plan.h"
+#include "agents/agents.h"
 
 #include <doctest/doctest.h>
 #include <memory>
@@ -139,6 +140,7 @@ TEST_CASE("plan: a stale resume is retried as a fresh session") {
 TEST_CASE("plan: check_plan names what is missing") {
   const auto ids = counting_ids();
   LaunchOptions options;
+  options.agent = &fleet::claude_profile();
   options.command = {"claude", "-p", "x"};
   const auto record = [](const std::string& id) {
     return ProvenanceRecord{id, "c0ffee00-0000-4000-8000-000000000001", "k1", "", "",

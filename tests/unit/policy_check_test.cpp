@@ -3,6 +3,7 @@
 // stand-in resume-guard and provenance-writer scripts (the check runs the guard command).
 
 #include "settings/policy_check.h"
+#include "agents/agents.h"
 #include "settings/check_report.h"
 
 #include <doctest/doctest.h>
@@ -74,6 +75,7 @@ struct Wiring {
                              std::vector<std::string> plugin_dirs = {},
                              std::vector<std::string>* checked = nullptr) const {
     CheckOptions options;
+    options.agent = &fleet::claude_code();
     options.project_dir = project;
     options.state_dir = tmp / "state";
     options.tools = std::move(tools);
@@ -360,12 +362,12 @@ TEST_CASE("policy_check: store-unsafe - a store others can write") {
 
 TEST_CASE("policy_check: the report - text with the ok line - JSON") {
   const std::vector<Finding> warning = {{"writer-missing", Severity::warning, "no writer", ""}};
-  CHECK(check_report_text(warning, {"dispatch_food_truck", "open_kitchen"}) ==
+  CHECK(check_report_text(warning, {"dispatch_food_truck", "open_kitchen"}, fleet::claude_code()) ==
         "warning writer-missing: no writer\n"
         "ok: resume-guard guards dispatch_food_truck and mcp__*__dispatch_food_truck, "
         "open_kitchen and mcp__*__open_kitchen, and denied a forged self-resume\n");
   const std::vector<Finding> error = {{"timeout", Severity::error, "too short", "/p/s.json"}};
-  CHECK(check_report_text(error, {"dispatch_food_truck"}) ==
+  CHECK(check_report_text(error, {"dispatch_food_truck"}, fleet::claude_code()) ==
         "error timeout: too short (/p/s.json)\n");
   CHECK(findings_json(error) ==
         R"([{"rule":"timeout","severity":"error","message":"too short","file":"/p/s.json"}])"

@@ -1,4 +1,5 @@
 #include "guard/policy_replay.h"
+#include "agents/agents.h"
 
 #include <doctest/doctest.h>
 
@@ -37,6 +38,7 @@ TEST_CASE("policy_replay: passing and failing cases") {
           R"({"input":"x","expect":"deny"})" + "\n" + "not json\n" +
           R"({"input":{},"expect":"maybe"})" + "\n");
   GuardOptions options;
+  options.agent = &fleet::claude_code();
   options.state_dir = tmp.path();
   const auto results = replay_cases(tmp / "cases.jsonl", options);
   REQUIRE(results.size() == 9);

@@ -1,4 +1,5 @@
 #include "hook/provenance_hook.h"
+#include "agents/agents.h"
 
 #include <doctest/doctest.h>
 
@@ -16,9 +17,10 @@ namespace {
 
 std::optional<ProvenanceRecord> extract(const std::string& input, std::string& problem,
                                         const std::string& store = "/nonexistent/s.jsonl") {
-  const HookInput hook(input);
+  const HookInput hook(input, fleet::claude_code());
   REQUIRE(hook.valid());
-  DispatchedRecord dispatched = dispatched_record(hook, "default-kitchen", store);
+  DispatchedRecord dispatched =
+      dispatched_record(hook, "default-kitchen", store, fleet::agent_clis());
   problem = dispatched.outcome == DispatchedRecord::Outcome::no_session_id
                 ? "no dispatched session id"
                 : "";
@@ -71,6 +73,8 @@ TEST_CASE("provenance_hook: no dispatched id means no record") {
 TEST_CASE("provenance_hook: run_provenance_hook writes the record and never throws") {
   TempDir tmp;
   ProvenanceHookOptions options;
+  options.agent = &fleet::claude_code();
+  options.known_agents = fleet::agent_clis();
   options.state_dir = tmp.path();
   const std::string store = provenance_store_path(tmp.path());
 
@@ -150,6 +154,7 @@ TEST_CASE("provenance_hook: a fresh dispatch recorded from each agent CLI's post
     ProvenanceHookOptions options;
     options.state_dir = tmp.path();
     options.agent = agent;
+    options.known_agents = fleet::agent_clis();
     const std::string input = fleet::test::agent_post_tool_input(
         *agent, fleet::test::kL3, R"({"recipe_name":"implement","step_name":"build"})",
         R"({"session_id":"w-1","dispatch_id":"d-7","kitchen_id":"kitchen-1"})");
@@ -172,12 +177,13 @@ TEST_CASE("provenance_hook: Gemini's answer is read without its untrusted_contex
       R"({\"session_id\":\"w-4\"}\n</untrusted_context>"}],"returnDisplay":"x"}})";
   const HookInput hook(text, gemini);
   REQUIRE(hook.valid());
-  const DispatchedRecord dispatched = dispatched_record(hook, "k", "/nonexistent/s.jsonl");
+  const DispatchedRecord dispatched =
+      dispatched_record(hook, "k", "/nonexistent/s.jsonl", fleet::agent_clis());
   REQUIRE(dispatched.outcome == DispatchedRecord::Outcome::launched);
   CHECK(dispatched.record.session_id == "w-4");
   // Read as Claude Code's input, the same object names no session.
-  const HookInput as_claude(text);
-  CHECK(dispatched_record(as_claude, "k", "/nonexistent/s.jsonl").outcome ==
+  const HookInput as_claude(text, fleet::claude_code());
+  CHECK(dispatched_record(as_claude, "k", "/nonexistent/s.jsonl", fleet::agent_clis()).outcome ==
         DispatchedRecord::Outcome::no_session_id);
 }
 

@@ -1,4 +1,4 @@
-#include "settings/qwen_trust.h"
+#include "agents/qwen/qwen_trust.h"
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>
@@ -26,7 +26,9 @@ struct QwenMachine {
     guard.event = "PreToolUse";
     guard.command = "resume-guard --agent qwen";
   }
-  std::vector<Finding> findings() const { return qwen_trust_findings(project, qwen_dir, {&guard}); }
+  std::vector<Finding> findings() const {
+    return qwen_trust_findings(project, qwen_dir, {{&guard, "the resume-guard hook"}});
+  }
 };
 
 }  // namespace

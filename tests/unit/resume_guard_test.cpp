@@ -1,4 +1,5 @@
 #include "guard/resume_guard.h"
+#include "agents/agents.h"
 
 #include <doctest/doctest.h>
 #include <unistd.h>
@@ -55,7 +56,8 @@ struct Fixture {
                   fleet::test::record(session, caller, kitchen, recipe), {});
   }
   GuardDecision decide(const std::string& input) {
-    return decide_resume(read_resume_request(HookInput(input), options.tools), options);
+    return decide_resume(read_resume_request(HookInput(input, fleet::claude_code()), options.tools),
+                         options);
   }
 };
 
@@ -74,10 +76,11 @@ TEST_CASE("resume_guard: silent for fresh dispatches - other tools and other eve
   std::string post = pre_tool_use(kL3, quoted(kL3));
   post.replace(post.find("PreToolUse"), 10, "PostToolUse");
   CHECK(f.decide(post).verdict == Verdict::silent);
-  const auto self = f.decide(pre_tool_use(kL3, quoted(kL3))).output();
+  const auto self = f.decide(pre_tool_use(kL3, quoted(kL3))).output(fleet::claude_code());
   REQUIRE(self);
   CHECK(self->find("allow") == std::string::npos);
-  CHECK_FALSE(f.decide(pre_tool_use(kL3, "")).output());  // silent: nothing on stdout
+  CHECK_FALSE(
+      f.decide(pre_tool_use(kL3, "")).output(fleet::claude_code()));  // silent: nothing on stdout
 }
 
 TEST_CASE("resume_guard: rule 1 - a resume id that is not a string is denied") {
@@ -126,8 +129,8 @@ TEST_CASE("resume_guard: rule 4 - fail open with an advisory - --strict denies")
   CHECK(missing.verdict == Verdict::advisory);
   CHECK(missing.message.find("does not exist") != std::string::npos);
   CHECK(missing.log == missing.message);
-  REQUIRE(missing.output());
-  CHECK(missing.output()->find("systemMessage") != std::string::npos);
+  REQUIRE(missing.output(fleet::claude_code()));
+  CHECK(missing.output(fleet::claude_code())->find("systemMessage") != std::string::npos);
 
   f.add("someone-else", kL3, "kitchen-1");
   auto unknown = f.decide(pre_tool_use(kL3, quoted(kWorker)));
@@ -198,7 +201,7 @@ TEST_CASE("resume_guard: unreadable hook input is silent with a log line - --str
   for (const std::string bad : {"", "not json", "[1]", "{\"tool_name\":"}) {
     const auto d = f.decide(bad);
     CHECK(d.verdict == Verdict::silent);
-    CHECK_FALSE(d.output());
+    CHECK_FALSE(d.output(fleet::claude_code()));
     REQUIRE(d.log);
     CHECK(d.log->find("no decision made") != std::string::npos);
   }
@@ -206,7 +209,8 @@ TEST_CASE("resume_guard: unreadable hook input is silent with a log line - --str
             .log.value_or("")
             .find("tool_input") != std::string::npos);
   auto truncated = decide_resume(
-      read_resume_request(HookInput(BoundedRead{"{", true, std::nullopt}), f.options.tools),
+      read_resume_request(HookInput(BoundedRead{"{", true, std::nullopt}, fleet::claude_code()),
+                          f.options.tools),
       f.options);
   CHECK(truncated.log.value_or("").find("MiB") != std::string::npos);
   f.options.strict = true;

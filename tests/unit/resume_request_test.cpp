@@ -2,6 +2,7 @@
 // deciding on a request (resume_guard.h) without any hook input JSON.
 
 #include "guard/resume_request.h"
+#include "agents/agents.h"
 
 #include <doctest/doctest.h>
 
@@ -32,13 +33,15 @@ struct Read {
   HookInput hook;
   ResumeRequest request;
   explicit Read(const std::string& text, const std::vector<std::string>& tools = {})
-      : hook(text), request(read_resume_request(hook, tools)) {}
+      : hook(text, fleet::claude_code()), request(read_resume_request(hook, tools)) {}
 };
 
 }  // namespace
 
 TEST_CASE("resume_request: a resume through the dispatch tool is read with its caller and cwd") {
-  const HookInput hook(pre_tool_use_input("l3-a", kDispatch, "w-1", "/project"));
+  const HookInput hook(
+      pre_tool_use_input("l3-a", kDispatch, "w-1", "/project", fleet::claude_code()),
+      fleet::claude_code());
   const ResumeRequest request = read_resume_request(hook, {});
   CHECK(request.kind == ResumeRequest::Kind::resume);
   CHECK(request.resume_id == "w-1");
@@ -87,10 +90,10 @@ TEST_CASE("resume_request: input that cannot be read, and a resume id that is no
   CHECK(request.problem.starts_with("hook input is not valid JSON"));
   CHECK(Read("").request.problem == "hook input is empty");
   CHECK(Read(input_with("[1]")).request.problem == "tool_input is a JSON array, not an object");
-  const HookInput truncated(BoundedRead{"{", true, std::nullopt});
+  const HookInput truncated(BoundedRead{"{", true, std::nullopt}, fleet::claude_code());
   CHECK(read_resume_request(truncated, {}).problem ==
         "hook input is larger than 8 MiB and was not read further");
-  const HookInput failed(BoundedRead{"", false, "Input/output error"});
+  const HookInput failed(BoundedRead{"", false, "Input/output error"}, fleet::claude_code());
   CHECK(read_resume_request(failed, {}).problem == "cannot read stdin: Input/output error");
 
   const Read number(input_with(R"({"resume_session_id":42})"));
@@ -104,7 +107,7 @@ TEST_CASE("resume_request: input that cannot be read, and a resume id that is no
 TEST_CASE("resume_request: an input object already parsed reads as its text does") {
   rapidjson::Document doc =
       fleet::test::json_document(input_with(R"({"resume_session_id":"w-1"})"));
-  const ResumeRequest request = read_resume_request(HookFields(doc), {});
+  const ResumeRequest request = read_resume_request(HookFields(doc, fleet::claude_code()), {});
   CHECK(request.kind == ResumeRequest::Kind::resume);
   CHECK(request.resume_id == "w-1");
   CHECK(request.caller == "l3-a");
@@ -134,7 +137,7 @@ TEST_CASE("resume_request: deciding needs no hook input - the verdict of each re
   GuardDecision decision = decide_resume(unreadable, options);
   CHECK(decision.verdict == Verdict::silent);
   CHECK(decision.log == "resume-guard: hook input is empty; no decision made");
-  CHECK_FALSE(decision.output());
+  CHECK_FALSE(decision.output(fleet::claude_code()));
   options.strict = true;
   CHECK(decide_resume(unreadable, options).verdict == Verdict::deny);
   CHECK(decide_resume(resume_request("l3-x", "w-9"), options).verdict == Verdict::deny);
@@ -145,8 +148,9 @@ TEST_CASE("resume_request: deciding needs no hook input - the verdict of each re
   decision = decide_resume(number, options);
   CHECK(decision.verdict == Verdict::deny);
   CHECK(decision.message.find("but it is a JSON number") != std::string::npos);
-  REQUIRE(decision.output());
-  CHECK(decision.output()->find("\"permissionDecision\":\"deny\"") != std::string::npos);
+  REQUIRE(decision.output(fleet::claude_code()));
+  CHECK(decision.output(fleet::claude_code())->find("\"permissionDecision\":\"deny\"") !=
+        std::string::npos);
   CHECK_FALSE(decision.log);
 }
 

@@ -1,4 +1,5 @@
 #include "launch/retry_policy.h"
+#include "agents/agents.h"
 
 #include <doctest/doctest.h>
 

@@ -1,4 +1,7 @@
-#include "launch/session_files.h"
+#include "agents/agents.h"
+#include "agents/claude/claude_session_file.h"
+#include "agents/codex/codex_session_file.h"
+#include "agents/gemini/gemini_session_file.h"
 
 #include <doctest/doctest.h>
 #include <sys/inotify.h>
@@ -10,8 +13,8 @@
 #include <functional>
 #include <vector>
 
+#include "agent/agent_profile.h"
 #include "base/files.h"
-#include "launch/agent_profile.h"
 #include "launch/transcript_watch.h"
 #include "temp_dir.h"
 

@@ -1,4 +1,5 @@
 #include "launch/session_id_capture.h"
+#include "agents/agents.h"
 
 #include <doctest/doctest.h>
 

@@ -1,4 +1,5 @@
 #include "launch/session_state.h"
+#include "agents/agents.h"
 
 #include <doctest/doctest.h>
 #include <csignal>

@@ -1,4 +1,5 @@
 #include "settings/settings_file.h"
+#include "agents/agents.h"
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>
@@ -25,15 +26,15 @@ TEST_CASE("settings_file: paths per scope") {
 TEST_CASE("settings_file: missing - empty - object - invalid") {
   TempDir tmp;
   rapidjson::Document doc;
-  load_settings(tmp / "missing.json", doc);
+  load_settings(tmp / "missing.json", doc, fleet::claude_code());
   CHECK(doc.IsObject());
   write_file(tmp / "empty.json", " \n");
-  load_settings(tmp / "empty.json", doc);
+  load_settings(tmp / "empty.json", doc, fleet::claude_code());
   CHECK(doc.ObjectEmpty());
   write_file(tmp / "bad.json", "{\"a\": 1,}");
-  CHECK_THROWS_AS(load_settings(tmp / "bad.json", doc), Error);
+  CHECK_THROWS_AS(load_settings(tmp / "bad.json", doc, fleet::claude_code()), Error);
   write_file(tmp / "array.json", "[]");
-  CHECK_THROWS_AS(load_settings(tmp / "array.json", doc), Error);
+  CHECK_THROWS_AS(load_settings(tmp / "array.json", doc, fleet::claude_code()), Error);
 }
 
 TEST_CASE("settings_file: writes keep the mode - make a .bak - refuse read-only files") {
@@ -86,7 +87,7 @@ TEST_CASE("settings_file: read like Claude Code - BOM - duplicate keys last wins
   CHECK(read.duplicate_keys == std::vector<std::string>{"/hooks"});
   CHECK(doc.MemberCount() == 2);
   CHECK(doc["hooks"]["PreToolUse"].Empty());  // the last one
-  CHECK_THROWS_WITH_AS(load_settings(tmp / "dup.json", doc),
+  CHECK_THROWS_WITH_AS(load_settings(tmp / "dup.json", doc, fleet::claude_code()),
                        doctest::Contains("appear more than once (/hooks)"), Error);
 
   for (const char* text : {"{\n  // mine\n  \"a\": 1\n}", "{\"a\": [1, 2,], }"}) {
@@ -95,7 +96,7 @@ TEST_CASE("settings_file: read like Claude Code - BOM - duplicate keys last wins
     CHECK(read.status == SettingsRead::Status::ignored);
     CHECK(read.problem.find("Claude Code ignores the whole file") != std::string::npos);
     CHECK((doc["a"].IsNumber() || doc["a"].IsArray()));
-    CHECK_THROWS_AS(load_settings(tmp / "lenient.json", doc), Error);
+    CHECK_THROWS_AS(load_settings(tmp / "lenient.json", doc, fleet::claude_code()), Error);
   }
   write_file(tmp / "bad.json", "{\"a\": ");
   CHECK(read_settings(tmp / "bad.json", doc).status == SettingsRead::Status::invalid);

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 
+#include "agents/agents.h"
 #include "base/error.h"
 #include "settings/settings_file.h"
 #include "settings/settings_update.h"
@@ -31,6 +32,7 @@ struct Request {
       REQUIRE(::chmod((bin + "/" + name).c_str(), 0755) == 0);
     }
     request.project_dir = tmp / "project";
+    request.agent = &fleet::claude_code();
   }
 };
 

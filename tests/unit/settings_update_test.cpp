@@ -1,4 +1,5 @@
 #include "settings/settings_update.h"
+#include "agents/agents.h"
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>
@@ -23,31 +24,34 @@ TEST_CASE("settings_update: install writes once - then nothing changes - uninsta
   ::mkdir((tmp / ".claude").c_str(), 0755);
   write_file(path, "{\"model\": \"opus\"}");
 
-  const SettingsUpdate first = plan_install(path, WiringOptions{tmp / "bin", {}, false});
+  const SettingsUpdate first =
+      plan_install(path, WiringOptions{tmp / "bin", {}, false, &fleet::claude_code()});
   CHECK(first.changed);
   CHECK(read_file(path) == "{\"model\": \"opus\"}");  // planning writes nothing
   apply_update(first);
   CHECK(read_file(path) == first.text);
-  const SettingsUpdate second = plan_install(path, WiringOptions{tmp / "bin", {}, false});
+  const SettingsUpdate second =
+      plan_install(path, WiringOptions{tmp / "bin", {}, false, &fleet::claude_code()});
   CHECK_FALSE(second.changed);
   CHECK(second.summary.find("unchanged") == 0);
-  const SettingsUpdate removed = plan_uninstall(path);
+  const SettingsUpdate removed = plan_uninstall(path, fleet::claude_code());
   CHECK(removed.changed);
   CHECK(removed.text == "{\"model\": \"opus\"}");  // the user's bytes, from the .bak
-  CHECK_THROWS_AS(plan_install(path, WiringOptions{tmp / "nowhere", {}, false}), Error);
+  CHECK_THROWS_AS(
+      plan_install(path, WiringOptions{tmp / "nowhere", {}, false, &fleet::claude_code()}), Error);
 }
 
 TEST_CASE("settings_update: uninstall without a settings file creates nothing (issue 13.5)") {
   TempDir tmp;
   const std::string path = tmp / ".claude/settings.json";
-  const SettingsUpdate update = plan_uninstall(path);
+  const SettingsUpdate update = plan_uninstall(path, fleet::claude_code());
   CHECK_FALSE(update.changed);
   apply_update(update);
   CHECK(::access((tmp / ".claude").c_str(), F_OK) != 0);
   // A file without the suite's entries is left byte for byte, formatting included.
   ::mkdir((tmp / ".claude").c_str(), 0755);
   write_file(path, "{\"model\":\"x\"}");
-  const SettingsUpdate none = plan_uninstall(path);
+  const SettingsUpdate none = plan_uninstall(path, fleet::claude_code());
   CHECK_FALSE(none.changed);
   CHECK(none.text == "{\"model\":\"x\"}");
 }

@@ -1,4 +1,5 @@
 #include "launch/stdout_completion.h"
+#include "agents/agents.h"
 
 #include <doctest/doctest.h>
 

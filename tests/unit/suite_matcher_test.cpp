@@ -1,4 +1,5 @@
 #include "settings/suite_matcher.h"
+#include "agents/agents.h"
 
 #include <doctest/doctest.h>
 
@@ -32,7 +33,7 @@ const std::vector<std::string> kOthers = {"Bash",
 
 TEST_CASE("suite_matcher: Claude Code's matcher selects GitHub Copilot CLI's name too") {
   CHECK(kDispatchMatcher == "^(mcp__.*__|.*-)?dispatch_food_truck$");
-  CHECK(dispatch_matcher({}) == std::string(kDispatchMatcher));
+  CHECK(dispatch_matcher({}, fleet::claude_code()) == std::string(kDispatchMatcher));
   CHECK(read_matcher(kDispatchMatcher) == MatcherReading::exact);
   for (const std::string& tool : kSelected) {
     CAPTURE(tool);
@@ -44,18 +45,19 @@ TEST_CASE("suite_matcher: Claude Code's matcher selects GitHub Copilot CLI's nam
     CHECK_FALSE(matcher_matches(kDispatchMatcher, tool));
     CHECK_FALSE(copilot_matches(kDispatchMatcher, tool));
   }
-  CHECK(matcher_faults(kDispatchMatcher, "").empty());
-  const std::string two = dispatch_matcher({"spawn_worker"});
+  CHECK(matcher_faults(kDispatchMatcher, "", fleet::claude_code()).empty());
+  const std::string two = dispatch_matcher({"spawn_worker"}, fleet::claude_code());
   CHECK(two == "^(mcp__.*__|.*-)?(dispatch_food_truck|spawn_worker)$");
   CHECK(copilot_matches(two, "kitchen-spawn_worker"));
-  CHECK(matcher_faults(two, "--tool spawn_worker").empty());
-  CHECK(matcher_names(two) == std::vector<std::string>{"dispatch_food_truck", "spawn_worker"});
+  CHECK(matcher_faults(two, "--tool spawn_worker", fleet::claude_code()).empty());
+  CHECK(matcher_names(two, fleet::claude_code()) ==
+        std::vector<std::string>{"dispatch_food_truck", "spawn_worker"});
 }
 
 TEST_CASE("suite_matcher: the matcher older versions wrote leaves Copilot unguarded") {
   const std::string old = "^(mcp__.*__)?dispatch_food_truck$";
   CHECK_FALSE(copilot_matches(old, "kitchen-dispatch_food_truck"));
-  const std::vector<MatcherFault> faults = matcher_faults(old, "");
+  const std::vector<MatcherFault> faults = matcher_faults(old, "", fleet::claude_code());
   REQUIRE(faults.size() == 1);
   CHECK(std::string(faults[0].rule) == "matcher-misses-other-cli");
   CHECK(faults[0].problem.find("misses kitchen-dispatch_food_truck, the name GitHub Copilot CLI "
@@ -64,11 +66,13 @@ TEST_CASE("suite_matcher: the matcher older versions wrote leaves Copilot unguar
   CHECK(faults[0].problem.find("the dispatch tool is unguarded there") != std::string::npos);
   CHECK(faults[0].problem.find("use ^(mcp__.*__|.*-)?dispatch_food_truck$") != std::string::npos);
   // Install recognises it as the suite's own list of names, so it can rewrite it.
-  CHECK(matcher_names(old) == std::vector<std::string>{"dispatch_food_truck"});
-  CHECK(matcher_names("^(mcp__.*__)?(dispatch_food_truck|spawn_worker)$") ==
+  CHECK(matcher_names(old, fleet::claude_code()) ==
+        std::vector<std::string>{"dispatch_food_truck"});
+  CHECK(matcher_names("^(mcp__.*__)?(dispatch_food_truck|spawn_worker)$", fleet::claude_code()) ==
         std::vector<std::string>{"dispatch_food_truck", "spawn_worker"});
   // A plain name still misses the MCP form first.
-  const std::vector<MatcherFault> plain = matcher_faults("dispatch_food_truck", "");
+  const std::vector<MatcherFault> plain =
+      matcher_faults("dispatch_food_truck", "", fleet::claude_code());
   REQUIRE(plain.size() == 1);
   CHECK(std::string(plain[0].rule) == "matcher-misses-mcp");
 }

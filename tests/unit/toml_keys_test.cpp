@@ -1,4 +1,4 @@
-#include "settings/toml_keys.h"
+#include "agents/codex/toml_keys.h"
 
 #include <doctest/doctest.h>
 

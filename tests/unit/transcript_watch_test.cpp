@@ -1,5 +1,8 @@
 #include "launch/transcript_watch.h"
-#include "launch/session_files.h"
+#include "agents/agents.h"
+#include "agents/claude/claude_session_file.h"
+#include "agents/codex/codex_session_file.h"
+#include "agents/gemini/gemini_session_file.h"
 
 #include <doctest/doctest.h>
 #include <poll.h>
@@ -40,7 +43,9 @@ TEST_CASE("transcript_watch: only what comes after the boundary counts") {
     TempDir tmp;
     const std::string path = tmp / "t.jsonl";
     write_file(path, kDone + "\n");  // the previous run's marker
-    TranscriptWatch watch(path, MarkerRule{"%%DONE%%"}, std::chrono::milliseconds(50), inotify);
+    TranscriptWatch watch(path,
+                          MarkerRule{"%%DONE%%", "", false, &fleet::claude_profile().completion},
+                          std::chrono::milliseconds(50), inotify);
     watch.mark_boundary();
     CHECK(watch.boundary() == kDone.size() + 1);
     CHECK_FALSE(watch.check());
@@ -61,7 +66,9 @@ TEST_CASE("transcript_watch: inotify wakes the watcher - the wait is unbounded o
   TempDir tmp;
   const std::string path = tmp / "t.jsonl";
   write_file(path, "");
-  TranscriptWatch watch(path, MarkerRule{"%%DONE%%"}, std::chrono::milliseconds(500), true);
+  TranscriptWatch watch(path,
+                        MarkerRule{"%%DONE%%", "", false, &fleet::claude_profile().completion},
+                        std::chrono::milliseconds(500), true);
   watch.mark_boundary();
   REQUIRE(watch.fd() >= 0);
   CHECK(watch.wait_ms() == -1);
@@ -75,7 +82,9 @@ TEST_CASE("transcript_watch: a file and a directory that appear later are read f
   TempDir tmp;
   const std::string dir = tmp / "projects/-w";
   const std::string path = dir + "/s.jsonl";
-  TranscriptWatch watch(path, MarkerRule{"%%DONE%%"}, std::chrono::milliseconds(20), true);
+  TranscriptWatch watch(path,
+                        MarkerRule{"%%DONE%%", "", false, &fleet::claude_profile().completion},
+                        std::chrono::milliseconds(20), true);
   watch.mark_boundary();
   CHECK(watch.boundary() == 0);
   CHECK(watch.wait_ms() == 20);  // nothing to watch yet: poll

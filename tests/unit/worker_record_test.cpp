@@ -1,4 +1,5 @@
 #include "launch/worker_record.h"
+#include "agents/agents.h"
 
 #include <doctest/doctest.h>
 #include <cstdio>

@@ -1,10 +1,12 @@
-#include "settings/codex_trust.h"
+#include "agents/codex/codex_trust.h"
 
 #include <sys/stat.h>
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
 
+#include "agents/codex/codex_cli.h"
+#include "agents/codex/toml_keys.h"
 #include "base/error.h"
 #include "base/exit_status.h"
 #include "base/files.h"
@@ -15,7 +17,6 @@
 #include "hook/tool_names.h"
 #include "settings/hook_wiring.h"
 #include "settings/settings_file.h"
-#include "settings/toml_keys.h"
 
 namespace fleet {
 namespace {
@@ -132,7 +133,7 @@ std::string how_to_trust(const std::string& project_dir) {
 }
 
 // The finding for one of the suite's hooks, nullopt when Codex runs it.
-std::optional<Finding> hook_finding(const TomlScan& scan, const CodexHook& suite,
+std::optional<Finding> hook_finding(const TomlScan& scan, const HookToTrust& suite,
                                     const std::string& config) {
   const std::optional<CodexHookState> state = codex_hook_state(*suite.hook);
   if (!state) return std::nullopt;
@@ -239,7 +240,7 @@ std::string codex_config_path(const std::string& codex_home) {
 
 std::vector<Finding> codex_trust_findings(const std::string& project_dir,
                                           const std::string& codex_home,
-                                          const std::vector<CodexHook>& hooks) {
+                                          const std::vector<HookToTrust>& hooks) {
   std::vector<Finding> findings;
   if (hooks.empty()) return findings;
   const std::string config = codex_config_path(codex_home);
@@ -263,8 +264,9 @@ std::vector<Finding> codex_trust_findings(const std::string& project_dir,
                         config});
   }
   const std::string project_file = project_dir + "/.codex/hooks.json";
-  const bool in_project = std::any_of(
-      hooks.begin(), hooks.end(), [&](const CodexHook& h) { return h.hook->file == project_file; });
+  const bool in_project = std::any_of(hooks.begin(), hooks.end(), [&](const HookToTrust& h) {
+    return h.hook->file == project_file;
+  });
   const auto trust = project_trust(scan, project_dir);
   if (in_project && (!trust || trust->second != "trusted")) {
     findings.push_back(
@@ -277,7 +279,7 @@ std::vector<Finding> codex_trust_findings(const std::string& project_dir,
              ", so none of its hooks runs and every dispatch runs unguarded",
          config});
   }
-  for (const CodexHook& suite : hooks) {
+  for (const HookToTrust& suite : hooks) {
     if (auto finding = hook_finding(scan, suite, config)) findings.push_back(std::move(*finding));
   }
   const auto trust_fixes = std::find_if(findings.begin(), findings.end(), [](const Finding& f) {
@@ -288,14 +290,14 @@ std::vector<Finding> codex_trust_findings(const std::string& project_dir,
   return findings;
 }
 
-CodexTrustUpdate trust_codex_hooks(const std::string& project_dir, const std::string& codex_home,
-                                   bool dry_run) {
-  const AgentCli& codex = *find_agent_cli("codex");
+TrustUpdate trust_codex_hooks(const std::string& project_dir, const std::string& codex_home,
+                              bool dry_run) {
+  const AgentCli& codex = kCodexCli;
   HookSourceOptions sources;
   sources.agent = &codex;
   sources.settings_files = {project_dir + "/" + std::string(codex.project_hook_file)};
   const HookSources collected = collect_hooks(sources);
-  CodexTrustUpdate update;
+  TrustUpdate update;
   update.path = codex_config_path(codex_home);
   update.project = resolved(project_dir);
   const std::optional<UniqueFd> lock = dry_run ? std::nullopt : lock_settings(update.path, true);

@@ -11,13 +11,14 @@
 
 #include <CLI/CLI.hpp>
 
-#include "agent/agent_cli.h"
+#include "agents/agents.h"
 
 namespace fleet {
 
-// Adds --agent NAME to `app`; parsing it points `agent` at that CLI's table (left as it is,
-// claude_code() by default, when the option is not given).
+// Adds --agent NAME to `app` and points `agent` at claude_code(), the default; parsing the
+// option points it at that CLI's table.
 inline CLI::Option* add_agent_option(CLI::App& app, const AgentCli*& agent) {
+  agent = &claude_code();
   return app
       .add_option_function<std::string>(
           "--agent",

@@ -1,11 +1,11 @@
-#include "settings/qwen_trust.h"
+#include "agents/qwen/qwen_trust.h"
 
 #include <algorithm>
 #include <optional>
 
+#include "agents/gemini/gemini_trust.h"
 #include "base/json.h"
 #include "base/paths.h"
-#include "settings/gemini_trust.h"
 #include "settings/settings_file.h"
 
 namespace fleet {
@@ -55,15 +55,15 @@ std::optional<std::pair<bool, std::string>> last_set(const std::vector<std::stri
 
 std::vector<Finding> qwen_trust_findings(const std::string& project_dir,
                                          const std::string& qwen_dir,
-                                         const std::vector<const ConfiguredHook*>& hooks) {
+                                         const std::vector<HookToTrust>& hooks) {
   if (hooks.empty()) return {};
   const std::string user = qwen_dir + "/settings.json";
   const std::string project = project_dir + "/.qwen/settings.json";
   const std::string system = system_settings_path();
   std::vector<Finding> findings;
   const auto folder_trust = last_set({user, system}, {"security", "folderTrust", "enabled"});
-  const bool in_project = std::any_of(hooks.begin(), hooks.end(),
-                                      [&](const ConfiguredHook* h) { return h->file == project; });
+  const bool in_project = std::any_of(
+      hooks.begin(), hooks.end(), [&](const HookToTrust& h) { return h.hook->file == project; });
   if (folder_trust && folder_trust->first && in_project) {
     std::string folders = env_value("QWEN_CODE_TRUSTED_FOLDERS_PATH");
     if (folders.empty()) folders = qwen_dir + "/trustedFolders.json";

@@ -1,19 +1,14 @@
 #pragma once
-// Where each agent CLI keeps a session's file (its transcript), found from the session id and
-// the working directory the way the CLI itself names it (agent_profile.h points at these).
+// Where Codex CLI keeps a session's file (its transcript), found from the session id and the
+// working directory the way the CLI itself names it (its AgentProfile points at this).
 // Failing: a file that cannot be found (yet) is ""; directories that cannot be read count as
 // empty.
 
 #include <ctime>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace fleet {
-
-// Claude Code: $CLAUDE_CONFIG_DIR (else $HOME/.claude) /projects/<claude_project_folder(cwd)>/
-// <session_id>.jsonl (claude_project_folder.h). Always a path: Claude Code names it in advance.
-std::string claude_session_file(const std::string& session_id, const std::string& cwd);
 
 // Codex CLI: $CODEX_HOME (else $HOME/.codex) /sessions/YYYY/MM/DD/rollout-<time>-<session_id>
 // .jsonl, the date and time the session started (so found by its id once it exists), looked
@@ -22,20 +17,10 @@ std::string claude_session_file(const std::string& session_id, const std::string
 // one is found; the completion watch cannot read it (transcript_watch.h says so).
 std::string codex_session_file(const std::string& session_id, const std::string& cwd);
 
-// The name ending of a session file kept compressed (zstd), which nothing here decompresses.
-inline constexpr std::string_view kCompressedSuffix = ".zst";
-
 // The day folders ("YYYY/MM/DD", local time, as Codex names them) a rollout of `session_id` can
 // be in at time `now`: today and yesterday (a session this launch started), and, for a UUIDv7
 // id (Codex's), the day its time stamp names and the days either side of it (a session
 // resumed by its id, whatever its age).
 std::vector<std::string> codex_rollout_days(const std::string& session_id, std::time_t now);
-
-// Gemini CLI: $GEMINI_CLI_HOME (else $HOME) /.gemini/tmp/<project>/chats/
-// session-<YYYY-MM-DDTHH-MM>-<first 8 characters of session_id>.jsonl, where <project> is the
-// folder whose .project_root file holds `cwd` (Gemini picks that short name the first time it
-// runs in a directory and keeps it in .gemini/projects.json), and whose first line names
-// `session_id` in full.
-std::string gemini_session_file(const std::string& session_id, const std::string& cwd);
 
 }  // namespace fleet

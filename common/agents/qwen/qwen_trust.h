@@ -1,5 +1,6 @@
 #pragma once
-// Qwen Code's trust (read in Qwen Code 0.24.4's code, doc/qwen.md "Trust"): a fork of Gemini
+// Qwen Code's trust, the reader of its AgentCli::hook_trust (read in Qwen Code 0.24.4's code,
+// doc/qwen.md "Trust"): a fork of Gemini
 // CLI that keeps Gemini's trustedFolders.json — ~/.qwen/trustedFolders.json
 // ($QWEN_CODE_TRUSTED_FOLDERS_PATH), judged as gemini_trust.h judges it — but with folder
 // trust OFF unless `security.folderTrust.enabled: true` is in the user's or the system's
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "agent/hook_trust.h"
 #include "base/finding.h"
 #include "settings/hook_sources.h"
 
@@ -21,6 +23,6 @@ namespace fleet {
 // qwen-hooks-disabled (errors), each saying what to do.
 std::vector<Finding> qwen_trust_findings(const std::string& project_dir,
                                          const std::string& qwen_dir,
-                                         const std::vector<const ConfiguredHook*>& hooks);
+                                         const std::vector<HookToTrust>& hooks);
 
 }  // namespace fleet

@@ -1,4 +1,4 @@
-#include "settings/gemini_trust.h"
+#include "agents/gemini/gemini_trust.h"
 
 #include <algorithm>
 #include <climits>
@@ -56,7 +56,7 @@ std::string how_to_trust(const std::string& project_dir, const std::string& fold
 
 // The hooks-disabled findings from the settings Gemini merges, in its order.
 std::vector<Finding> disabled_findings(const std::vector<std::string>& files,
-                                       const std::vector<const ConfiguredHook*>& hooks) {
+                                       const std::vector<HookToTrust>& hooks) {
   std::vector<Finding> findings;
   std::optional<std::pair<bool, std::string>> enabled;
   for (const std::string& file : files) {
@@ -66,7 +66,8 @@ std::vector<Finding> disabled_findings(const std::vector<std::string>& files,
       enabled = {on->GetBool(), file};
     const Value* off = at(*doc, "hooksConfig", "disabled");
     if (off == nullptr || !off->IsArray()) continue;
-    for (const ConfiguredHook* hook : hooks) {
+    for (const HookToTrust& suite : hooks) {
+      const ConfiguredHook* hook = suite.hook;
       const std::string name = hook->name.empty() ? hook->command : hook->name;
       for (const Value& item : off->GetArray()) {
         if (!item.IsString() || name != item.GetString()) continue;
@@ -113,7 +114,7 @@ std::optional<bool> gemini_folder_trusted(const std::string& folders, const std:
 
 std::vector<Finding> gemini_trust_findings(const std::string& project_dir,
                                            const std::string& gemini_dir,
-                                           const std::vector<const ConfiguredHook*>& hooks) {
+                                           const std::vector<HookToTrust>& hooks) {
   if (hooks.empty()) return {};
   const std::string user = gemini_dir + "/settings.json";
   const std::string project = project_dir + "/.gemini/settings.json";
@@ -128,8 +129,8 @@ std::vector<Finding> gemini_trust_findings(const std::string& project_dir,
   std::string folders = env_value("GEMINI_CLI_TRUSTED_FOLDERS_PATH");
   if (folders.empty()) folders = gemini_dir + "/trustedFolders.json";
   std::vector<Finding> findings;
-  const bool in_project = std::any_of(hooks.begin(), hooks.end(),
-                                      [&](const ConfiguredHook* h) { return h->file == project; });
+  const bool in_project = std::any_of(
+      hooks.begin(), hooks.end(), [&](const HookToTrust& h) { return h.hook->file == project; });
   if (folder_trust && in_project) {
     rapidjson::Document unused;
     const SettingsRead read = read_settings(folders, unused);

@@ -2,16 +2,16 @@
 // What launch-wrapper needs to know of an agent CLI (Claude Code, Codex CLI, Gemini CLI), one
 // table per CLI, looked up by the name `--agent` takes (agent/agent_cli.h holds the hook side):
 // which command line is the agent's own, how a session id is given or learned, how a session
-// is resumed, where its session file is and which record in it (or on its stdout) finishes a
-// turn, and which of its failures are worth another attempt (doc/agents.md, "Adding a CLI").
-// Failing: nothing here fails; an unknown name is nullptr.
+// is resumed, where its session file is and which record in it (or on its stdout) finishes
+// a turn, and which of its failures are worth another attempt. The types only: each CLI's row is in its home,
+// common/agents/<name>/, and agents/agents.h lists them (doc/development.md, "Adding a CLI").
 
 #include <span>
 #include <string>
 #include <string_view>
 
-#include "launch/completion_marker.h"
-#include "launch/error_class.h"
+#include "agent/completion_record.h"
+#include "agent/error_form.h"
 
 namespace fleet {
 
@@ -77,13 +77,8 @@ struct AgentProfile {
   StdoutCompletionForm completion_on_stdout = {};
 };
 
-// The profile of the CLI a launch runs when --agent is not given (Claude Code).
-const AgentProfile& claude_profile();
-
-// The profile named `name` (AgentProfile::name), nullptr for any other word.
-const AgentProfile* find_agent_profile(std::string_view name);
-
-// Every profile, claude_profile() first.
-std::span<const AgentProfile* const> agent_profiles();
+// The name ending of a session file kept compressed (zstd), which nothing here decompresses
+// (Codex's rollout-…-<id>.jsonl.zst).
+inline constexpr std::string_view kCompressedSuffix = ".zst";
 
 }  // namespace fleet

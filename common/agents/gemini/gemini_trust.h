@@ -1,6 +1,7 @@
 #pragma once
-// Gemini CLI's trust (read in gemini-cli 0.61.0's code, doc/agents.md "Trust"): it merges a
-// project's .gemini/settings.json — its hooks included — only when the folder is trusted:
+// Gemini CLI's trust, the reader of its AgentCli::hook_trust (read in gemini-cli 0.61.0's code,
+// doc/agents.md "Trust"): it merges a project's .gemini/settings.json — its hooks included — only
+// when the folder is trusted:
 // ~/.gemini/trustedFolders.json ($GEMINI_CLI_TRUSTED_FOLDERS_PATH) maps paths to
 // TRUST_FOLDER, TRUST_PARENT (the path's parent) or DO_NOT_TRUST; the rule with the longest
 // path whose folder holds the project (both resolved through symlinks) decides, and no rule
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "agent/hook_trust.h"
 #include "base/finding.h"
 #include "settings/hook_sources.h"
 
@@ -27,6 +29,6 @@ std::optional<bool> gemini_folder_trusted(const std::string& folders, const std:
 // gemini-hooks-disabled, gemini-hook-disabled (errors), each saying what to do.
 std::vector<Finding> gemini_trust_findings(const std::string& project_dir,
                                            const std::string& gemini_dir,
-                                           const std::vector<const ConfiguredHook*>& hooks);
+                                           const std::vector<HookToTrust>& hooks);
 
 }  // namespace fleet

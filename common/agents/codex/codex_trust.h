@@ -1,6 +1,7 @@
 #pragma once
-// Codex CLI's trust (observed with codex-cli 0.169.0; doc/agents.md, "Trust"): it reads a
-// project's .codex/hooks.json only when the project is trusted in $CODEX_HOME/config.toml
+// Codex CLI's trust, the reader and writer of its AgentCli::hook_trust (observed with codex-cli
+// 0.169.0; doc/agents.md, "Trust"): it reads a project's .codex/hooks.json only when the project is
+// trusted in $CODEX_HOME/config.toml
 // (`[projects."<path>"] trust_level = "trusted"`, the project's own path or its git root), and
 // runs a hook of it only when `[hooks.state."<hooks file>:<event_label>:<group>:<entry>"]`
 // holds `trusted_hash` equal to the hook's current hash — else `codex exec` skips the hook
@@ -26,6 +27,7 @@
 
 #include <rapidjson/document.h>
 
+#include "agent/hook_trust.h"
 #include "base/finding.h"
 #include "settings/hook_sources.h"
 
@@ -58,13 +60,9 @@ std::string codex_config_path(const std::string& codex_home);
 // codex-config-invalid (config.toml is no TOML document), codex-project-untrusted,
 // codex-hook-untrusted, codex-hook-modified, codex-hook-disabled (errors); the first that
 // trust fixes says how to trust, once.
-struct CodexHook {
-  const ConfiguredHook* hook;
-  std::string what;
-};
 std::vector<Finding> codex_trust_findings(const std::string& project_dir,
                                           const std::string& codex_home,
-                                          const std::vector<CodexHook>& hooks);
+                                          const std::vector<HookToTrust>& hooks);
 
 // `fleet-hooks install --agent codex --trust`: $CODEX_HOME/config.toml with the project
 // trusted under its resolved path, the one Codex looks up (`[projects."<path>"] trust_level =
@@ -75,19 +73,7 @@ std::vector<Finding> codex_trust_findings(const std::string& project_dir,
 // in config.toml.bak) when it changes and not `dry_run`. Throws Error, trusting nothing, when
 // the project's file holds no such hook or one Codex cannot read, or when config.toml is no
 // TOML document or defines a table to change in a form set_toml_string does not edit.
-struct CodexTrustRefusal {
-  std::string key;
-  std::string command;
-};
-struct CodexTrustUpdate {
-  std::string path;
-  std::string project;  // the path the project is trusted under
-  std::string text;     // config.toml as it is afterwards
-  bool changed = false;
-  std::vector<std::string> trusted;        // the hook keys trusted
-  std::vector<CodexTrustRefusal> refused;  // left untrusted: not a command install writes
-};
-CodexTrustUpdate trust_codex_hooks(const std::string& project_dir, const std::string& codex_home,
-                                   bool dry_run);
+TrustUpdate trust_codex_hooks(const std::string& project_dir, const std::string& codex_home,
+                              bool dry_run);
 
 }  // namespace fleet

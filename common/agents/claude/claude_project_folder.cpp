@@ -1,4 +1,4 @@
-#include "launch/claude_project_folder.h"
+#include "agents/claude/claude_project_folder.h"
 
 #include <cstdint>
 #include <optional>

@@ -7,7 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "agent/agent_cli.h"
+#include "agents/agents.h"
 #include "base/cli.h"
 #include "launch/options.h"
 
@@ -43,7 +43,7 @@ class LaunchWrapperCommandLine {
   void add_subcommands(CLI::App& app);
 
   LaunchOptions options_;
-  const AgentCli* agent_ = &claude_code();
+  const AgentCli* agent_ = nullptr;  // add_agent_option points it at the default
   double grace_seconds_ = 5;
   double drain_seconds_ = 5;
   int poll_ms_ = 500;

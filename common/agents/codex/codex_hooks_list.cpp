@@ -1,4 +1,4 @@
-#include "settings/codex_hooks_list.h"
+#include "agents/codex/codex_hooks_list.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -8,7 +8,7 @@
 
 #include <rapidjson/document.h>
 
-#include "agent/agent_cli.h"
+#include "agents/codex/codex_cli.h"
 #include "base/files.h"
 #include "base/json.h"
 #include "base/paths.h"
@@ -187,7 +187,7 @@ std::vector<Finding> codex_reported_findings(const std::string& project_dir,
                         cwd});
   }
   if (!own_check_passed) return findings;  // the suite's own findings already say why
-  const AgentCli& codex = *find_agent_cli("codex");
+  const AgentCli& codex = kCodexCli;
   bool listed = false;
   for (const CodexListedHook& hook : list->hooks) {
     if (suite_hook_of_command(hook.command, hook.event, codex) == nullptr) continue;

@@ -1,0 +1,60 @@
+#pragma once
+// The trust seam of an agent CLI: what a project's hooks need before the CLI runs them, read
+// and written by the code in the CLI's home (common/agents/<name>/) and reached by the rest
+// through these function pointers (AgentCli::hook_trust). A CLI that runs a project's hooks
+// as they are (Claude Code) leaves them all null.
+// Failing: each function says how it fails where its home defines it (check and reported
+// throw nothing; write throws Error, trusting nothing).
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/finding.h"
+
+namespace fleet {
+
+struct ConfiguredHook;  // settings/hook_sources.h
+
+// One of the suite's hooks as the CLI's hook file holds it, and what it is for a person ("the
+// resume-guard hook").
+struct HookToTrust {
+  const ConfiguredHook* hook;
+  std::string what;
+};
+
+// A hook install --trust leaves untrusted: its key, and its command, which install never writes.
+struct TrustRefusal {
+  std::string key;
+  std::string command;
+};
+
+// What install --trust wrote, or would write with dry_run.
+struct TrustUpdate {
+  std::string path;     // the CLI's trust record (Codex: $CODEX_HOME/config.toml)
+  std::string project;  // the path the project is trusted under
+  std::string text;     // the record as it is afterwards
+  bool changed = false;
+  std::vector<std::string> trusted;   // the hook keys trusted
+  std::vector<TrustRefusal> refused;  // left untrusted: not a command install writes
+};
+
+struct HookTrust {
+  // How the trust messages name the CLI ("Codex"); "" : no trust.
+  std::string_view named_as = "";
+  // The findings that say the CLI will not run the suite's `hooks` of `project_dir`, read from
+  // its records under its configuration directory `config_home`; null: nothing to trust.
+  std::vector<Finding> (*check)(const std::string& project_dir, const std::string& config_home,
+                                const std::vector<HookToTrust>& hooks) = nullptr;
+  // What the installed CLI itself reports for `project_dir` (asked only when it is on PATH);
+  // null: the CLI is not asked.
+  std::vector<Finding> (*reported)(const std::string& project_dir, bool own_check_passed) = nullptr;
+  // `fleet-hooks install --trust`: trusts the project and the suite's own hooks; null: the
+  // CLI's trust is the user's to give.
+  TrustUpdate (*write)(const std::string& project_dir, const std::string& config_home,
+                       bool dry_run) = nullptr;
+  // The file write changes, under `config_home`.
+  std::string (*record_path)(const std::string& config_home) = nullptr;
+};
+
+}  // namespace fleet

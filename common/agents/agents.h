@@ -1,0 +1,38 @@
+#pragma once
+// The agent CLIs the suite knows, one line per CLI in agents.cpp, and their lookups by the name
+// `--agent` takes. Each CLI's rows (its AgentCli and AgentProfile) are in its home,
+// common/agents/<name>/ (doc/development.md, "Adding a CLI"). Only the programs and this
+// folder include this header: the floors below get the table they act for.
+// Failing: an unknown name is nullptr.
+
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "agent/agent_cli.h"
+#include "agent/agent_profile.h"
+
+namespace fleet {
+
+// The CLI a hook speaks when --agent is not given (Claude Code).
+const AgentCli& claude_code();
+
+// Every CLI the suite knows, claude_code() first.
+std::span<const AgentCli* const> agent_clis();
+
+// The CLI `name` names (AgentCli::name), nullptr for any other word.
+const AgentCli* find_agent_cli(std::string_view name);
+
+// The names of agent_clis() joined by `separator` ("claude|codex|gemini").
+std::string agent_cli_names(std::string_view separator);
+
+// The profile of the CLI a launch runs when --agent is not given (Claude Code).
+const AgentProfile& claude_profile();
+
+// The profile named `name` (AgentProfile::name), nullptr for any other word.
+const AgentProfile* find_agent_profile(std::string_view name);
+
+// Every profile, claude_profile() first.
+std::span<const AgentProfile* const> agent_profiles();
+
+}  // namespace fleet

@@ -1,0 +1,52 @@
+#include "agents/claude/claude_cli.h"
+
+#include <array>
+
+namespace fleet {
+namespace {
+
+// GitHub Copilot CLI 1.0.102 runs the hooks of a trusted repository's .claude/settings.json
+// (Claude Code's dialect) and names an MCP tool <server>-<tool>: kitchen-dispatch_food_truck.
+// Its PostToolUse input has no tool_response but "tool_result": {"result_type": "success",
+// "text_result_for_llm": <the MCP server's text>}.
+constexpr std::array<HookFileReader, 1> kClaudeFileReaders = {{
+    {.display_name = "GitHub Copilot CLI",
+     .version_checked = "1.0.102",
+     .mcp = {.prefix = "", .separator = "-"},
+     .result_field = "tool_result",
+     .result_text = "text_result_for_llm"},
+}};
+
+}  // namespace
+
+// Claude Code 2.1.328: PostToolUse's tool_response for an MCP tool is the array of content
+// blocks [{"type":"text","text":…}].
+constexpr AgentCli kClaudeCli = {
+    .name = "claude",
+    .is_default = true,
+    .display_name = "Claude Code",
+    .version_checked = "2.1.328",
+    .project_hook_file = ".claude/settings.json",
+    .pre_tool_event = "PreToolUse",
+    .post_tool_event = "PostToolUse",
+    .session_start_event = "SessionStart",
+    .fields = kClaudeHookFields,
+    .mcp = {.prefix = "mcp__", .separator = "__"},
+    .deny = kClaudeDeny,
+    .advisory_key = "systemMessage",
+    .response = {.blocks_key = "", .block_type = "text", .text_open = "", .text_close = ""},
+    .timeout_unit = TimeoutUnit::seconds,
+    .session_start = {.event = "SessionStart", .matcher = ""},
+    .names_hook_entries = false,
+    .config_home_variable = "CLAUDE_CONFIG_DIR",
+    .config_home_default = ".claude",
+    .user_hook_file = "settings.json",
+    .hook_trust = {},  // a project's settings run as they are
+    .settings_comments = false,
+    .settings_scopes = true,
+    .on_not_plain_json = "ignores the whole file, without a warning",
+    .also_read_by = kClaudeFileReaders,
+    .caller_variable = "CLAUDE_CODE_SESSION_ID",
+};
+
+}  // namespace fleet

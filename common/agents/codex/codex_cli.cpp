@@ -1,0 +1,44 @@
+#include "agents/codex/codex_cli.h"
+
+#include "agents/claude/claude_cli.h"
+#include "agents/codex/codex_hooks_list.h"
+#include "agents/codex/codex_trust.h"
+
+namespace fleet {
+
+// codex-cli 0.169.0: Claude Code's dialect; an MCP tool's tool_response is the MCP result
+// {"content":[{"type":"text","text":…}]}. A project's hooks run only once trusted in
+// $CODEX_HOME/config.toml (codex_trust.h).
+constexpr AgentCli kCodexCli = {
+    .name = "codex",
+    .is_default = false,
+    .display_name = "Codex CLI",
+    .version_checked = "0.169.0",
+    .project_hook_file = ".codex/hooks.json",
+    .pre_tool_event = "PreToolUse",
+    .post_tool_event = "PostToolUse",
+    .session_start_event = "SessionStart",
+    .fields = kClaudeHookFields,
+    .mcp = {.prefix = "mcp__", .separator = "__"},
+    .deny = kClaudeDeny,
+    .advisory_key = "systemMessage",
+    .response = {.blocks_key = "content", .block_type = "text", .text_open = "", .text_close = ""},
+    .timeout_unit = TimeoutUnit::seconds,
+    // A Codex worker is recorded from its first hook (its id cannot be chosen).
+    .session_start = {.event = "SessionStart", .matcher = "startup"},
+    .names_hook_entries = false,
+    .config_home_variable = "CODEX_HOME",
+    .config_home_default = ".codex",
+    .user_hook_file = "hooks.json",
+    .hook_trust = {.named_as = "Codex",
+                   .check = &codex_trust_findings,
+                   .reported = &codex_reported_findings,
+                   .write = &trust_codex_hooks,
+                   .record_path = &codex_config_path},
+    .settings_comments = false,
+    .settings_scopes = false,
+    .on_not_plain_json = "loads none of its hooks (it warns: failed to parse hooks config)",
+    .also_read_by = {},
+};
+
+}  // namespace fleet

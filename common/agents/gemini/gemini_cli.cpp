@@ -1,0 +1,42 @@
+#include "agents/gemini/gemini_cli.h"
+
+#include "agents/claude/claude_cli.h"
+#include "agents/gemini/gemini_trust.h"
+
+namespace fleet {
+
+// gemini-cli 0.61.0: BeforeTool/AfterTool, mcp_<server>_<tool>, a top-level
+// {"decision":"deny","reason":…}; AfterTool's tool_response is {"llmContent":[{"text":…}],
+// "returnDisplay":…} with an MCP server's text wrapped in <untrusted_context> tags. A project's
+// settings load only in a trusted folder (gemini_trust.h).
+constexpr AgentCli kGeminiCli = {
+    .name = "gemini",
+    .is_default = false,
+    .display_name = "Gemini CLI",
+    .version_checked = "0.61.0",
+    .project_hook_file = ".gemini/settings.json",
+    .pre_tool_event = "BeforeTool",
+    .post_tool_event = "AfterTool",
+    .session_start_event = "SessionStart",
+    .fields = kClaudeHookFields,
+    .mcp = {.prefix = "mcp_", .separator = "_"},
+    .deny = {.wrapper = "", .event_key = "", .decision_key = "decision", .reason_key = "reason"},
+    .advisory_key = "systemMessage",
+    .response = {.blocks_key = "llmContent",
+                 .block_type = "",
+                 .text_open = "<untrusted_context>\n",
+                 .text_close = "\n</untrusted_context>"},
+    .timeout_unit = TimeoutUnit::milliseconds,
+    .session_start = {.event = "SessionStart", .matcher = ""},
+    .names_hook_entries = true,
+    .config_home_variable = "",
+    .config_home_default = ".gemini",
+    .user_hook_file = "settings.json",
+    .hook_trust = {.named_as = "Gemini", .check = &gemini_trust_findings},
+    .settings_comments = true,
+    .settings_scopes = false,
+    .on_not_plain_json = "stops with a configuration error (a trailing comma is fatal)",
+    .also_read_by = {},
+};
+
+}  // namespace fleet
