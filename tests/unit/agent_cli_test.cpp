@@ -90,7 +90,7 @@ TEST_CASE("agent_cli: the facts observed with each pinned CLI") {
   CHECK(qwen.response.text_open.empty());                        // without its tags
   CHECK(qwen.timeout_unit == TimeoutUnit::seconds);
   CHECK(qwen.settings_comments);
-  CHECK(qwen.hook_trust.check != nullptr);
+  CHECK((qwen.hook_trust.check != nullptr));
   CHECK(qwen.caller_variable == "QWEN_CODE_SESSION_ID");
   CHECK(claude.caller_variable == "CLAUDE_CODE_SESSION_ID");
   CHECK(codex.caller_variable.empty());
