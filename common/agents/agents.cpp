@@ -8,6 +8,8 @@
 #include "agents/codex/codex_profile.h"
 #include "agents/gemini/gemini_cli.h"
 #include "agents/gemini/gemini_profile.h"
+#include "agents/qwen/qwen_cli.h"
+#include "agents/qwen/qwen_profile.h"
 
 namespace fleet {
 namespace {
@@ -23,6 +25,7 @@ constexpr AgentHome kHomes[] = {
     {.cli = &kClaudeCli, .profile = &kClaudeProfile},
     {.cli = &kCodexCli, .profile = &kCodexProfile},
     {.cli = &kGeminiCli, .profile = &kGeminiProfile},
+    {.cli = &kQwenCli, .profile = &kQwenProfile},
 };
 
 constexpr auto kClis = [] {

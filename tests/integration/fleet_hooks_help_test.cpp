@@ -56,9 +56,10 @@ std::map<std::string, std::string> help_options(const std::string& subcommand) {
   std::string listed;
   for (const std::string& line : split_lines(r.out)) {
     if (!line.starts_with("  --")) continue;
-    // The name and its placeholder: CLI11's first column (28 wide), without an annotation
-    // such as "(required)".
-    std::string column = line.size() > 30 ? line.substr(2, 28) : line.substr(2);
+    // The name and its placeholder: CLI11's first column (28 wide; a longer one stands alone,
+    // its description on the next line), without an annotation such as "(required)".
+    const bool alone = line.size() > 30 && line[29] != ' ';
+    std::string column = line.size() > 30 && !alone ? line.substr(2, 28) : line.substr(2);
     column = column.substr(0, column.find(" ("));
     listed += column + "\n";
   }
