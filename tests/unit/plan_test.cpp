@@ -177,7 +177,11 @@ TEST_CASE("plan: a CLI that reports completion on stdout needs its command to pr
   LaunchOptions options;
   options.agent = &agent;
   options.completion.marker = "%%DONE%%";
-  const auto record = [](const std::string& id) { return ProvenanceRecord{id}; };
+  const auto record = [](const std::string& id) {
+    ProvenanceRecord found;
+    found.session_id = id;
+    return found;
+  };
   const auto plan_of = [&](const Argv& command) {
     options.command = command;
     return plan_launch(command, options.session, std::nullopt, counting_ids(), agent);
