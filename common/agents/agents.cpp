@@ -61,6 +61,15 @@ std::string agent_cli_names(std::string_view separator) {
   return agent_cli_names(kClis, separator);
 }
 
+std::string agent_cli_display_names(std::string_view separator) {
+  std::string names;
+  for (const AgentCli* agent : kClis) {
+    if (!names.empty()) names += separator;
+    names += agent->display_name;
+  }
+  return names;
+}
+
 const AgentProfile& claude_profile() {
   return *kHomes[0].profile;
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "agents/agents.h"
 #include "process.h"
 #include "temp_dir.h"
 #include "text.h"
@@ -116,7 +117,8 @@ TEST_CASE("fleet-hooks query --help shows its alternatives as the manual's synop
 
 TEST_CASE("fleet-hooks --help says the suite wires every agent CLI") {
   const auto r = run_process({FLEET_HOOKS_CLI, "--help"});
-  CHECK(contains(r.out, "Claude Code, Codex and Gemini CLI"));
+  for (const fleet::AgentCli* agent : fleet::agent_clis())
+    CHECK(contains(r.out, std::string(agent->display_name)));
   CHECK_FALSE(contains(r.out, "into Claude Code settings"));
   const auto uninstall = run_process({FLEET_HOOKS_CLI, "uninstall", "--help"});
   CHECK_FALSE(contains(uninstall.out, "to wire"));
