@@ -18,11 +18,11 @@ mode=install
 project=""
 package_dir=""
 agents=()   # --agent: the CLIs to wire in --project (none given: Claude Code)
-trust=""    # --trust: with --agent codex, trust the Codex wiring
+trust=""    # --trust: with --agent codex or copilot, trust that CLI's wiring
 binaries=(resume-guard provenance-writer launch-wrapper fleet-hooks)
 
 usage() {
-  echo "Usage: $0 [--prefix DIR] [--project DIR [--agent claude|codex|gemini]... [--trust]]"
+  echo "Usage: $0 [--prefix DIR] [--project DIR [--agent NAME]... [--trust]]"
   echo "       $0 --uninstall [--prefix DIR] [--project DIR]"
   echo "       $0 --package DIR"
   echo "       $0 --test"
@@ -37,11 +37,13 @@ usage() {
                  the wiring (fleet-hooks check). DIR must exist; it is checked before
                  anything is built.
   --agent NAME   With --project: the agent CLI to wire, repeatable: claude
-                 (DIR/.claude/settings.json, the default), codex (DIR/.codex/hooks.json)
-                 or gemini (DIR/.gemini/settings.json).
-  --trust        With --agent codex: trust the project and the suite's own hooks in
-                 $CODEX_HOME/config.toml, which Codex needs before it runs them (Gemini
-                 CLI needs the folder trusted: the check says how).
+                 (DIR/.claude/settings.json, the default), codex (DIR/.codex/hooks.json),
+                 gemini (DIR/.gemini/settings.json), or another CLI the suite knows (one
+                 folder each in common/agents/; `fleet-hooks agents` lists them with
+                 their files).
+  --trust        With --agent codex or copilot: trust the suite's wiring where that CLI
+                 keeps its trust, which it needs before it runs the hooks (Gemini CLI
+                 needs the folder trusted: the check says how).
   --uninstall    Remove exactly what an install into --prefix put there (the list is kept in
                  DIR/share/fleet-hooks/), and the wiring of every CLI in every project it
                  wired (and in --project).
@@ -62,6 +64,17 @@ usage() {
 
 Relative paths are taken from the directory you run install.sh from.
 USAGE
+}
+
+# The names --agent takes, joined by $1: one home per agent CLI in the source tree,
+# common/agents/<name>/ (the built fleet-hooks lists the same with `fleet-hooks agents`).
+known_agents() {
+  local home names=""
+  for home in "$source_dir"/common/agents/*/; do
+    home="${home%/}"
+    names+="${names:+$1}${home##*/}"
+  done
+  printf '%s\n' "$names"
 }
 
 die_usage() {
@@ -90,7 +103,7 @@ while [ $# -gt 0 ]; do
       ;;
     --project=*) project="${1#--project=}"; shift ;;
     --agent)
-      [ $# -ge 2 ] || die_usage "--agent needs the name of an agent CLI: claude, codex or gemini"
+      [ $# -ge 2 ] || die_usage "--agent needs the name of an agent CLI: $(known_agents ', ')"
       agents+=("$2")
       shift 2
       ;;
@@ -119,17 +132,14 @@ absolute() {
 
 for agent in ${agents[@]+"${agents[@]}"}; do
   case "$agent" in
-    claude | codex | gemini) ;;
     *,*) die_usage "--agent $agent: one agent CLI per --agent; repeat it (--agent codex --agent gemini)" ;;
-    *) die_usage "--agent $agent: not an agent CLI; use claude, codex or gemini" ;;
   esac
+  known_agents $'\n' | grep -Fxq -- "$agent" ||
+    die_usage "--agent $agent: not an agent CLI; use one of $(known_agents ', ')"
 done
 if [ ${#agents[@]} -gt 0 ] || [ -n "$trust" ]; then
   [ "$mode" = install ] && [ -n "$project" ] ||
     die_usage "--agent and --trust go with --project DIR (the project to wire), in an install"
-fi
-if [ -n "$trust" ] && ! printf '%s\n' ${agents[@]+"${agents[@]}"} | grep -qx codex; then
-  die_usage "--trust trusts the Codex wiring: pass --agent codex with it"
 fi
 [ ${#agents[@]} -gt 0 ] || agents=(claude)
 
@@ -186,8 +196,11 @@ unwire_project() {
   fi
   # fleet-hooks uninstall keeps the wired file in a new <file>.bak.N; that backup is this
   # step's own and goes too, so the project ends as it was before the install.
-  local backups_before="" file
-  local files=("$settings" "$dir/.codex/hooks.json" "$dir/.gemini/settings.json")
+  local backups_before=""
+  local files=() file
+  while IFS=$'\t' read -r _ file _; do files+=("$dir/$file"); done < <("$tool" agents 2>/dev/null)
+  # A fleet-hooks older than `fleet-hooks agents` knew these three.
+  [ ${#files[@]} -gt 0 ] || files=("$settings" "$dir/.codex/hooks.json" "$dir/.gemini/settings.json")
   for file in "${files[@]}"; do backups_before+="$(compgen -G "$file.bak.*" || true)"$'\n'; done
   "$tool" uninstall --project "$dir" || return 1
   local backup
@@ -242,8 +255,9 @@ if [ "$mode" = uninstall ]; then
       echo "  $tool uninstall --project DIR" >&2
     else
       echo "To unwire a project by hand, delete the hook entries that run resume-guard and" >&2
-      echo "provenance-writer from DIR/.claude/settings.json, DIR/.codex/hooks.json and" >&2
-      echo "DIR/.gemini/settings.json (no fleet-hooks executable is left on this machine to do it)." >&2
+      echo "provenance-writer from each agent CLI's project file (DIR/.claude/settings.json," >&2
+      echo "DIR/.codex/hooks.json, DIR/.gemini/settings.json, …: doc/agents.md lists them; no" >&2
+      echo "fleet-hooks executable is left on this machine to do it)." >&2
     fi
     exit 1
   fi
@@ -602,11 +616,7 @@ fi
 if [ -n "$project" ]; then
   wired_files=()
   for agent in "${agents[@]}"; do
-    case "$agent" in
-      claude) wired_files+=(.claude/settings.json) ;;
-      codex) wired_files+=(.codex/hooks.json) ;;
-      gemini) wired_files+=(.gemini/settings.json) ;;
-    esac
+    wired_files+=("$("$prefix/bin/fleet-hooks" agents | awk -F '\t' -v name="$agent" '$1 == name { print $2 }')")
   done
   echo "  $step. If $project is a git repository, commit ${wired_files[*]} there (every"
   echo "     clone and CI runner then runs the guard); not their .bak backups (the state"
@@ -616,20 +626,20 @@ if [ -n "$project" ]; then
   echo "       printf '%s\\n'$ignored >> .gitignore"
 else
   echo "  $step. Wire an orchestrator project for each agent CLI it uses, and check it:"
-  echo "       fleet-hooks install --project DIR [--agent claude|codex|gemini]..."
+  echo "       fleet-hooks install --project DIR [--agent NAME]...   (fleet-hooks agents lists them)"
   echo "       fleet-hooks check --project DIR"
   echo "     then commit the file each install names (.claude/settings.json,"
-  echo "     .codex/hooks.json, .gemini/settings.json), not its .bak backups."
+  echo "     .codex/hooks.json, ...), not its .bak backups."
 fi
 step=$((step + 1))
 echo "  $step. Have the dispatcher record every session at launch, before the agent runs"
-echo "     (the caller comes from \$CLAUDE_CODE_SESSION_ID, which Claude Code gives the MCP"
-echo "     server and everything it starts):"
+echo "     (the caller is the session whose dispatch the guard let through, else the one its"
+echo "     CLI names to the MCP server, as \$CLAUDE_CODE_SESSION_ID does):"
 echo "       launch-wrapper --member NAME --record-provenance --assign-session-id \\"
 echo "         --recipe-name RECIPE --step-name STEP -- claude -p \"...\""
-echo "     (a Codex or Gemini worker: --agent codex -- codex exec --json \"...\" or"
-echo "     --agent gemini -- gemini -p \"...\"; a Codex or Gemini orchestrator's dispatches are"
-echo "     recorded by the provenance-writer hook wired after its dispatch tool)"
+echo "     (a worker of another CLI: --agent NAME and its own command, as in"
+echo "     --agent codex -- codex exec --json \"...\" or --agent gemini -- gemini -p \"...\";"
+echo "     doc/agents.md has each CLI's)"
 echo "     or, for a launcher you cannot wrap: provenance-writer record --session-id ID \\"
 echo "         --recipe-name RECIPE --step-name STEP"
 step=$((step + 1))

@@ -45,4 +45,24 @@ std::string agent_cli_names(std::span<const AgentCli* const> clis, std::string_v
   return names;
 }
 
+Result<std::string> caller_from_environment(std::span<const AgentCli* const> clis) {
+  std::string caller;
+  std::string named;  // "VARIABLE=value" of each variable set
+  for (const AgentCli* agent : clis) {
+    if (agent->caller_variable.empty()) continue;
+    const std::string variable(agent->caller_variable);
+    const char* value = std::getenv(variable.c_str());
+    if (value == nullptr || *value == '\0') continue;
+    named += (named.empty() ? "" : ", ") + variable + "=" + value;
+    if (!caller.empty() && caller != value) {
+      return Result<std::string>::failure(
+          "the environment names different calling sessions (" + named +
+          "): a CLI started from another CLI's shell inherits its variable too, so which one "
+          "called is not certain");
+    }
+    caller = value;
+  }
+  return caller;
+}
+
 }  // namespace fleet

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "agent/hook_trust.h"
+#include "base/result.h"
 
 namespace fleet {
 
@@ -117,6 +118,9 @@ struct AgentCli {
   std::string_view on_not_plain_json;
   // The other CLIs that run the hooks of project_hook_file (Claude Code's: GitHub Copilot CLI).
   std::span<const HookFileReader> also_read_by;
+  // The environment variable in which the CLI names, to the MCP servers it starts (and so to
+  // what they launch), the session that calls them: "CLAUDE_CODE_SESSION_ID"; "" : none.
+  std::string_view caller_variable = "";
 };
 
 // The MCP forms of a tool name the hooks of `agent`'s project_hook_file are called with:
@@ -135,5 +139,11 @@ int hook_timeout_value(const AgentCli& agent, int seconds);
 
 // The names of `clis` joined by `separator` ("claude|codex|gemini").
 std::string agent_cli_names(std::span<const AgentCli* const> clis, std::string_view separator);
+
+// The session that runs this process as the agent CLIs above it, of `clis`, name it to their
+// MCP servers (AgentCli::caller_variable): "" when no such variable is set; the problem, naming
+// the variables, when they name different sessions (a CLI started from another CLI's shell
+// inherits that one's variable too: no guess is made).
+Result<std::string> caller_from_environment(std::span<const AgentCli* const> clis);
 
 }  // namespace fleet

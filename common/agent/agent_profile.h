@@ -2,8 +2,8 @@
 // What launch-wrapper needs to know of an agent CLI (Claude Code, Codex CLI, Gemini CLI), one
 // table per CLI, looked up by the name `--agent` takes (agent/agent_cli.h holds the hook side):
 // which command line is the agent's own, how a session id is given or learned, how a session
-// is resumed, where its session file is and which record in it finishes a turn, and which of
-// its failures are worth another attempt. The types only: each CLI's row is in its home,
+// is resumed, where its session file is and which record in it (or on its stdout) finishes
+// a turn, and which of its failures are worth another attempt. The types only: each CLI's row is in its home,
 // common/agents/<name>/, and agents/agents.h lists them (doc/development.md, "Adding a CLI").
 
 #include <span>
@@ -52,6 +52,15 @@ struct RefusedOption {
   std::string_view why;
 };
 
+// A CLI whose session file records no finished turn reports it on its stdout when run with
+// `option` (or `short_option`) `value`: the completion watch then reads the records of the
+// profile's `completion` form there, as they pass through (stdout_completion.h).
+struct StdoutCompletionForm {
+  std::string_view option;  // "" : the completion watch reads the session file
+  std::string_view short_option;
+  std::string_view value;
+};
+
 struct AgentProfile {
   std::string_view name;                       // as --agent takes it: "claude", "codex", "gemini"
   std::string_view display_name;               // "Claude Code"
@@ -60,10 +69,12 @@ struct AgentProfile {
   ResumeForm resume;
   // The session file of `session_id` for working directory `cwd`, "" when it is not found
   // (yet): a file whose name the CLI chooses when the session starts is found once it exists.
+  // nullptr for a CLI whose completion is read on its stdout (completion_on_stdout).
   std::string (*session_file)(const std::string& session_id, const std::string& cwd);
   CompletionRecordForm completion;
   ErrorForm errors;
   std::span<const RefusedOption> refused_options = {};
+  StdoutCompletionForm completion_on_stdout = {};
 };
 
 // The name ending of a session file kept compressed (zstd), which nothing here decompresses

@@ -8,6 +8,8 @@
 #include "agents/codex/codex_profile.h"
 #include "agents/gemini/gemini_cli.h"
 #include "agents/gemini/gemini_profile.h"
+#include "agents/qwen/qwen_cli.h"
+#include "agents/qwen/qwen_profile.h"
 
 namespace fleet {
 namespace {
@@ -23,6 +25,7 @@ constexpr AgentHome kHomes[] = {
     {.cli = &kClaudeCli, .profile = &kClaudeProfile},
     {.cli = &kCodexCli, .profile = &kCodexProfile},
     {.cli = &kGeminiCli, .profile = &kGeminiProfile},
+    {.cli = &kQwenCli, .profile = &kQwenProfile},
 };
 
 constexpr auto kClis = [] {
@@ -56,6 +59,15 @@ const AgentCli* find_agent_cli(std::string_view name) {
 
 std::string agent_cli_names(std::string_view separator) {
   return agent_cli_names(kClis, separator);
+}
+
+std::string agent_cli_display_names(std::string_view separator) {
+  std::string names;
+  for (const AgentCli* agent : kClis) {
+    if (!names.empty()) names += separator;
+    names += agent->display_name;
+  }
+  return names;
 }
 
 const AgentProfile& claude_profile() {

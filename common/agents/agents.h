@@ -26,6 +26,9 @@ const AgentCli* find_agent_cli(std::string_view name);
 // The names of agent_clis() joined by `separator` ("claude|codex|gemini").
 std::string agent_cli_names(std::string_view separator);
 
+// The display names of agent_clis() joined by `separator` ("Claude Code, Codex CLI, …").
+std::string agent_cli_display_names(std::string_view separator);
+
 // The profile of the CLI a launch runs when --agent is not given (Claude Code).
 const AgentProfile& claude_profile();
 

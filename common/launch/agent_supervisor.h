@@ -7,7 +7,7 @@
 #include <functional>
 #include <string>
 
-#include "launch/transcript_watch.h"
+#include "launch/completion_watch.h"
 #include "process/child_process.h"
 #include "process/signal_router.h"
 
@@ -18,7 +18,7 @@ struct SupervisorOptions {
   std::chrono::milliseconds drain{5000};  // time to exit alone after completion or TERM/USR1
   bool leave_children = false;
   std::size_t tail_bytes = 64 * 1024;
-  TranscriptWatch* watch = nullptr;    // completion watch, or none
+  CompletionWatch* watch = nullptr;    // completion watch, or none
   bool drain_on_stop_signals = false;  // TERM and USR1 start a drain instead of passing on
   // Called when a drain started by `signal` ran out, before the group is stopped.
   std::function<void(int signal)> on_drain_timeout;

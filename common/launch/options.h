@@ -6,9 +6,11 @@
 #include <chrono>
 #include <cstddef>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "agent/agent_cli.h"
 #include "agent/agent_profile.h"
 #include "base/enum_names.h"
 #include "launch/containment.h"
@@ -57,6 +59,8 @@ struct ProvenanceOptions {
   bool record = false;
   bool fsync = false;
   std::string caller_session_id;  // "": launch_caller.h finds it
+  // The CLIs whose caller variable may name the caller (AgentCli::caller_variable).
+  std::span<const AgentCli* const> caller_clis = {};
   std::string kitchen_id;
   std::string dispatch_id;
   std::string recipe_name;

@@ -5,6 +5,7 @@
 #include "base/error.h"
 #include "base/ids.h"
 #include "launch/command_line.h"
+#include "launch/stdout_completion.h"
 
 namespace fleet {
 namespace {
@@ -80,6 +81,31 @@ void apply_recorded_state(LaunchPlan& plan, const std::vector<std::string>& comm
   plan.session_state = state_at_launch(recorded, session.session_key, keyed.kind, plan.session_id);
 }
 
+// The completion watch needs what it reads: the session file (named by --session-log or found
+// from the session id), or, for a CLI that reports a finished turn on its stdout, its own
+// command printing that report.
+void check_completion_source(const LaunchOptions& options, const LaunchPlan& plan) {
+  const AgentProfile& agent = *options.agent;
+  if (!completes_on_stdout(options.completion, agent)) {
+    if (options.completion.session_log.empty() && plan.session_id.empty() &&
+        !plan.capture_session_id) {
+      throw Error(
+          "--completion-marker needs the transcript: pass --session-log, --session-id or "
+          "--assign-session-id");
+    }
+    return;
+  }
+  const StdoutCompletionForm& form = agent.completion_on_stdout;
+  if (!is_agent_command(plan.command, agent) ||
+      option_value(plan.command, form.option, form.short_option) == form.value)
+    return;
+  const std::string wanted = std::string(form.option) + " " + std::string(form.value);
+  throw Error("--completion-marker: " + std::string(agent.display_name) +
+              " reports a finished turn only on its stdout, with " + wanted +
+              " (its session file records none), so the marker could never be seen: add " + wanted +
+              " to the command, or pass --session-log FILE to watch a file instead");
+}
+
 }  // namespace
 
 LaunchPlan plan_launch(const std::vector<std::string>& command, const SessionOptions& session,
@@ -152,12 +178,7 @@ void check_plan(const LaunchOptions& options, const LaunchPlan& plan, const std:
     const std::string id = plan.session_id.empty() ? "captured" : plan.session_id;
     if (const auto problem = record_problem(record(id))) throw Error(*problem);
   }
-  if (!options.completion.marker.empty() && options.completion.session_log.empty() &&
-      plan.session_id.empty() && !plan.capture_session_id) {
-    throw Error(
-        "--completion-marker needs the transcript: pass --session-log, --session-id or "
-        "--assign-session-id");
-  }
+  if (!options.completion.marker.empty()) check_completion_source(options, plan);
   if (!plan.session_id.empty()) {
     if (const auto problem = id_problem("session id", plan.session_id)) throw Error(*problem);
   }

@@ -20,7 +20,8 @@ LaunchRecords::LaunchRecords(const LaunchOptions& options) : options_(options) {
   if (!options.session.session_key.empty())
     sessions_.emplace(state_dir_, options.session.session_key);
   if (options.provenance.record) {
-    const Result<std::string> caller = launch_caller(options.provenance.caller_session_id);
+    const Result<std::string> caller =
+        launch_caller(options.provenance.caller_session_id, options.provenance.caller_clis);
     caller_ = caller ? *caller : "";
     caller_problem_ = caller.problem();
   }

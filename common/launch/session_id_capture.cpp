@@ -6,31 +6,14 @@
 #include "base/json.h"
 
 namespace fleet {
-namespace {
-
-// Longer lines are not the event that names the session (it is a few dozen bytes).
-constexpr std::size_t kMaxLine = 64 * 1024;
-
-}  // namespace
 
 bool SessionIdCapture::feed(const char* data, std::size_t size) {
   if (hooks_done_ || form_.stdout_event.empty()) return false;
-  std::string_view rest(data, size);
   bool found = false;
-  while (!rest.empty() && !hooks_done_) {
-    const std::size_t newline = rest.find('\n');
-    const std::string_view piece = rest.substr(0, newline);
-    if (!skipping_) partial_.append(piece);
-    if (partial_.size() > kMaxLine) {
-      partial_.clear();
-      skipping_ = true;
-    }
-    if (newline == std::string_view::npos) break;
-    rest.remove_prefix(newline + 1);
-    found = read_line(skipping_ ? std::string_view() : partial_) || found;
-    partial_.clear();
-    skipping_ = false;
-  }
+  lines_.feed({data, size}, [this, &found](std::string_view line) {
+    found = read_line(line) || found;
+    return !hooks_done_;
+  });
   return found;
 }
 

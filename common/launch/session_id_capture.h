@@ -9,6 +9,7 @@
 #include <string>
 
 #include "agent/agent_profile.h"
+#include "base/stream_lines.h"
 
 namespace fleet {
 
@@ -29,8 +30,8 @@ class SessionIdCapture {
   bool read_line(std::string_view line);
 
   SessionIdForm form_;
-  std::string partial_;
-  bool skipping_ = false;  // the current line grew too long: skipped up to its end
+  // Longer lines are not the event that names the session (it is a few dozen bytes).
+  StreamLines lines_{64 * 1024};
   std::string id_;
   bool turn_started_ = false;
   bool hooks_done_ = false;

@@ -16,13 +16,14 @@
 
 #include "base/files.h"
 #include "launch/completion_marker.h"
+#include "launch/completion_watch.h"
 
 namespace fleet {
 
 // The session file's path, "" while it is not found (its AgentProfile::session_file).
 using SessionFileLocator = std::function<std::string()>;
 
-class TranscriptWatch {
+class TranscriptWatch final : public CompletionWatch {
  public:
   TranscriptWatch(SessionFileLocator locate, MarkerRule rule,
                   std::chrono::milliseconds poll_interval, bool use_inotify);
@@ -43,17 +44,17 @@ class TranscriptWatch {
   void on_unreadable(std::function<void(const std::string&)> say) { say_ = std::move(say); }
 
   // The inotify descriptor to poll (-1 when polling only).
-  int fd() const { return inotify_.get(); }
+  int fd() const override { return inotify_.get(); }
 
   // How long the caller may wait before calling check() again: -1 when inotify covers the
   // file, else the poll interval.
   // The path watched, "" while it is not found.
   const std::string& path() const { return path_; }
-  int wait_ms() const;
+  int wait_ms() const override;
 
   // Reads what was appended since the last call (draining inotify events). True once a
   // complete matching record appeared after the boundary; stays true.
-  bool check();
+  bool check() override;
 
  private:
   void arm();

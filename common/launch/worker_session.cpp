@@ -12,11 +12,12 @@ namespace fleet {
 namespace {
 
 // The completion watch on --session-log, else on the agent CLI's session file of the
-// session (found once it exists; with a captured id, once that is known too).
-std::unique_ptr<TranscriptWatch> make_watch(const CompletionOptions& completion,
-                                            const AgentProfile& agent,
-                                            std::function<std::string()> session_id) {
-  if (completion.marker.empty()) return nullptr;
+// session (found once it exists; with a captured id, once that is known too), unless the CLI
+// reports a finished turn on its stdout.
+std::unique_ptr<TranscriptWatch> make_transcript_watch(const CompletionOptions& completion,
+                                                       const AgentProfile& agent,
+                                                       std::function<std::string()> session_id) {
+  if (completion.marker.empty() || completes_on_stdout(completion, agent)) return nullptr;
   const MarkerRule rule{completion.marker, completion.record_type, completion.marker_anywhere,
                         &agent.completion};
   if (!completion.session_log.empty()) {
@@ -32,13 +33,22 @@ std::unique_ptr<TranscriptWatch> make_watch(const CompletionOptions& completion,
                                            completion.use_inotify);
 }
 
+// The completion watch on the agent's stdout, for a CLI that reports a finished turn there.
+std::unique_ptr<StdoutCompletion> make_stdout_completion(const CompletionOptions& completion,
+                                                         const AgentProfile& agent) {
+  if (completion.marker.empty() || !completes_on_stdout(completion, agent)) return nullptr;
+  return std::make_unique<StdoutCompletion>(MarkerRule{
+      completion.marker, completion.record_type, completion.marker_anywhere, &agent.completion});
+}
+
 }  // namespace
 
 WorkerSession::WorkerSession(Launch launch) : launch_(std::move(launch)) {
   if (launch_.plan.capture_session_id)
     capture_ = std::make_unique<SessionIdCapture>(launch_.options.agent->session_id);
-  watch_ = make_watch(launch_.options.completion, *launch_.options.agent,
-                      [this] { return session_id(); });
+  watch_ = make_transcript_watch(launch_.options.completion, *launch_.options.agent,
+                                 [this] { return session_id(); });
+  stdout_completion_ = make_stdout_completion(launch_.options.completion, *launch_.options.agent);
   if (watch_ && launch_.plan.resumes && launch_.plan.session_id.empty())
     watch_->resumes_unnamed_session();
   if (watch_)
@@ -76,12 +86,19 @@ bool WorkerSession::record_and_mark_boundary(bool record) {
   return recording;
 }
 
+CompletionWatch* WorkerSession::watch() const {
+  if (stdout_completion_) return stdout_completion_.get();
+  return watch_.get();
+}
+
 std::function<void(const char*, std::size_t)> WorkerSession::stdout_observer() {
-  if (!capture_) return nullptr;
+  if (!capture_ && !stdout_completion_) return nullptr;
   return [this](const char* data, std::size_t size) { observe(data, size); };
 }
 
 void WorkerSession::observe(const char* data, std::size_t size) {
+  if (stdout_completion_) stdout_completion_->feed(data, size);
+  if (!capture_) return;
   if (capture_->feed(data, size)) {
     // A resumed session's file is found now, before its new turn can finish: its boundary.
     if (watch_) watch_->check();

@@ -3,7 +3,8 @@
 // captured from the agent's stdout for a CLI that picks its own), its ownership record in the
 // provenance store before the agent can make a tool call (at once when the id is known, else
 // through a pending launch its SessionStart hook claims: worker_record.h), and the completion
-// watch on its session file past the resume boundary (transcript_watch.h).
+// watch on its session file past the resume boundary (transcript_watch.h) or, for a CLI that
+// reports a finished turn on its stdout, on that (stdout_completion.h).
 // Failing: a pending file or a record that cannot be written throws Error.
 
 #include <functional>
@@ -14,6 +15,7 @@
 #include "launch/options.h"
 #include "launch/plan.h"
 #include "launch/session_id_capture.h"
+#include "launch/stdout_completion.h"
 #include "launch/transcript_watch.h"
 #include "store/provenance_record.h"
 
@@ -44,7 +46,8 @@ class WorkerSession {
 
   // What supervision shows every byte of the agent's stdout to (nullptr: nothing to learn).
   std::function<void(const char*, std::size_t)> stdout_observer();
-  TranscriptWatch* watch() const { return watch_.get(); }
+  // The completion watch (nullptr: none): on the session file, or on the agent's stdout.
+  CompletionWatch* watch() const;
 
   // Once the agent has exited: settles a pending launch not settled yet.
   void finish();
@@ -61,6 +64,7 @@ class WorkerSession {
   bool settled_ = false;
   std::string settled_id_;  // the id a hook recorded, when the launch saw none
   std::unique_ptr<TranscriptWatch> watch_;
+  std::unique_ptr<StdoutCompletion> stdout_completion_;
 };
 
 }  // namespace fleet

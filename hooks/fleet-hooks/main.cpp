@@ -1,5 +1,5 @@
-// fleet-hooks: wire the suite into the agent CLIs' hook files (Claude Code, Codex, Gemini
-// CLI), check the wiring in CI, and look after the provenance store (verify, query, compact,
+// fleet-hooks: wire the suite into the agent CLIs' hook files (`fleet-hooks agents` lists
+// them), check the wiring in CI, and look after the provenance store (verify, query, compact,
 // replay policy cases). Each subcommand is one file here (its options, and its result mapped
 // to output and an exit status); main adds them, parses the command line, runs the one named
 // and reports a fleet::Error, naming the program and the subcommand.
@@ -21,15 +21,17 @@ namespace {
 constexpr fleet_hooks::AddSubcommand kSubcommands[] = {
     fleet_hooks::add_install, fleet_hooks::add_uninstall, fleet_hooks::add_check,
     fleet_hooks::add_verify,  fleet_hooks::add_query,     fleet_hooks::add_compact,
-    fleet_hooks::add_replay,
+    fleet_hooks::add_replay,  fleet_hooks::add_agents,
 };
 
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "Wires fleet-hooks into the hooks of Claude Code, Codex and Gemini CLI, checks the "
-      "wiring, and maintains the provenance store.",
+      "Wires fleet-hooks into the hooks of the agent CLIs (" +
+          fleet::agent_cli_display_names(", ") +
+          "; fleet-hooks agents lists them), checks the wiring, and maintains the provenance "
+          "store.",
       "fleet-hooks"};
   app.set_version_flag("--version", std::string("fleet-hooks ") + fleet::kVersion);
   app.require_subcommand(1);

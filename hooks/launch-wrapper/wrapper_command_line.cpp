@@ -190,6 +190,7 @@ LaunchOptions LaunchWrapperCommandLine::launch_options(const std::vector<std::st
                                                        pid_t parent) const {
   LaunchOptions options = options_;
   options.agent = find_agent_profile(agent_->name);
+  options.provenance.caller_clis = agent_clis();
   options.command = command;
   options.parent = parent;
   options.grace = to_ms(grace_seconds_);

@@ -1,9 +1,9 @@
-// End to end, a mixed fleet: a Claude Code L3 orchestrator dispatches a Codex worker and a
-// Gemini worker through the stdio MCP dispatcher, which launches each with launch-wrapper
-// --agent codex|gemini --record-provenance; all three CLIs talk to the same scripted mock and
-// the project is wired for all three by fleet-hooks install (Codex trusted with --trust,
-// Gemini's folder trusted). Assertions use what each worker's model was sent, the store, and
-// each CLI's own session file.
+// End to end, a mixed fleet: a Claude Code L3 orchestrator dispatches a worker of each other
+// CLI (kWorkers: Codex, Gemini, Qwen Code) through the stdio MCP dispatcher, which launches
+// each with launch-wrapper --agent <cli> --record-provenance, and resumes it; every CLI talks
+// to the same scripted mock and the project is wired for all of them by fleet-hooks install
+// (Codex trusted with --trust, Gemini's folder trusted). Assertions use what each worker's
+// model was sent, the store, and each CLI's own session files.
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>
@@ -33,8 +33,9 @@ class MixedFleet {
   MixedFleet()
       : claude_(fleet::test::cli_or_skip(FLEET_E2E_CACHE, "claude")),
         codex_(fleet::test::cli_or_skip(FLEET_E2E_CACHE, "codex")),
-        gemini_(fleet::test::cli_or_skip(FLEET_E2E_CACHE, "gemini")) {
-    for (const std::string& dir : {home_, codex_home_, project_, bin_, state_}) {
+        gemini_(fleet::test::cli_or_skip(FLEET_E2E_CACHE, "gemini")),
+        qwen_(fleet::test::cli_or_skip(FLEET_E2E_CACHE, "qwen")) {
+    for (const std::string& dir : {home_, home_ + "/.qwen", codex_home_, project_, bin_, state_}) {
       ::mkdir(dir.c_str(), 0755);
     }
     fleet::test::link_suite(bin_,
@@ -43,9 +44,15 @@ class MixedFleet {
     fleet::test::write_codex_config(codex_home_, api_->port(), "", {});
     fleet::test::write_gemini_user_settings(home_);
     fleet::test::trust_gemini_folder(home_, project_);
-    fleet_hooks({"install", "--agent", "claude", "--agent", "codex", "--agent", "gemini"});
+    // Qwen Code's OpenAI auth; its key, base URL and model come from the environment.
+    fleet::test::write_file(home_ + "/.qwen/settings.json",
+                            R"({"security":{"auth":{"selectedType":"openai"}}})");
+    std::vector<std::string> agents;
+    for (const char* cli : {"claude", "codex", "gemini", "qwen"})
+      agents.insert(agents.end(), {"--agent", cli});
+    fleet_hooks(with(agents, "install"));
     fleet_hooks({"install", "--agent", "codex", "--trust"});
-    fleet_hooks({"check", "--agent", "claude", "--agent", "codex", "--agent", "gemini"});
+    fleet_hooks(with(agents, "check"));
 
     EnvList env = {{"HOME", home_},
                    {"PATH", path_},
@@ -55,6 +62,11 @@ class MixedFleet {
                    {"FLEET_E2E_CLAUDE", claude_},
                    {"FLEET_E2E_CODEX", codex_},
                    {"FLEET_E2E_GEMINI", gemini_},
+                   {"FLEET_E2E_QWEN", qwen_},
+                   {"OPENAI_API_KEY", "test"},
+                   {"OPENAI_BASE_URL", "http://127.0.0.1:" + api_->port() + "/v1"},
+                   {"OPENAI_MODEL", "mock"},
+                   {"QWEN_CODE_SUPPRESS_YOLO_WARNING", "1"},
                    {"FLEET_E2E_STATE_DIR", state_},
                    {"FLEET_E2E_KITCHEN", "kitchen-1"},
                    {"FLEET_E2E_CALLS", tmp_ / "calls.jsonl"}};
@@ -93,10 +105,15 @@ class MixedFleet {
     }
     return all;
   }
-  std::string codex_sessions() const { return session_files(codex_home_ + "/sessions"); }
-  std::string gemini_sessions() const { return session_files(home_ + "/.gemini/tmp"); }
+  // The session files under `folder` of this fleet's temporary directory.
+  std::string sessions(const std::string& folder) const { return session_files(tmp_ / folder); }
 
  private:
+  static std::vector<std::string> with(std::vector<std::string> args, const char* subcommand) {
+    args.insert(args.begin(), subcommand);
+    return args;
+  }
+
   void fleet_hooks(std::vector<std::string> args) const {
     args.insert(args.begin(), bin_ + "/fleet-hooks");
     args.insert(args.end(), {"--project", project_});
@@ -109,6 +126,7 @@ class MixedFleet {
   std::string claude_;
   std::string codex_;
   std::string gemini_;
+  std::string qwen_;
   std::string home_ = tmp_ / "home";
   std::string codex_home_ = tmp_ / "codex-home";
   std::string project_ = tmp_ / "project";
@@ -152,59 +170,81 @@ std::string dispatch(const std::string& input_json) {
 
 }  // namespace
 
-TEST_CASE("e2e: mixed fleet - Claude Code dispatches and resumes a Codex and a Gemini worker") {
+// A worker CLI of the fleet: its --agent name, the word its rules match, its shell tool call
+// (up to the command), and where it writes its session files (under the fleet's temporary
+// directory).
+struct Worker {
+  const char* cli;
+  const char* name;
+  const char* shell_call;
+  const char* sessions;
+};
+
+constexpr Worker kWorkers[] = {
+    {.cli = "codex",
+     .name = "CODEX",
+     .shell_call = R"({"name":"exec_command","input":{"cmd":"cat )",
+     .sessions = "codex-home/sessions"},
+    {.cli = "gemini",
+     .name = "GEMINI",
+     .shell_call = R"({"name":"run_shell_command","input":{"command":"cat )",
+     .sessions = "home/.gemini/tmp"},
+    {.cli = "qwen",
+     .name = "QWEN",
+     .shell_call = R"({"name":"run_shell_command","input":{"command":"cat )",
+     .sessions = "home/.qwen/projects"},
+};
+
+TEST_CASE("e2e: mixed fleet - Claude Code dispatches and resumes a worker of each other CLI") {
   MixedFleet fleet;
   const std::string marker = R"(,"completion_marker":"%%L2_DONE%%")";
-  fleet.script(
-      R"({"rules":[{"match":"L3-MIXED","turns":[)" +
-      dispatch(R"({"prompt":"CODEX-FIRST work","agent":"codex")" + marker + "}") + "," +
-      dispatch(
-          R"({"prompt":"CODEX-AGAIN more","agent":"codex","resume_session_id":"{{last_session_id}}")" +
-          marker + "}") +
-      "," + dispatch(R"({"prompt":"GEMINI-FIRST work","agent":"gemini")" + marker + "}") + "," +
-      dispatch(
-          R"({"prompt":"GEMINI-AGAIN more","agent":"gemini","resume_session_id":"{{last_session_id}}")" +
-          marker + "}") +
-      R"(,{"text":"L3 done"}]},)" +
-      worker_rules("CODEX", R"({"name":"exec_command","input":{"cmd":"cat )", fleet.store()) + "," +
-      worker_rules("GEMINI", R"({"name":"run_shell_command","input":{"command":"cat )",
-                   fleet.store()) +
-      R"(],"default":{"text":"ok"}})");
-  const auto run = fleet.l3("L3-MIXED dispatch a Codex and a Gemini worker");
+  std::string l3_turns;
+  std::string worker_turns;
+  for (const Worker& worker : kWorkers) {
+    const std::string agent = std::string(R"(,"agent":")") + worker.cli + "\"";
+    l3_turns += dispatch(std::string(R"({"prompt":")") + worker.name + "-FIRST work\"" + agent +
+                         marker + "}") +
+                "," +
+                dispatch(std::string(R"({"prompt":")") + worker.name + "-AGAIN more\"" + agent +
+                         R"(,"resume_session_id":"{{last_session_id}}")" + marker + "}") +
+                ",";
+    worker_turns += worker_rules(worker.name, worker.shell_call, fleet.store()) + ",";
+  }
+  worker_turns.pop_back();
+  fleet.script(R"({"rules":[{"match":"L3-MIXED","turns":[)" + l3_turns +
+               R"({"text":"L3 done"}]},)" + worker_turns + R"(],"default":{"text":"ok"}})");
+  const auto run = fleet.l3("L3-MIXED dispatch a worker of each CLI");
   CHECK(run.denials() == 0);
   const auto calls = fleet.calls();
-  REQUIRE_MESSAGE(calls.size() == 4, fleet.api_log());
+  REQUIRE_MESSAGE(calls.size() == 2 * std::size(kWorkers), fleet.api_log());
   for (const auto& call : calls) CHECK_MESSAGE(field(call, "exit_code") == "0", call);
 
-  const std::string codex = field(calls[0], "session_id");
-  const std::string gemini = field(calls[2], "session_id");
-  REQUIRE(!codex.empty());
-  REQUIRE(!gemini.empty());
-  // Each resume ran the same session, with its CLI's own flags.
-  CHECK(field(calls[1], "session_id") == codex);
-  CHECK(field(calls[3], "session_id") == gemini);
-  for (const auto& [worker, cli] : {std::pair{codex, "codex"}, std::pair{gemini, "gemini"}}) {
+  for (std::size_t i = 0; i < std::size(kWorkers); ++i) {
+    const Worker& worker = kWorkers[i];
+    INFO(worker.cli);
+    const std::string id = field(calls[2 * i], "session_id");
+    REQUIRE(!id.empty());
+    // The resume ran the same session, with its CLI's own flags.
+    CHECK(field(calls[2 * i + 1], "session_id") == id);
     // Recorded as the L3's worker, in its CLI ...
-    const auto owner = fleet::lookup_session(fleet.store(), worker);
-    REQUIRE_MESSAGE(owner.status == fleet::StoreLookup::Status::found, cli);
+    const auto owner = fleet::lookup_session(fleet.store(), id);
+    REQUIRE(owner.status == fleet::StoreLookup::Status::found);
     CHECK(owner.record.caller_session_id == fleet::test::kL3);
-    CHECK(owner.record.agent_cli == cli);
+    CHECK(owner.record.agent_cli == worker.cli);
     // ... before its first tool call: the store that call printed already held it.
     bool seen = false;
     for (const auto& line : fleet::test::split_lines(fleet.api_log())) {
-      if (line.find(std::string(R"("api":")") + cli + "\"") != std::string::npos &&
-          line.find(worker) != std::string::npos) {
+      if (line.find(std::string(R"("match":")") + worker.name + "-FIRST\"") != std::string::npos &&
+          line.find(id) != std::string::npos) {
         seen = true;
       }
     }
-    CHECK_MESSAGE(seen, cli);
-  }
-  // The resumed workers were not stopped by the completion marker their session files already
-  // held: each made its slow second answer, which its CLI wrote to the same session.
-  CHECK(fleet.codex_sessions().find("CODEX part two") != std::string::npos);
-  CHECK(fleet.gemini_sessions().find("GEMINI part two") != std::string::npos);
-  // A resume records nothing, and has nothing to warn about.
-  for (const auto& call : {calls[1], calls[3]}) {
-    CHECK_MESSAGE(stderr_of(call).find("was not recorded") == std::string::npos, call);
+    CHECK(seen);
+    // The resumed worker was not stopped by the completion marker its session files already
+    // held: it made its slow second answer, which its CLI wrote to the same session.
+    CHECK(fleet.sessions(worker.sessions).find(std::string(worker.name) + " part two") !=
+          std::string::npos);
+    // A resume records nothing, and has nothing to warn about.
+    CHECK(stderr_of(calls[2 * i + 1]).find("was not recorded") == std::string::npos);
   }
 }

@@ -41,6 +41,7 @@ std::string manifest() {
   cli("@google/gemini-cli", "gemini", "");
   cli("@openai/codex", "codex", "codex-cli ");
   cli("@github/copilot", "copilot", "GitHub Copilot CLI ");
+  cli("@qwen-code/qwen-code", "qwen", "");
   json +=
       R"("@anthropic-ai/claude-code":{"latest":"0.2.0","versions":{)"
       R"("0.1.0":{"package":{"optionalDependencies":{"@anthropic-ai/claude-code-linux-x64":"0.1.0","@anthropic-ai/claude-code-linux-arm64":"0.1.0"}}},)"
@@ -107,10 +108,10 @@ TEST_CASE("e2e setup: FLEET_HOOKS_E2E_<CLI>_VERSION picks latest or a version, e
   const Setup setup{t, said.substr(9, said.find('\n') - 9)};
 
   // latest is what the registry tags latest (0.2.0), a version is that version.
-  const std::vector<std::string> newest = {"FLEET_HOOKS_E2E_CLAUDE_VERSION=latest",
-                                           "FLEET_HOOKS_E2E_CODEX_VERSION=0.1.0",
-                                           "FLEET_HOOKS_E2E_GEMINI_VERSION=latest",
-                                           "FLEET_HOOKS_E2E_COPILOT_VERSION=0.2.0"};
+  const std::vector<std::string> newest = {
+      "FLEET_HOOKS_E2E_CLAUDE_VERSION=latest", "FLEET_HOOKS_E2E_CODEX_VERSION=0.1.0",
+      "FLEET_HOOKS_E2E_GEMINI_VERSION=latest", "FLEET_HOOKS_E2E_COPILOT_VERSION=0.2.0",
+      "FLEET_HOOKS_E2E_QWEN_VERSION=latest"};
   RunResult r = setup.run(newest);
   INFO(r.out << r.err << setup.cached("npm.log"));
   CHECK(r.exit_code == 0);
@@ -118,6 +119,7 @@ TEST_CASE("e2e setup: FLEET_HOOKS_E2E_<CLI>_VERSION picks latest or a version, e
   CHECK(contains(r.out, "e2e: installed codex 0.1.0: "));
   CHECK(contains(r.out, "e2e: installed gemini 0.2.0: "));
   CHECK(contains(r.out, "e2e: installed copilot 0.2.0: "));
+  CHECK(contains(r.out, "e2e: installed qwen 0.2.0: "));
   CHECK(setup.cached("claude-version") == "0.2.0\n");
   CHECK(setup.cached("codex-version") == "0.1.0\n");
   CHECK(setup.cached("gemini-version") == "0.2.0\n");
@@ -125,6 +127,7 @@ TEST_CASE("e2e setup: FLEET_HOOKS_E2E_<CLI>_VERSION picks latest or a version, e
   CHECK(setup.version_of("codex") == "codex-cli 0.1.0\n");
   CHECK(setup.version_of("gemini") == "0.2.0\n");
   CHECK(setup.version_of("copilot") == "GitHub Copilot CLI 0.2.0\n");
+  CHECK(setup.version_of("qwen") == "0.2.0\n");
 
   // Run again: each is there at the version asked for, nothing is installed.
   r = setup.run(newest);
@@ -132,13 +135,14 @@ TEST_CASE("e2e setup: FLEET_HOOKS_E2E_<CLI>_VERSION picks latest or a version, e
   CHECK(contains(r.out, "e2e: codex 0.1.0 already installed: "));
   CHECK(contains(r.out, "e2e: gemini 0.2.0 already installed: "));
   CHECK(contains(r.out, "e2e: copilot 0.2.0 already installed: "));
+  CHECK(contains(r.out, "e2e: qwen 0.2.0 already installed: "));
 
   // A version the registry does not have, a value that is no version, and no variable (the
   // pinned version, which this registry does not serve): each CLI says why it is unavailable,
   // and no CLI of the runs before is left for the e2e tests to use by mistake.
   r = setup.run({"FLEET_HOOKS_E2E_CODEX_VERSION=9.9.9", "FLEET_HOOKS_E2E_GEMINI_VERSION=0.2;rm"});
   CHECK(r.exit_code == 0);
-  for (const char* name : {"claude", "codex", "gemini", "copilot"}) {
+  for (const char* name : {"claude", "codex", "gemini", "copilot", "qwen"}) {
     CAPTURE(name);
     CHECK_FALSE(fs::exists(t / ("e2e/.cache/" + std::string(name) + "-path")));
     CHECK_FALSE(fs::exists(t / ("e2e/.cache/" + std::string(name) + "-version")));

@@ -132,6 +132,30 @@ TEST_CASE("caller handover: a launch whose caller is not certain runs nothing, r
   CHECK(fleet.records().empty());
 }
 
+TEST_CASE("caller handover: with none, the caller the L3's CLI names to its MCP servers") {
+  // Claude Code 2.1.328 gives its MCP servers CLAUDE_CODE_SESSION_ID, Qwen Code 0.24.4
+  // QWEN_CODE_SESSION_ID: the calling session, inherited by what the dispatcher launches.
+  Fleet fleet;
+  const RunResult qwen =
+      run_process(agent_cli(fleet.launch("d-1")),
+                  {"", {{"QWEN_CODE_SESSION_ID", kCallerA}, {"CLAUDE_CODE_SESSION_ID", ""}}, ""});
+  CHECK_MESSAGE(qwen.exit_code == 0, qwen.err);
+  CHECK(qwen.out.find("recorded-before-start") != std::string::npos);
+  REQUIRE(fleet.records().size() == 1);
+  CHECK(fleet.records()[0].caller_session_id == kCallerA);
+
+  // Two CLIs that name different callers (a Qwen Code L3 started from a Claude Code session's
+  // shell inherits the outer session's variable): no guess, nothing runs.
+  const RunResult both = run_process(
+      agent_cli(fleet.launch("d-2")),
+      {"", {{"QWEN_CODE_SESSION_ID", kCallerA}, {"CLAUDE_CODE_SESSION_ID", kCallerB}}, ""});
+  CHECK(both.exit_code == 125);
+  CHECK(both.out.find("recorded-before-start") == std::string::npos);
+  CHECK_MESSAGE(both.err.find("CLAUDE_CODE_SESSION_ID") != std::string::npos, both.err);
+  CHECK(both.err.find("QWEN_CODE_SESSION_ID") != std::string::npos);
+  CHECK(fleet.records().size() == 1);
+}
+
 TEST_CASE("caller handover: a subagent's dispatch is handed over as its main session's") {
   // GitHub Copilot CLI 1.0.102 runs .claude/settings.json hooks; a subagent's call carries the
   // subagent's own session_id and the main session as parent_agent_id (doc/claude-code.md),

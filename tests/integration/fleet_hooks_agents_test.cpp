@@ -6,9 +6,12 @@
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <string>
 #include <vector>
 
+#include "agents/agents.h"
 #include "agents/codex/codex_trust.h"
 #include "agents/codex/toml_keys.h"
 #include "base/json.h"
@@ -592,4 +595,36 @@ TEST_CASE("fleet-hooks check --agent codex: asks the installed Codex, and names 
   CHECK_MESSAGE(trusted.exit_code == 0, trusted.out);
   CHECK(contains(trusted.out, "warning agent-cli-newer"));
   CHECK(contains(trusted.out, "ok: resume-guard guards"));
+}
+
+TEST_CASE("fleet-hooks agents: one line per home, with the file install wires, Claude first") {
+  Machine m;
+  const auto r = m.run({"agents"});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  std::vector<std::string> listed;
+  for (const std::string& line : fleet::test::split_lines(r.out)) {
+    std::vector<std::string> fields;
+    std::size_t start = 0;
+    for (std::size_t tab; (tab = line.find('\t', start)) != std::string::npos; start = tab + 1)
+      fields.push_back(line.substr(start, tab - start));
+    fields.push_back(line.substr(start));
+    REQUIRE_MESSAGE(fields.size() == 4, line);
+    const fleet::AgentCli* agent = fleet::find_agent_cli(fields[0]);
+    REQUIRE_MESSAGE(agent != nullptr, line);
+    CHECK(fields[1] == agent->project_hook_file);
+    CHECK(fields[2] == agent->display_name);
+    CHECK(fields[3] == agent->version_checked);
+    listed.push_back(fields[0]);
+  }
+  REQUIRE(!listed.empty());
+  CHECK(listed.front() == "claude");
+  // Every home of the source tree, and nothing else: install.sh takes its names from there.
+  std::vector<std::string> homes;
+  for (const auto& home :
+       std::filesystem::directory_iterator(std::string(FLEET_FIXTURES) + "/../../common/agents")) {
+    if (home.is_directory()) homes.push_back(home.path().filename().string());
+  }
+  std::sort(homes.begin(), homes.end());
+  std::sort(listed.begin(), listed.end());
+  CHECK(listed == homes);
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "agents/agents.h"
 #include "process.h"
 #include "temp_dir.h"
 #include "text.h"
@@ -56,9 +57,10 @@ std::map<std::string, std::string> help_options(const std::string& subcommand) {
   std::string listed;
   for (const std::string& line : split_lines(r.out)) {
     if (!line.starts_with("  --")) continue;
-    // The name and its placeholder: CLI11's first column (28 wide), without an annotation
-    // such as "(required)".
-    std::string column = line.size() > 30 ? line.substr(2, 28) : line.substr(2);
+    // The name and its placeholder: CLI11's first column (28 wide; a longer one stands alone,
+    // its description on the next line), without an annotation such as "(required)".
+    const bool alone = line.size() > 30 && line[29] != ' ';
+    std::string column = line.size() > 30 && !alone ? line.substr(2, 28) : line.substr(2);
     column = column.substr(0, column.find(" ("));
     listed += column + "\n";
   }
@@ -115,7 +117,8 @@ TEST_CASE("fleet-hooks query --help shows its alternatives as the manual's synop
 
 TEST_CASE("fleet-hooks --help says the suite wires every agent CLI") {
   const auto r = run_process({FLEET_HOOKS_CLI, "--help"});
-  CHECK(contains(r.out, "Claude Code, Codex and Gemini CLI"));
+  for (const fleet::AgentCli* agent : fleet::agent_clis())
+    CHECK(contains(r.out, std::string(agent->display_name)));
   CHECK_FALSE(contains(r.out, "into Claude Code settings"));
   const auto uninstall = run_process({FLEET_HOOKS_CLI, "uninstall", "--help"});
   CHECK_FALSE(contains(uninstall.out, "to wire"));

@@ -1,4 +1,4 @@
-// launch-wrapper --agent claude|codex|gemini with small fake agents that behave as each CLI's
+// launch-wrapper --agent claude|codex|gemini|qwen with small fake agents that behave as each CLI's
 // documented facts say (doc/agents.md): its resume form, its stale-session text, its exit
 // statuses, and a command that is not the CLI's own left as it is.
 
@@ -455,4 +455,95 @@ TEST_CASE("launch agents: a compressed Codex rollout is said to be unwatchable")
   CHECK(r.err.find("compressed", said) != std::string::npos);
   CHECK(r.err.find("cannot read", said + 1) == std::string::npos);  // said once
   CHECK_FALSE(wrapper_summary(r.err)["completion_seen"].GetBool());
+}
+
+namespace {
+
+constexpr const char* kQwenId = "7b3e9c1a-2f4d-4a6b-8c9d-0e1f2a3b4c5d";
+
+// `qwen -o stream-json` as Qwen Code 0.24.4 prints a turn: init, the answer as an "assistant"
+// event, then the "result" event; here the worker says the marker first in passing, works on,
+// reports its result and then idles: only the result event may end it. A resume of an id other
+// than kQwenId fails as Qwen Code's does.
+std::string fake_qwen(const std::string& path) {
+  return write_script(
+      path,
+      "id=; prev=\nfor a in \"$@\"; do\n"
+      "  if { [ \"$prev\" = -r ] || [ \"$prev\" = --resume ]; } && [ \"$a\" != " +
+          std::string(kQwenId) +
+          " ]; then\n"
+          "    echo \"No saved session found with ID $a. Run \\`qwen --resume\\` without an ID to "
+          "choose from existing sessions.\" >&2; exit 1\n  fi\n"
+          "  case \"$prev\" in --session-id|-r|--resume) id=$a ;; esac; prev=$a\n"
+          "done\necho \"args: $*\"\n"
+          "echo '{\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"'$id'\"}'\n"
+          "echo '{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"" +
+          kMarker +
+          "\"}]}}'\n"
+          "sleep 1\necho still working\n"
+          "printf '%s\\n' '{\"type\":\"result\",\"subtype\":\"success\",\"session_id\":\"'$id'\","
+          "\"result\":\"built it\\n" +
+          kMarker + "\"}'\necho finished\nexec sleep 60\n");
+}
+
+// Ended by the result event: not before it (the worker said "still working" after its first
+// answer), and stopped after it, as it idles.
+void check_ended_by_result(const RunResult& r) {
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("still working\n") != std::string::npos);
+  CHECK(r.out.find("finished\n") != std::string::npos);
+  auto summary = wrapper_summary(r.err);
+  CHECK(summary["completion_seen"].GetBool());
+  CHECK(std::string(summary["kill_reason"].GetString()) == "completed_then_stopped");
+}
+
+}  // namespace
+
+TEST_CASE("launch agents: a Qwen Code worker is done at its result event on stdout") {
+  TempDir tmp;
+  const std::string qwen = fake_qwen(tmp / "qwen");
+  const RunResult r = run_process(
+      launch({"--agent", "qwen", "--completion-marker", kMarker, "--drain", "0.2", "--grace", "1"},
+             {qwen, "-o", "stream-json", "-r", kQwenId, "go on"}));
+  check_ended_by_result(r);
+  CHECK(std::string(wrapper_summary(r.err)["session_id"].GetString()) == kQwenId);
+
+  // With --stdout final its stdout is kept until the end, and still watched as it passes.
+  const RunResult final_stdout =
+      run_process(launch({"--agent", "qwen", "--completion-marker", kMarker, "--drain", "0.2",
+                          "--grace", "1", "--stdout", "final"},
+                         {qwen, "-o", "stream-json", "-r", kQwenId, "go on"}));
+  check_ended_by_result(final_stdout);
+}
+
+TEST_CASE("launch agents: a Qwen Code command that prints no result event cannot be watched") {
+  TempDir tmp;
+  const std::string qwen = fake_qwen(tmp / "qwen");
+  const RunResult r = run_process(launch({"--agent", "qwen", "--completion-marker", kMarker},
+                                         {qwen, "-o", "json", "-r", kQwenId, "go on"}));
+  CHECK(r.exit_code == 125);
+  CHECK(r.err.find("add --output-format stream-json to the command") != std::string::npos);
+  CHECK(r.out.find("args:") == std::string::npos);  // nothing ran
+}
+
+TEST_CASE("launch agents: Qwen Code's own resume form, id option and stale-session text") {
+  TempDir tmp;
+  const std::string qwen = fake_qwen(tmp / "qwen");
+  const std::string gone = "5f2c9a10-3b4d-4e6f-8a7b-1c2d3e4f5a6b";
+  mark_pending(tmp / "state", "q1", gone);
+  const RunResult r =
+      run_process(launch({"--agent", "qwen", "--session-key", "q1", "--state-dir", tmp / "state",
+                          "--assign-session-id", "--retries", "1", "--completion-marker", kMarker,
+                          "--drain", "0.2", "--grace", "1"},
+                         {qwen, "-o", "stream-json", "--yolo", "go"}));
+  CHECK(r.exit_code == 0);
+  CHECK(announced_pids(r.out).size() == 2);
+  auto summary = wrapper_summary(r.err);
+  CHECK(std::string(summary["failure_classes"][0].GetString()) == "stale_session");
+  const std::string fresh = summary["session_id"].GetString();
+  CHECK(fresh != gone);
+  CHECK(r.err.find("No saved session found with ID " + gone + ".") != std::string::npos);
+  CHECK(r.out.find("args: --session-id " + fresh + " -o stream-json --yolo go\n") !=
+        std::string::npos);
+  CHECK(summary["completion_seen"].GetBool());
 }

@@ -45,6 +45,12 @@ rapidjson::Document base_input(const AgentCli& agent, const std::string& caller,
     add(doc, "model", "mock-model");
     add(doc, "permission_mode", "default");
     add(doc, "tool_use_id", "call_1");
+  } else if (agent.name == "qwen") {  // Qwen Code 0.24.4
+    add(doc, "timestamp", "2026-11-26T18:05:21.049Z");
+    add(doc, "permission_mode", "yolo");
+    add(doc, "prompt_id", "p-1########0");
+    add(doc, "tool_use_id", "toolu_1795716321048_hgr8x3l07");
+    add(doc, "tool_call_id", "call_1");
   } else if (agent.name == "gemini") {
     add(doc, "timestamp", "2026-05-06T13:30:00.123Z");
     add_json(doc, "mcp_context",
@@ -62,6 +68,10 @@ std::string response(const AgentCli& agent, const std::string& text) {
     block.AddMember("text",
                     json_string("<untrusted_context>\n" + text + "\n</untrusted_context>", alloc),
                     alloc);
+    return R"({"llmContent":[)" + to_json(block) + R"(],"returnDisplay":"dispatched"})";
+  }
+  if (agent.name == "qwen") {  // Gemini's shape, without its tags
+    block.AddMember("text", json_string(text, alloc), alloc);
     return R"({"llmContent":[)" + to_json(block) + R"(],"returnDisplay":"dispatched"})";
   }
   block.AddMember("type", "text", alloc);
@@ -108,7 +118,7 @@ AgentAnswer read_answer(const AgentCli& agent, const std::string& out) {
     if (doc.MemberCount() != 2 || string_member(doc, "decision") != "deny") return {};
     return {AgentAnswer::Kind::deny, std::string(string_member(doc, "reason").value_or(""))};
   }
-  // Claude Code and Codex: {"hookSpecificOutput":{"hookEventName":"PreToolUse",…}}
+  // Claude Code, Codex and Qwen Code: {"hookSpecificOutput":{"hookEventName":"PreToolUse",…}}
   const rapidjson::Value* specific = member(doc, "hookSpecificOutput");
   if (doc.MemberCount() != 1 || specific == nullptr ||
       string_member(*specific, "hookEventName") != "PreToolUse" ||

@@ -10,9 +10,9 @@
 using namespace fleet;
 
 TEST_CASE("agent_cli: the CLIs by the names --agent takes - claude first") {
-  REQUIRE(agent_clis().size() == 3);
+  REQUIRE(agent_clis().size() == 4);
   CHECK(agent_clis()[0] == &claude_code());
-  CHECK(agent_cli_names("|") == "claude|codex|gemini");
+  CHECK(agent_cli_names("|") == "claude|codex|gemini|qwen");
   for (const AgentCli* agent : agent_clis()) CHECK(find_agent_cli(agent->name) == agent);
   CHECK(find_agent_cli("") == nullptr);
   CHECK(find_agent_cli("Claude") == nullptr);
@@ -78,6 +78,23 @@ TEST_CASE("agent_cli: the facts observed with each pinned CLI") {
   CHECK(std::string(gemini.response.blocks_key) == "llmContent");
   CHECK(gemini.response.text_open == "<untrusted_context>\n");
   CHECK(gemini.timeout_unit == TimeoutUnit::milliseconds);
+
+  const AgentCli& qwen = *find_agent_cli("qwen");
+  CHECK(qwen.version_checked == "0.24.4");
+  CHECK(qwen.project_hook_file == ".qwen/settings.json");
+  CHECK(qwen.pre_tool_event == "PreToolUse");  // Claude Code's dialect
+  CHECK(qwen.post_tool_event == "PostToolUse");
+  CHECK(qwen.mcp.prefix == "mcp__");
+  CHECK(std::string(qwen.deny.wrapper) == "hookSpecificOutput");
+  CHECK(std::string(qwen.response.blocks_key) == "llmContent");  // Gemini's answer shape
+  CHECK(qwen.response.text_open.empty());                        // without its tags
+  CHECK(qwen.timeout_unit == TimeoutUnit::seconds);
+  CHECK(qwen.settings_comments);
+  CHECK((qwen.hook_trust.check != nullptr));
+  CHECK(qwen.caller_variable == "QWEN_CODE_SESSION_ID");
+  CHECK(claude.caller_variable == "CLAUDE_CODE_SESSION_ID");
+  CHECK(codex.caller_variable.empty());
+  CHECK(gemini.caller_variable.empty());
 }
 
 TEST_CASE("agent_cli: GitHub Copilot CLI runs the hooks of Claude Code's file only") {

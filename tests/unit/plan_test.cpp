@@ -169,3 +169,35 @@ TEST_CASE("plan: check_plan names what is missing") {
   plan.session_id = "../escape";
   CHECK_THROWS_AS(check_plan(options, plan, "", record), Error);
 }
+
+TEST_CASE("plan: a CLI that reports completion on stdout needs its command to print it") {
+  AgentProfile agent = claude_profile();
+  agent.completion = {"result", "", "", "", {"result", ""}, ""};
+  agent.completion_on_stdout = {"--output-format", "-o", "stream-json"};
+  LaunchOptions options;
+  options.agent = &agent;
+  options.completion.marker = "%%DONE%%";
+  const auto record = [](const std::string& id) {
+    ProvenanceRecord found;
+    found.session_id = id;
+    return found;
+  };
+  const auto plan_of = [&](const Argv& command) {
+    options.command = command;
+    return plan_launch(command, options.session, std::nullopt, counting_ids(), agent);
+  };
+  // No session id is needed: the watch reads stdout.
+  CHECK_NOTHROW(
+      check_plan(options, plan_of({"claude", "-o", "stream-json", "-p", "x"}), "", record));
+  CHECK_NOTHROW(
+      check_plan(options, plan_of({"claude", "--output-format=stream-json"}), "", record));
+  CHECK_THROWS_WITH_AS(
+      check_plan(options, plan_of({"claude", "-o", "json", "-p", "x"}), "", record),
+      doctest::Contains("add --output-format stream-json to the command"), Error);
+  CHECK_THROWS_AS(check_plan(options, plan_of({"claude", "-p", "x"}), "", record), Error);
+  // Not the CLI's own command (a script around it): its output is its own business.
+  CHECK_NOTHROW(check_plan(options, plan_of({"./run-agent.sh", "x"}), "", record));
+  // A file named with --session-log is watched instead.
+  options.completion.session_log = "/tmp/t.jsonl";
+  CHECK_NOTHROW(check_plan(options, plan_of({"claude", "-p", "x"}), "", record));
+}

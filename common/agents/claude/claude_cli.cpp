@@ -46,6 +46,7 @@ constexpr AgentCli kClaudeCli = {
     .settings_scopes = true,
     .on_not_plain_json = "ignores the whole file, without a warning",
     .also_read_by = kClaudeFileReaders,
+    .caller_variable = "CLAUDE_CODE_SESSION_ID",
 };
 
 }  // namespace fleet

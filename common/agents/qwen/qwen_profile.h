@@ -1,0 +1,11 @@
+#pragma once
+// Qwen Code's launch profile: what launch-wrapper needs of it (agent/agent_profile.h says what
+// each field means; agents/agents.h lists it).
+
+#include "agent/agent_profile.h"
+
+namespace fleet {
+
+extern const AgentProfile kQwenProfile;
+
+}  // namespace fleet
