@@ -54,12 +54,14 @@ struct DenyForm {
 // Where the MCP server's text is in a post-tool hook's tool_response: text blocks
 // ({"type": `block_type`, "text": …}; any block with a "text" when `block_type` is empty),
 // either the tool_response itself (an array) or its member `blocks_key` (an object). A text
-// wrapped in `text_open` … `text_close` is read without them.
+// wrapped in `text_open` … `text_close` is read without them. Or, when `text_key` is set, the
+// string member `text_key` of tool_response (an object) is that text.
 struct ToolResponseForm {
   const char* blocks_key;  // "" : tool_response itself is the array of blocks
   const char* block_type;
   std::string_view text_open;
   std::string_view text_close;
+  const char* text_key = "";  // GitHub Copilot CLI's tool_result: "text_result_for_llm"
 };
 
 // Another CLI that runs the hooks of a CLI's project_hook_file too, in that CLI's dialect, but

@@ -30,6 +30,10 @@ struct ResumeForm {
   std::span<const std::string_view> latest_flags;
   std::span<const std::string_view> valued_options = {};
   std::span<const std::string_view> resume_only_flags = {};
+  // The CLI also resumes by an id's prefix, a session's name or the latest session (GitHub
+  // Copilot CLI's --resume): a launch resumes only by a full id (a UUID), which it can verify,
+  // and refuses the other forms.
+  bool full_id_only = false;
 };
 
 // How the launch knows the session id. `assign_option`: the option that gives the CLI its id
@@ -44,6 +48,9 @@ struct SessionIdForm {
   std::string_view stdout_key;
   std::string_view turn_event;
   std::string_view stdout_flag;
+  // `assign_option` with the id of a session that exists resumes it (GitHub Copilot CLI's
+  // --session-id), and one that names no session starts it: a launch gives it new ids only.
+  bool assign_resumes_existing = false;
 };
 
 // An option of the CLI that a launch cannot supervise, and why (for the refusal).

@@ -58,7 +58,8 @@ struct HookTrust {
   std::string (*record_path)(const std::string& config_home) = nullptr;
   // `fleet-hooks uninstall`, before the project's file is unwired: takes back what write wrote
   // for the suite's hooks (TrustUpdate::untrusted), or says what it would with dry_run; null:
-  // write is null too.
+  // write is null too, or it trusts the project alone (GitHub Copilot CLI's folder), which
+  // stays the user's, as Codex's project trust does.
   TrustUpdate (*remove)(const std::string& project_dir, const std::string& config_home,
                         bool dry_run) = nullptr;
 };

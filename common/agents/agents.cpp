@@ -6,6 +6,8 @@
 #include "agents/claude/claude_profile.h"
 #include "agents/codex/codex_cli.h"
 #include "agents/codex/codex_profile.h"
+#include "agents/copilot/copilot_cli.h"
+#include "agents/copilot/copilot_profile.h"
 #include "agents/gemini/gemini_cli.h"
 #include "agents/gemini/gemini_profile.h"
 #include "agents/qwen/qwen_cli.h"
@@ -26,6 +28,7 @@ constexpr AgentHome kHomes[] = {
     {.cli = &kCodexCli, .profile = &kCodexProfile},
     {.cli = &kGeminiCli, .profile = &kGeminiProfile},
     {.cli = &kQwenCli, .profile = &kQwenProfile},
+    {.cli = &kCopilotCli, .profile = &kCopilotProfile},
 };
 
 constexpr auto kClis = [] {

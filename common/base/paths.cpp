@@ -29,6 +29,11 @@ std::optional<std::string> real_path(const std::string& path) {
   return std::string(resolved);
 }
 
+bool path_within(const std::string& parent, const std::string& child) {
+  if (parent == "/") return child.starts_with("/");
+  return child == parent || (child.starts_with(parent) && child[parent.size()] == '/');
+}
+
 std::string resolve_project_root(std::string_view hook_cwd) {
   std::string root = env_value("CLAUDE_PROJECT_DIR");
   if (!root.empty()) return root;

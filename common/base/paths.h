@@ -24,6 +24,10 @@ std::string current_directory();
 // cannot be resolved (it does not exist, a link leads nowhere, no permission).
 std::optional<std::string> real_path(const std::string& path);
 
+// Whether `child` is the directory `parent` or lies inside it (both absolute, compared as
+// written: resolve them first where symbolic links matter).
+bool path_within(const std::string& parent, const std::string& child);
+
 // CLAUDE_PROJECT_DIR, else `hook_cwd` (the hook input's cwd), else the process cwd.
 std::string resolve_project_root(std::string_view hook_cwd);
 

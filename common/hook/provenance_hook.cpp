@@ -44,6 +44,7 @@ class FieldSources {
   void add_response(const rapidjson::Value& response, const ToolResponseForm& form) {
     if (response.IsObject()) {
       objects_.push_back(&response);
+      if (*form.text_key) add_json_text(string_member(response, form.text_key).value_or(""));
     } else if (response.IsString()) {
       add_json_text({response.GetString(), response.GetStringLength()});
     }

@@ -1,9 +1,12 @@
 #include "launch/plan.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 
 #include "base/error.h"
 #include "base/ids.h"
+#include "base/paths.h"
 #include "launch/command_line.h"
 #include "launch/stdout_completion.h"
 
@@ -106,6 +109,39 @@ void check_completion_source(const LaunchOptions& options, const LaunchPlan& pla
               " to the command, or pass --session-log FILE to watch a file instead");
 }
 
+// Why the session the agent's command names cannot be verified by the launch, nullopt when
+// it can: a resume by anything but a full id where the CLI resolves prefixes, names or the
+// latest session (ResumeForm::full_id_only), or an assigned id whose session exists where
+// assigning it resumes it (SessionIdForm::assign_resumes_existing).
+std::optional<std::string> unverifiable_session(const LaunchPlan& plan, const AgentProfile& agent) {
+  const std::string cli(agent.display_name);
+  const std::string word(agent.resume.word);
+  if (agent.resume.full_id_only && plan.resumes) {
+    const auto id = resumed_session_id(plan.command, agent);
+    if (!id) {
+      return "the command resumes a session it does not name (" + word +
+             " without an id, or the latest session): the launch cannot tell which session " + cli +
+             " resumes; name it: " + word + " <its full id>";
+    }
+    if (!is_uuid(*id)) {
+      return "the command resumes '" + *id + "', which is not a full session id: " + cli +
+             " also resumes by an id's prefix or a session's name, which the launch cannot "
+             "verify; name the session by its full id (" +
+             word + " <uuid>)";
+    }
+  }
+  if (!agent.session_id.assign_resumes_existing || agent.session_file == nullptr ||
+      !plan.resume_id.empty() || plan.session_id.empty())
+    return std::nullopt;
+  const std::string file = agent.session_file(plan.session_id, current_directory());
+  struct stat st {};
+  if (file.empty() || ::stat(file.c_str(), &st) != 0) return std::nullopt;
+  return std::string(agent.session_id.assign_option) + " " + plan.session_id +
+         " names a session that exists (" + file + "), which " + cli +
+         " would resume while the launch records a new one; resume it with " + word + " " +
+         plan.session_id + ", or give a new id";
+}
+
 }  // namespace
 
 LaunchPlan plan_launch(const std::vector<std::string>& command, const SessionOptions& session,
@@ -153,6 +189,9 @@ void check_plan(const LaunchOptions& options, const LaunchPlan& plan, const std:
     throw Error("the command's " + std::string(refused->option) + " " + std::string(refused->why) +
                 ": launch-wrapper does not launch it; run the session here (leave " +
                 std::string(refused->option) + " out), or start it without launch-wrapper");
+  }
+  if (is_agent_command(plan.command, agent)) {
+    if (const auto why = unverifiable_session(plan, agent)) throw Error(*why + "; nothing was run");
   }
   if (agent.session_id.assign_option.empty() && !options.session.session_id.empty() &&
       plan.resume_id.empty()) {

@@ -104,6 +104,14 @@ std::optional<rapidjson::Document> parse_lenient(const std::string& text) {
 
 }  // namespace
 
+std::optional<rapidjson::Document> lenient_settings(const std::string& path) {
+  rapidjson::Document doc;
+  const SettingsRead read = read_settings(path, doc);
+  if (read.status != SettingsRead::Status::ok && read.status != SettingsRead::Status::ignored)
+    return std::nullopt;
+  return doc;
+}
+
 bool parses_with_comments(const std::string& file) {
   ReadFile read = try_read_regular_file(file, kMaxSettingsBytes);
   if (read.status != FileStatus::ok) return false;
@@ -168,12 +176,15 @@ Backup next_backup(const std::string& file) {
 }
 
 // The directory of a settings file, created when missing like a person would (0755; as root
-// with the owner of the directory it is made in). Throws Error.
+// with the owner of the directory it is made in), with the missing directories above it
+// (GitHub Copilot CLI's .github/hooks/). Throws Error.
 struct stat settings_directory(const std::string& dir) {
   struct stat dir_st {};
   if (::stat(dir.c_str(), &dir_st) == 0) return dir_st;
   const std::string parent = parent_directory(dir);
   struct stat parent_st {};
+  if (::stat(parent.c_str(), &parent_st) != 0 && errno == ENOENT && parent != dir)
+    parent_st = settings_directory(parent);
   if (::stat(parent.c_str(), &parent_st) != 0 || !S_ISDIR(parent_st.st_mode))
     throw Error(parent + " does not exist; nothing was changed");
   if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)

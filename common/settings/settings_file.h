@@ -64,6 +64,11 @@ SettingsRead read_settings(const std::string& path, rapidjson::Document& doc);
 // settings.json (strip-json-comments; a trailing comma stays an error there). Never throws.
 bool parses_with_comments(const std::string& file);
 
+// The object `path` holds, read as read_settings does, comments and trailing commas allowed
+// (what Gemini CLI and GitHub Copilot CLI accept in their own files); nullopt when it is
+// missing, empty or unreadable. Never throws.
+std::optional<rapidjson::Document> lenient_settings(const std::string& path);
+
 // For changing `agent`'s hook file: read_settings, then throws Error (nothing changed) for a
 // file that is invalid, not plain JSON (Claude Code ignores such a file; Gemini CLI reads
 // its comments, but writing the file back would drop them), or has duplicate keys (which one

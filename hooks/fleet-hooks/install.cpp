@@ -109,12 +109,26 @@ std::optional<int> reject_misplaced(const std::string& name, const SettingsOptio
   return std::nullopt;
 }
 
-// The first of `agents` whose trust install --trust writes; nullptr when none has one.
-const fleet::AgentCli* trusting_cli(std::span<const fleet::AgentCli* const> agents) {
+// The CLIs of `agents` whose trust install --trust writes.
+std::vector<const fleet::AgentCli*> trusting_clis(std::span<const fleet::AgentCli* const> agents) {
+  std::vector<const fleet::AgentCli*> trusting;
   for (const fleet::AgentCli* agent : agents) {
-    if (agent->hook_trust.write != nullptr) return agent;
+    if (agent->hook_trust.write != nullptr) trusting.push_back(agent);
   }
-  return nullptr;
+  return trusting;
+}
+
+// --trust without a CLI whose trust it writes: the usage error naming those CLIs.
+int reject_trust_without_writer(const std::string& name) {
+  std::string clis;
+  std::string options;
+  for (const fleet::AgentCli* writer : trusting_clis(fleet::agent_clis())) {
+    clis += (clis.empty() ? "" : " or ") + std::string(writer->hook_trust.named_as);
+    options += (options.empty() ? "--agent " : " or --agent ") + std::string(writer->name);
+  }
+  std::fprintf(stderr, "fleet-hooks %s: --trust trusts the %s wiring: pass %s with it\n",
+               name.c_str(), clis.c_str(), options.c_str());
+  return fleet::exit_status::usage;
 }
 
 // install --trust: trusts the project and the suite's hooks of `agent`'s project file, or says
@@ -132,9 +146,13 @@ void write_trust(const std::string& name, const fleet::AgentCli& agent,
     return;
   }
   const fleet::TrustUpdate trusted = trust.write(project_dir, config_home, false);
+  // A trust of the folder alone (GitHub Copilot CLI) covers every hook of it.
+  const std::string hooks =
+      trusted.trusted.empty()
+          ? ", which covers the hooks of " + hook_file
+          : " and " + std::to_string(trusted.trusted.size()) + " fleet-hooks hooks of " + hook_file;
   print(std::string(trusted.changed ? "trusted" : "already trusted") + " in " + trusted.path +
-        ": the project " + trusted.project + " and " + std::to_string(trusted.trusted.size()) +
-        " fleet-hooks hooks of " + hook_file + "\n");
+        ": the project " + trusted.project + hooks + "\n");
   for (const fleet::TrustRefusal& refused : trusted.refused) {
     std::fprintf(stderr,
                  "fleet-hooks %s: warning: not trusted: %s runs a command fleet-hooks install "
@@ -177,14 +195,8 @@ int run_settings(const std::string& name, const SettingsOptions& o, bool install
   const std::vector<const fleet::AgentCli*> agents = agents_to_act_on(o, install);
   if (const auto misplaced = reject_misplaced(name, o, agents, project.dir, install))
     return *misplaced;
-  const fleet::AgentCli* trusting = trusting_cli(agents);
-  if (o.trust && trusting == nullptr) {
-    const fleet::AgentCli& writer = *trusting_cli(fleet::agent_clis());
-    std::fprintf(stderr, "fleet-hooks %s: --trust trusts the %s wiring: pass --agent %s with it\n",
-                 name.c_str(), std::string(writer.hook_trust.named_as).c_str(),
-                 std::string(writer.name).c_str());
-    return fleet::exit_status::usage;
-  }
+  const std::vector<const fleet::AgentCli*> trusting = trusting_clis(agents);
+  if (o.trust && trusting.empty()) return reject_trust_without_writer(name);
   if (install) {  // where each CLI keeps its trust is known before anything is written
     for (const fleet::AgentCli* agent : agents) {
       if (agent->hook_trust.check != nullptr) fleet::agent_config_home(*agent);
@@ -195,7 +207,9 @@ int run_settings(const std::string& name, const SettingsOptions& o, bool install
     if (const int status = run_one(name, o, *agent, project.dir, install); status != 0)
       return status;
   }
-  if (o.trust) write_trust(name, *trusting, project.dir, o.dry_run);
+  if (o.trust) {
+    for (const fleet::AgentCli* agent : trusting) write_trust(name, *agent, project.dir, o.dry_run);
+  }
   if (install && !o.dry_run) {
     for (const fleet::AgentCli* agent : agents) note_untrusted(name, *agent, project.dir);
   }
@@ -212,8 +226,9 @@ Subcommand add_install(CLI::App& program) {
       "agent CLI's hook file");
   add_scope_options(*sub, *o, "project, local (settings.local.json) or user (~/.claude)",
                     "The agent CLI whose project file to wire: claude (.claude/settings.json), "
-                    "codex (.codex/hooks.json) or gemini (.gemini/settings.json); repeatable "
-                    "(default: claude)");
+                    "codex (.codex/hooks.json), gemini (.gemini/settings.json), qwen "
+                    "(.qwen/settings.json) or copilot (.github/hooks/fleet-hooks.json); "
+                    "repeatable (default: claude)");
   sub->add_option("--bin-dir", o->bin_dir,
                   "Directory of the suite's binaries, written into local and user settings "
                   "(default: where fleet-hooks is); project settings find them on PATH");
@@ -225,7 +240,9 @@ Subcommand add_install(CLI::App& program) {
                 "resume-guard, instead of blocking them");
   sub->add_flag("--trust", o->trust,
                 "With --agent codex: trust the project and the suite's own hooks in "
-                "$CODEX_HOME/config.toml, so that Codex runs them (doc/agents.md, Trust)");
+                "$CODEX_HOME/config.toml, so that Codex runs them (doc/agents.md, Trust); with "
+                "--agent copilot: the project among the trusted folders of "
+                "$COPILOT_HOME/config.json");
   sub->add_flag("--dry-run", o->dry_run, "Print the resulting file; write nothing");
   return {sub, [o] { return run_settings("install", *o, true); }};
 }
@@ -235,7 +252,8 @@ Subcommand add_uninstall(CLI::App& program) {
   CLI::App* sub = program.add_subcommand(
       "uninstall", "Remove exactly the suite's hook entries (of every agent CLI's file)");
   add_scope_options(*sub, *o, "project, local or user (Claude Code's settings files)",
-                    "The agent CLI whose project file to unwire: claude, codex, gemini or qwen; "
+                    "The agent CLI whose project file to unwire: claude, codex, gemini, qwen or "
+                    "copilot; "
                     "repeatable (default: every CLI's file in the project, or with --scope "
                     "local or user Claude Code's)");
   sub->add_flag("--dry-run", o->dry_run, "Print the resulting file; write nothing");

@@ -117,6 +117,22 @@ TEST_CASE("e2e: codex - an untrusted wiring fails check, and Codex runs a strang
                                   worker) != std::string::npos);
 }
 
+TEST_CASE("e2e: copilot - --agent copilot: check fails until trusted, then guards and records") {
+  // GitHub Copilot CLI 1.0.102 skips the hooks of a folder not trusted in ~/.copilot/config.json
+  // without a word: check fails, install --trust adds the folder, keeping Copilot's comments.
+  AgentFleet fleet("copilot", FLEET_E2E_FIXTURES, FLEET_E2E_CACHE);
+  fleet.install();
+  CHECK(fleet::test::read_file(fleet.project() + "/.claude/settings.json").empty());
+  const auto untrusted = fleet.check();
+  CHECK(untrusted.exit_code == 1);
+  CHECK_MESSAGE(untrusted.out.find("copilot-folder-untrusted") != std::string::npos, untrusted.out);
+  const auto trust = fleet.fleet_hooks({"install", "--agent", "copilot", "--trust"});
+  REQUIRE_MESSAGE(trust.exit_code == 0, (trust.out + trust.err));
+  const auto check = fleet.check();
+  REQUIRE_MESSAGE(check.exit_code == 0, (check.out + check.err));
+  guarded_fleet(fleet);
+}
+
 TEST_CASE("e2e: gemini - a stranger's resume is denied, the owner's runs, a dispatch is recorded") {
   AgentFleet fleet("gemini", FLEET_E2E_FIXTURES, FLEET_E2E_CACHE);
   fleet.install();

@@ -628,3 +628,37 @@ TEST_CASE("fleet-hooks agents: one line per home, with the file install wires, C
   std::sort(listed.begin(), listed.end());
   CHECK(listed == homes);
 }
+
+TEST_CASE("fleet-hooks install --agent copilot --trust: the folder, beside Codex's trust") {
+  Machine m;
+  // config.json as GitHub Copilot CLI 1.0.102 writes it, comment lines first.
+  const std::string config = m.home + "/.copilot/config.json";
+  const std::string comments =
+      "// User settings belong in settings.json.\n// This file is managed automatically.\n";
+  ::mkdir((m.home + "/.copilot").c_str(), 0755);
+  write_file(config, comments + "{\n  \"firstLaunchAt\": \"2026-11-26T00:00:00.000Z\"\n}\n");
+  REQUIRE(m.run({"install", "--project", m.dir, "--agent", "copilot"}).exit_code == 0);
+  const auto untrusted = check(m, "copilot");
+  CHECK(untrusted.exit_code == 1);
+  CHECK(contains(untrusted.out, "error copilot-folder-untrusted"));
+
+  // Both CLIs named with --trust: each one's trust is written.
+  const auto trust =
+      m.run({"install", "--project", m.dir, "--agent", "codex", "--agent", "copilot", "--trust"});
+  REQUIRE_MESSAGE(trust.exit_code == 0, trust.err);
+  CHECK_MESSAGE(contains(trust.out, "trusted in " + config + ": the project " + m.dir +
+                                        ", which covers the hooks of "
+                                        ".github/hooks/fleet-hooks.json\n"),
+                trust.out);
+  CHECK(contains(trust.out, "trusted in " + m.home + "/.codex/config.toml: the project "));
+  const std::string written = read_file(config);
+  CHECK(written.starts_with(comments));
+  CHECK(contains(written, "\"trustedFolders\": [\n    \"" + m.dir + "\"\n  ],"));
+  CHECK(contains(written, "\"firstLaunchAt\""));
+  const auto checked = check(m, "copilot");
+  CHECK_MESSAGE(checked.exit_code == 0, checked.out);
+
+  // Uninstall unwires the file and leaves the folder's trust, which is the user's.
+  REQUIRE(m.run({"uninstall", "--project", m.dir, "--agent", "copilot"}).exit_code == 0);
+  CHECK(read_file(config) == written);
+}

@@ -105,9 +105,10 @@ TEST_CASE("fleet-hooks check without --agent: checks every CLI wired in the proj
     REQUIRE(m.run({"install", "--project", m.dir, "--agent", "codex"}).exit_code == 0);
     const RunResult r = m.run({"check", "--project", m.dir});
     CHECK(r.exit_code == 1);
-    CHECK_MESSAGE(contains(r.out, "checking Claude Code and Codex CLI: wired in " + m.dir +
-                                      " (not wired: Gemini CLI and Qwen Code)\n"),
-                  r.out);
+    CHECK_MESSAGE(
+        contains(r.out, "checking Claude Code and Codex CLI: wired in " + m.dir +
+                            " (not wired: Gemini CLI, Qwen Code and GitHub Copilot CLI)\n"),
+        r.out);
     CHECK(contains(r.out, "error codex-project-untrusted"));
     CHECK_FALSE(contains(r.out, "guard-missing"));
   }
@@ -123,7 +124,7 @@ TEST_CASE("fleet-hooks check without --agent: checks every CLI wired in the proj
     CHECK(r.exit_code == 1);
     CHECK_MESSAGE(contains(r.out, "no agent CLI runs fleet-hooks in " + m.dir), r.out);
     CHECK(contains(r.out, "fleet-hooks install --project " + m.dir +
-                              " --agent claude|codex|gemini|qwen (repeatable)"));
+                              " --agent claude|codex|gemini|qwen|copilot (repeatable)"));
   }
   SUBCASE("--agent names the CLI: no line about the others") {
     REQUIRE(m.run({"install", "--project", m.dir}).exit_code == 0);

@@ -31,7 +31,8 @@ rapidjson::Document base_input(const AgentCli& agent, const std::string& caller,
                                const std::string& event) {
   rapidjson::Document doc(rapidjson::kObjectType);
   add(doc, "session_id", caller);
-  add(doc, "transcript_path", "/tmp/transcript.jsonl");
+  // GitHub Copilot CLI 1.0.102 sends no transcript_path on tool events.
+  if (agent.name != "copilot") add(doc, "transcript_path", "/tmp/transcript.jsonl");
   add(doc, "cwd", "/nonexistent");
   add(doc, "hook_event_name", event);
   add(doc, "tool_name", dispatch_tool(agent));
@@ -51,6 +52,8 @@ rapidjson::Document base_input(const AgentCli& agent, const std::string& caller,
     add(doc, "prompt_id", "p-1########0");
     add(doc, "tool_use_id", "toolu_1795716321048_hgr8x3l07");
     add(doc, "tool_call_id", "call_1");
+  } else if (agent.name == "copilot") {  // GitHub Copilot CLI 1.0.102
+    add(doc, "timestamp", "2026-11-26T18:03:51.464Z");
   } else if (agent.name == "gemini") {
     add(doc, "timestamp", "2026-05-06T13:30:00.123Z");
     add_json(doc, "mcp_context",
@@ -60,7 +63,8 @@ rapidjson::Document base_input(const AgentCli& agent, const std::string& caller,
   return doc;
 }
 
-// tool_response as `agent` gives it for an MCP tool that answered `text`.
+// tool_response (Copilot: tool_result) as `agent` gives it for an MCP tool that answered
+// `text`.
 std::string response(const AgentCli& agent, const std::string& text) {
   rapidjson::Document block(rapidjson::kObjectType);
   auto& alloc = block.GetAllocator();
@@ -73,6 +77,11 @@ std::string response(const AgentCli& agent, const std::string& text) {
   if (agent.name == "qwen") {  // Gemini's shape, without its tags
     block.AddMember("text", json_string(text, alloc), alloc);
     return R"({"llmContent":[)" + to_json(block) + R"(],"returnDisplay":"dispatched"})";
+  }
+  if (agent.name == "copilot") {  // tool_result, observed with 1.0.102
+    block.AddMember("result_type", "success", alloc);
+    block.AddMember("text_result_for_llm", json_string(text, alloc), alloc);
+    return to_json(block);
   }
   block.AddMember("type", "text", alloc);
   block.AddMember("text", json_string(text, alloc), alloc);
@@ -100,7 +109,8 @@ std::string agent_post_tool_input(const AgentCli& agent, const std::string& call
                                   const std::string& tool_input, const std::string& server_text) {
   rapidjson::Document doc = base_input(agent, caller, std::string(agent.post_tool_event));
   add_json(doc, "tool_input", tool_input);
-  add_json(doc, "tool_response", response(agent, server_text));
+  add_json(doc, agent.name == "copilot" ? "tool_result" : "tool_response",
+           response(agent, server_text));
   return to_json(doc);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Test support: hook inputs as each agent CLI sends them (the fields Claude Code 2.1.328,
-// codex-cli 0.169.0 and gemini-cli 0.61.0 were seen sending, the ones the suite ignores
+// codex-cli 0.169.0, gemini-cli 0.61.0, Qwen Code 0.24.4 and GitHub Copilot CLI 1.0.102 (its
+// own hook file, doc/copilot.md) were seen sending, the ones the suite ignores
 // included; those it reads: doc/agents.md, "What the hooks rely on"),
 // and a hook's answer read back in each CLI's dialect. A new CLI adds its sample here beside its
 // home, common/agents/<name>/ (doc/development.md, "Adding a CLI").

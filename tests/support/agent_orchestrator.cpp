@@ -83,11 +83,24 @@ void trust_gemini_folder(const std::string& home, const std::string& project) {
   write_file(home + "/.gemini/trustedFolders.json", to_json(folders));
 }
 
+void write_copilot_config(const std::string& home, const std::vector<std::string>& trusted) {
+  rapidjson::Document config(rapidjson::kObjectType);
+  rapidjson::Value folders(rapidjson::kArrayType);
+  for (const std::string& folder : trusted)
+    folders.PushBack(json_string(folder, config.GetAllocator()), config.GetAllocator());
+  config.AddMember("trustedFolders", folders, config.GetAllocator());
+  ::mkdir((home + "/.copilot").c_str(), 0755);
+  write_file(home + "/.copilot/config.json",
+             std::string(kCopilotConfigComments) + to_json(config) + "\n");
+}
+
 const AgentCliProfile& agent_profile(const std::string& name) {
   static const AgentCliProfile codex{"codex", "Tool call blocked by PreToolUse hook: "};
   static const AgentCliProfile gemini{"gemini", "Tool execution blocked: "};
+  static const AgentCliProfile copilot{"copilot", "Denied by preToolUse hook: "};
   if (name == "codex") return codex;
   if (name == "gemini") return gemini;
+  if (name == "copilot") return copilot;
   throw std::invalid_argument("no agent CLI profile named " + name);
 }
 
@@ -96,6 +109,7 @@ AgentFleet::AgentFleet(const std::string& agent, const std::string& fixtures_dir
     : profile_(agent_profile(agent)),
       record_at_launch_(record_at_launch),
       fixtures_(fixtures_dir),
+      cache_dir_(cache_dir),
       cli_(cli_or_skip(cache_dir, agent)),
       claude_(cli_or_skip(cache_dir, "claude")) {
   for (const std::string& dir : {home_, codex_home_, project_, bin_, state_, home_ + "/.gemini"}) {
@@ -119,6 +133,8 @@ AgentFleet::AgentFleet(const std::string& agent, const std::string& fixtures_dir
   api_ = std::make_unique<MockMessagesApi>(fixtures_dir, tmp_.path());
   if (agent == "codex") {
     configure_codex();
+  } else if (agent == "copilot") {
+    write_copilot_config(home_, {});  // its MCP server is on its command line (l3)
   } else {
     configure_gemini();
   }
@@ -174,6 +190,23 @@ void AgentFleet::configure_gemini() const {
   write_file(project_ + "/.gemini/settings.json", to_json(settings));
 }
 
+// The dispatcher as Copilot's MCP server "kitchen", for --additional-mcp-config.
+std::string AgentFleet::copilot_mcp_config() const {
+  rapidjson::Document doc(rapidjson::kObjectType);
+  auto& alloc = doc.GetAllocator();
+  rapidjson::Value server =
+      gemini_server(fixtures_ + "/mcp_dispatcher.mjs", dispatcher_env(), alloc);
+  server.RemoveMember("trust");
+  server.AddMember("type", "local", alloc);
+  rapidjson::Value tools(rapidjson::kArrayType);
+  tools.PushBack("*", alloc);
+  server.AddMember("tools", tools, alloc);
+  rapidjson::Value servers(rapidjson::kObjectType);
+  servers.AddMember("kitchen", server, alloc);
+  doc.AddMember("mcpServers", servers, alloc);
+  return to_json(doc);
+}
+
 void AgentFleet::install() const {
   const RunResult install = run_process(
       {bin_ + "/fleet-hooks", "install", "--agent", profile_.name, "--project", project_},
@@ -187,9 +220,20 @@ RunResult AgentFleet::check() const {
       {"", suite_env(), ""});
 }
 
+RunResult AgentFleet::fleet_hooks(const std::vector<std::string>& args) const {
+  std::vector<std::string> argv = {bin_ + "/fleet-hooks"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  argv.insert(argv.end(), {"--project", project_});
+  return run_process(argv, {"", suite_env(), ""});
+}
+
 void AgentFleet::trust() const {
   if (profile_.name == "gemini") {
     trust_gemini_folder(home_, project_);
+    return;
+  }
+  if (profile_.name == "copilot") {
+    write_copilot_config(home_, {project_});
     return;
   }
   const RunResult trusted = run_process(
@@ -223,6 +267,8 @@ std::string AgentFleet::dispatch_turn(const std::string& input_json) const {
     return R"({"tool_use":{"name":"dispatch_food_truck","namespace":"mcp__kitchen","input":)" +
            input_json + "}}";
   }
+  if (profile_.name == "copilot")
+    return fleet::test::dispatch_turn(input_json, "kitchen-dispatch_food_truck");
   return R"({"tool_use":{"name":"mcp_kitchen_dispatch_food_truck","input":)" + input_json + "}}";
 }
 
@@ -242,18 +288,39 @@ AgentRun AgentFleet::l3(const std::string& prompt, const std::string& kitchen,
   env.insert(env.end(), model.begin(), model.end());
   if (profile_.name == "codex") {
     argv = {cli_, "exec", "--json", "--skip-git-repo-check", prompt};
+  } else if (profile_.name == "copilot") {
+    env.insert(env.end(),
+               {{"COPILOT_OFFLINE", "true"},
+                {"COPILOT_AUTO_UPDATE", "false"},
+                {"COPILOT_PROVIDER_BASE_URL", "http://127.0.0.1:" + api_->port() + "/v1"},
+                {"COPILOT_PROVIDER_API_KEY", "fleet-e2e-7c41d9b2"},
+                {"COPILOT_MODEL", "mock"},
+                // The loader unpacks ~235 MB of Copilot into its cache once, not into every
+                // test's home.
+                {"XDG_CACHE_HOME", cache_dir_ + "/copilot-xdg-cache"}});
+    argv = {cli_,
+            "-p",
+            prompt,
+            "--allow-all-tools",
+            "--output-format",
+            "json",
+            "--additional-mcp-config",
+            copilot_mcp_config()};
   } else {
     argv = {cli_, "-p", prompt, "-o", "json"};
   }
   argv.insert(argv.end(), extra.begin(), extra.end());
   AgentRun run{run_process(argv, {"", env, project_}), ""};
-  // Codex: the "thread.started" line of --json; Gemini: the object -o json prints.
+  // Codex: the "thread.started" line of --json; Gemini: the object -o json prints; Copilot: the
+  // last line of --output-format json, {"type":"result","sessionId":…}.
   const std::vector<std::string> lines =
-      profile_.name == "codex" ? split_lines(run.process.out) : std::vector{run.process.out};
+      profile_.name == "gemini" ? std::vector{run.process.out} : split_lines(run.process.out);
   for (const auto& line : lines) {
     const auto doc = parse_json_object(line);
     if (!doc.ok()) continue;
-    const char* key = profile_.name == "codex" ? "thread_id" : "session_id";
+    const char* key = profile_.name == "codex"     ? "thread_id"
+                      : profile_.name == "copilot" ? "sessionId"
+                                                   : "session_id";
     if (auto id = string_member(*doc, key)) run.session_id = std::string(*id);
   }
   return run;

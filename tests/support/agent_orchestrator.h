@@ -37,6 +37,12 @@ void write_gemini_user_settings(const std::string& home);
 EnvList agent_model_env(const std::string& port);
 // Gemini: `project` in ~/.gemini/trustedFolders.json.
 void trust_gemini_folder(const std::string& home, const std::string& project);
+// GitHub Copilot CLI: ~/.copilot/config.json as Copilot writes it (its comment lines first),
+// trusting `trusted` folders.
+void write_copilot_config(const std::string& home, const std::vector<std::string>& trusted);
+// The comment lines GitHub Copilot CLI 1.0.102 writes at the top of its config.json.
+inline constexpr const char* kCopilotConfigComments =
+    "// User settings belong in settings.json.\n// This file is managed automatically.\n";
 // Where the MCP dispatcher (fixtures/mcp_dispatcher.mjs) of an L3 runs its Claude Code workers.
 struct DispatcherPaths {
   std::string home;    // HOME
@@ -60,7 +66,9 @@ std::string call_field(const std::string& call_line, const char* object, const c
 // One headless run of the CLI as an L3 orchestrator.
 struct AgentRun {
   RunResult process;
-  std::string session_id;  // the session the CLI reported (Codex: thread.started; Gemini: -o json)
+  // The session the CLI reported (Codex: thread.started; Gemini: -o json; Copilot: the
+  // sessionId of its --output-format json "result" line).
+  std::string session_id;
 };
 
 class AgentFleet {
@@ -81,9 +89,12 @@ class AgentFleet {
   void install() const;
   // `fleet-hooks check --agent <cli>` on the project, as a user runs it.
   RunResult check() const;
+  // `fleet-hooks <args> --project <project>` as a user runs it (no --agent added).
+  RunResult fleet_hooks(const std::vector<std::string>& args) const;
   // Trusts the project and its hooks: Codex, `fleet-hooks install --agent codex --trust` (the
   // project and the suite's hooks in $CODEX_HOME/config.toml); Gemini, the folder in
-  // ~/.gemini/trustedFolders.json.
+  // ~/.gemini/trustedFolders.json; Copilot, the folder in ~/.copilot/config.json, as
+  // Copilot's own trust prompt writes it.
   void trust() const;
 
   // The mock API's script (mock_api.mjs's format); dispatch_turn gives a turn calling the
@@ -121,11 +132,13 @@ class AgentFleet {
  private:
   void configure_codex() const;
   void configure_gemini() const;
+  std::string copilot_mcp_config() const;
   std::vector<std::pair<std::string, std::string>> dispatcher_env() const;
 
   const AgentCliProfile& profile_;
   bool record_at_launch_;
   std::string fixtures_;
+  std::string cache_dir_;
   TempDir tmp_;
   std::string cli_;
   std::string claude_;

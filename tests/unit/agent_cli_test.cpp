@@ -10,9 +10,9 @@
 using namespace fleet;
 
 TEST_CASE("agent_cli: the CLIs by the names --agent takes - claude first") {
-  REQUIRE(agent_clis().size() == 4);
+  REQUIRE(agent_clis().size() == 5);
   CHECK(agent_clis()[0] == &claude_code());
-  CHECK(agent_cli_names("|") == "claude|codex|gemini|qwen");
+  CHECK(agent_cli_names("|") == "claude|codex|gemini|qwen|copilot");
   for (const AgentCli* agent : agent_clis()) CHECK(find_agent_cli(agent->name) == agent);
   CHECK(find_agent_cli("") == nullptr);
   CHECK(find_agent_cli("Claude") == nullptr);
@@ -26,9 +26,11 @@ TEST_CASE("agent_cli: every table is complete") {
     CHECK(names.insert(agent->name).second);
     for (const std::string_view text :
          {agent->name, agent->display_name, agent->version_checked, agent->project_hook_file,
-          agent->pre_tool_event, agent->post_tool_event, agent->mcp.prefix, agent->mcp.separator}) {
+          agent->pre_tool_event, agent->post_tool_event, agent->mcp.separator}) {
       CHECK_FALSE(text.empty());
     }
+    // A prefix, or none where the server's name leads (GitHub Copilot CLI: <server>-<tool>).
+    CHECK((agent->mcp.prefix.empty() == (agent->mcp.separator == "-")));
     for (const char* key :
          {agent->fields.session_id, agent->fields.hook_event_name, agent->fields.tool_name,
           agent->fields.tool_input, agent->fields.tool_response, agent->fields.cwd,
@@ -95,6 +97,27 @@ TEST_CASE("agent_cli: the facts observed with each pinned CLI") {
   CHECK(claude.caller_variable == "CLAUDE_CODE_SESSION_ID");
   CHECK(codex.caller_variable.empty());
   CHECK(gemini.caller_variable.empty());
+
+  // GitHub Copilot CLI 1.0.102 in its own hook file, in Claude Code's dialect.
+  const AgentCli& copilot = *find_agent_cli("copilot");
+  CHECK(copilot.version_checked == "1.0.102");
+  CHECK(copilot.project_hook_file == ".github/hooks/fleet-hooks.json");
+  CHECK(copilot.pre_tool_event == "PreToolUse");
+  CHECK(copilot.mcp.prefix.empty());
+  CHECK(copilot.mcp.separator == "-");
+  CHECK(std::string(copilot.deny.wrapper) == "hookSpecificOutput");
+  CHECK(std::string(copilot.fields.tool_response) == "tool_result");
+  CHECK(std::string(copilot.response.text_key) == "text_result_for_llm");
+  CHECK(std::string(copilot.fields.parent_session_id) == "parent_agent_id");
+  CHECK(copilot.config_home_variable == "COPILOT_HOME");
+  CHECK((copilot.hook_trust.check != nullptr));
+  CHECK((copilot.hook_trust.write != nullptr));
+  CHECK((copilot.hook_trust.remove == nullptr));  // the folder's trust stays the user's
+  CHECK(copilot.caller_variable == "COPILOT_AGENT_SESSION_ID");
+  for (const AgentCli* agent : agent_clis()) {  // the slot Copilot added, empty for the others
+    CAPTURE(agent->name);
+    CHECK((*agent->response.text_key == '\0') == (agent != &copilot));
+  }
 }
 
 TEST_CASE("agent_cli: GitHub Copilot CLI runs the hooks of Claude Code's file only") {
@@ -112,7 +135,7 @@ TEST_CASE("agent_cli: GitHub Copilot CLI runs the hooks of Claude Code's file on
   CHECK(forms[0].prefix == "mcp__");  // Claude Code's own first
   CHECK(forms[1].separator == "-");
   CHECK(std::string(claude.fields.parent_session_id) == "parent_agent_id");
-  for (const char* name : {"codex", "gemini"}) {
+  for (const char* name : {"codex", "gemini", "qwen", "copilot"}) {
     CAPTURE(name);
     CHECK(find_agent_cli(name)->also_read_by.empty());
     CHECK(hook_file_mcp_forms(*find_agent_cli(name)).size() == 1);

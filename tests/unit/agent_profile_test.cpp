@@ -54,6 +54,11 @@ const PlanCase kPlanCases[] = {
      {"gemini", "--resume", "s-1", "-p", "go"},
      {"gemini", "--session-id", "s-new-1", "-p", "go"},
      "s-new-1"},
+    {"copilot",
+     {"copilot", "-p", "go"},
+     {"copilot", "--resume", "s-1", "-p", "go"},
+     {"copilot", "--session-id", "s-new-1", "-p", "go"},
+     "s-new-1"},
 };
 
 }  // namespace
@@ -214,6 +219,8 @@ const ErrorCase kErrorCases[] = {
      ErrorClass::fatal, true},
     {"gemini", 503 % 256, "status 503 UNAVAILABLE", ErrorClass::fatal, true},
     {"gemini", 401 % 256, "API error 401", ErrorClass::fatal, false},
+    {"copilot", 1, "Error: No session, task, or name matched 's-1'.", ErrorClass::stale_session,
+     false},
 };
 
 }  // namespace
@@ -269,6 +276,10 @@ const CompletionCase kCompletionCases[] = {
     {"gemini",
      R"({"$set":{"messages":[{"id":"m2","type":"gemini","content":[{"text":"%%DONE%%"}]}]}})",
      false},
+    {"copilot",
+     R"({"type":"assistant.message","data":{"messageId":"m","content":"ok\n%%DONE%%"},"id":"e"})",
+     true},
+    {"copilot", R"({"type":"user.message","data":{"content":"say %%DONE%%"},"id":"e"})", false},
 };
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "agents/agents.h"
 #include "agents/claude/claude_session_file.h"
 #include "agents/codex/codex_session_file.h"
+#include "agents/copilot/copilot_session_file.h"
 #include "agents/gemini/gemini_session_file.h"
 
 #include <doctest/doctest.h>
@@ -80,6 +81,19 @@ TEST_CASE("session_files: a Codex rollout is found by its id in its day's folder
   CHECK(codex_session_file("019a8d2e-0000-7000-8000-000000000000", "/w") == "");
   ScopedEnv moved("CODEX_HOME", (tmp / "elsewhere").c_str());
   CHECK(codex_session_file(kCodexId, "/w") == "");
+}
+
+TEST_CASE("session_files: a Copilot session's events are named by its id, under COPILOT_HOME") {
+  TempDir tmp;
+  ScopedEnv home("HOME", tmp.path().c_str());
+  ScopedEnv copilot_home("COPILOT_HOME", nullptr);
+  const std::string id = "0cb916db-26aa-40f2-86b5-1ba81b225fd2";
+  CHECK(copilot_session_file(id, "/any") ==
+        tmp / (".copilot/session-state/" + id + "/events.jsonl"));
+  ScopedEnv moved("COPILOT_HOME", (tmp / "elsewhere").c_str());
+  CHECK(copilot_session_file(id, "/any") ==
+        tmp / ("elsewhere/session-state/" + id + "/events.jsonl"));
+  CHECK(copilot_session_file("", "/any").empty());
 }
 
 TEST_CASE("session_files: a Gemini session is found through its project's short name") {

@@ -19,22 +19,6 @@ std::string resolved(const std::string& path) {
   return real_path(path).value_or(path);
 }
 
-// `child` is `parent` or inside it.
-bool is_within(const std::string& parent, const std::string& child) {
-  if (parent == "/") return true;
-  return child == parent || (child.starts_with(parent) && child[parent.size()] == '/');
-}
-
-// A settings file of Gemini read leniently (it accepts // comments); nullopt when missing or
-// unreadable.
-std::optional<rapidjson::Document> gemini_settings(const std::string& path) {
-  rapidjson::Document doc;
-  const SettingsRead read = read_settings(path, doc);
-  if (read.status != SettingsRead::Status::ok && read.status != SettingsRead::Status::ignored)
-    return std::nullopt;
-  return doc;
-}
-
 const Value* at(const Value& doc, const char* outer, const char* inner) {
   const Value* object = member(doc, outer);
   return object != nullptr ? member(*object, inner) : nullptr;
@@ -60,7 +44,7 @@ std::vector<Finding> disabled_findings(const std::vector<std::string>& files,
   std::vector<Finding> findings;
   std::optional<std::pair<bool, std::string>> enabled;
   for (const std::string& file : files) {
-    const auto doc = gemini_settings(file);
+    const auto doc = lenient_settings(file);
     if (!doc) continue;
     if (const Value* on = at(*doc, "hooksConfig", "enabled"); on && on->IsBool())
       enabled = {on->GetBool(), file};
@@ -103,7 +87,7 @@ std::optional<bool> gemini_folder_trusted(const std::string& folders, const std:
     const std::string path(rule.name.GetString(), rule.name.GetStringLength());
     const std::string trust = rule.value.GetString();
     const std::string folder = resolved(trust == "TRUST_PARENT" ? parent_directory(path) : path);
-    if (!is_within(folder, where) || (level && path.size() <= longest)) continue;
+    if (!path_within(folder, where) || (level && path.size() <= longest)) continue;
     longest = path.size();
     level = trust;
   }
@@ -121,7 +105,7 @@ std::vector<Finding> gemini_trust_findings(const std::string& project_dir,
   const std::string system = system_settings_path();
   bool folder_trust = true;
   for (const std::string& file : {user, system}) {
-    const auto doc = gemini_settings(file);
+    const auto doc = lenient_settings(file);
     const Value* trust = doc ? at(*doc, "security", "folderTrust") : nullptr;
     const Value* on = trust ? member(*trust, "enabled") : nullptr;
     if (on != nullptr && on->IsBool()) folder_trust = on->GetBool();
