@@ -158,16 +158,23 @@ std::string dispatch_turn(const std::string& input_json) {
 TEST_CASE("e2e: opencode - the guard plugin denies a stranger's resume, the owner's runs") {
   OpenCodeProject project;
 
-  // The owner dispatches a worker and resumes it: both run, and the worker is recorded at
-  // launch with the owner's own OpenCode session as the caller.
+  // The owner's subagent (a child session of its own) dispatches a worker and reports its id;
+  // the owner resumes it. The worker is recorded at launch with the owner's main session as the
+  // caller, not the child's, and the owner's resume runs although it is in another kitchen than
+  // the worker's (kitchen-1): the guard judged the child's call as its main session's.
+  const std::string task =
+      R"({"tool_use":{"name":"task","input":{"description":"dispatch a truck","prompt":)"
+      R"("SUB-DISPATCH dispatch the build","subagent_type":"general"}}})";
   project.script(
-      R"({"rules":[{"match":"L3-OWN","turns":[)" +
-      dispatch_turn(R"({"prompt":"L2-WORK build","recipe_name":"implement"})") + "," +
+      R"({"rules":[{"match":"SUB-DISPATCH","turns":[)" +
+      dispatch_turn(R"({"prompt":"L2-WORK build","recipe_name":"implement"})") +
+      R"(,{"text":"{\"session_id\":\"{{last_session_id}}\"}"}]},{"match":"L3-OWN","turns":[)" +
+      task + "," +
       dispatch_turn(R"({"prompt":"L2-WORK more","resume_session_id":"{{last_session_id}}"})") +
       R"(,{"text":"L3 done"}]},{"match":"L2-WORK","turns":[{"text":"worker finished"}]}],)"
       R"("default":{"text":"ok"}})");
   const auto [owner, owner_session] =
-      project.l3("L3-OWN dispatch the build", "kitchen-1", project.suite_path());
+      project.l3("L3-OWN dispatch the build", "kitchen-own", project.suite_path());
   CHECK_MESSAGE(owner.exit_code == 0, owner.err);
   REQUIRE(owner_session.rfind("ses_", 0) == 0);
   auto calls = project.calls();
