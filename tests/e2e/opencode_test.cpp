@@ -19,6 +19,7 @@
 #include "base/json.h"
 #include "base/paths.h"
 #include "claude_cli.h"
+#include "fixtures.h"
 #include "process.h"
 #include "store/provenance_store.h"
 #include "suite.h"
@@ -99,41 +100,21 @@ class OpenCodeProject {
   // opencode.json: the mock as an OpenAI-compatible provider, the dispatcher as the local MCP
   // server "kitchen" recording each worker at launch.
   std::string config() const {
-    Env dispatcher = fleet::test::mcp_dispatcher_env(
+    const Env dispatcher = fleet::test::mcp_dispatcher_env(
         *api_, {home_, path_, bin_, claude_, state_, calls_, /*record_at_launch=*/true});
-    rapidjson::Document doc(rapidjson::kObjectType);
+    rapidjson::Document doc = fleet::test::json_document(
+        R"({"provider":{"mock":{"npm":"@ai-sdk/openai-compatible","options":{"apiKey":"k"},)"
+        R"("models":{"mock":{"tool_call":true}}}},"model":"mock/mock",)"
+        R"("mcp":{"kitchen":{"type":"local","command":["node"],"environment":{}}}})");
     auto& alloc = doc.GetAllocator();
-    rapidjson::Value options(rapidjson::kObjectType);
-    options.AddMember("baseURL",
-                      fleet::json_string("http://127.0.0.1:" + api_->port() + "/v1", alloc), alloc);
-    options.AddMember("apiKey", "fleet-e2e", alloc);
-    rapidjson::Value model(rapidjson::kObjectType);
-    model.AddMember("tool_call", true, alloc);
-    rapidjson::Value models(rapidjson::kObjectType);
-    models.AddMember("mock", model, alloc);
-    rapidjson::Value provider(rapidjson::kObjectType);
-    provider.AddMember("npm", "@ai-sdk/openai-compatible", alloc);
-    provider.AddMember("options", options, alloc);
-    provider.AddMember("models", models, alloc);
-    rapidjson::Value providers(rapidjson::kObjectType);
-    providers.AddMember("mock", provider, alloc);
-    doc.AddMember("provider", providers, alloc);
-    doc.AddMember("model", "mock/mock", alloc);
-    rapidjson::Value environment(rapidjson::kObjectType);
-    for (const auto& [name, value] : dispatcher)
-      environment.AddMember(fleet::json_string(name, alloc), fleet::json_string(value, alloc),
-                            alloc);
-    rapidjson::Value command(rapidjson::kArrayType);
-    command.PushBack("node", alloc);
-    command.PushBack(
+    doc["provider"]["mock"]["options"].AddMember(
+        "baseURL", fleet::json_string("http://127.0.0.1:" + api_->port() + "/v1", alloc), alloc);
+    rapidjson::Value& server = doc["mcp"]["kitchen"];
+    server["command"].PushBack(
         fleet::json_string(std::string(FLEET_E2E_FIXTURES) + "/mcp_dispatcher.mjs", alloc), alloc);
-    rapidjson::Value server(rapidjson::kObjectType);
-    server.AddMember("type", "local", alloc);
-    server.AddMember("command", command, alloc);
-    server.AddMember("environment", environment, alloc);
-    rapidjson::Value mcp(rapidjson::kObjectType);
-    mcp.AddMember("kitchen", server, alloc);
-    doc.AddMember("mcp", mcp, alloc);
+    for (const auto& [name, value] : dispatcher)
+      server["environment"].AddMember(fleet::json_string(name, alloc),
+                                      fleet::json_string(value, alloc), alloc);
     return fleet::to_json(doc);
   }
 
