@@ -7,10 +7,14 @@
 // or answers something it cannot read: a guard that silently lets calls through is worse than
 // none. A subagent runs in a child session; its call is judged as the call of the session at
 // the root of its parents (the L3 that owns it), which resume-guard reads from parent_agent_id.
+// After the dispatch tool ran, tool.execute.after gives `provenance-writer hook` the MCP
+// answer (Claude Code's PostToolUse input) to record the dispatched worker; that cannot
+// refuse anything any more, so a failure there is only reported on OpenCode's stderr.
 // Checked with OpenCode 1.18.33.
 import { spawnSync } from "node:child_process";
 
 const GUARD = "resume-guard";
+const WRITER = "provenance-writer";
 const DISPATCH_TOOL = /(^|_)dispatch_food_truck$/;
 const MAX_SESSION_DEPTH = 16;
 
@@ -60,20 +64,49 @@ function guardAnswer(hookInput, directory) {
   return "";
 }
 
+// The hook input of `event` for the call `input` with `args`, as the suite's programs read it.
+async function hookInput(client, directory, event, input, args) {
+  const owner = await owningSession(client, input.sessionID);
+  const hook = {
+    hook_event_name: event,
+    session_id: input.sessionID,
+    tool_name: input.tool,
+    tool_input: args,
+    tool_use_id: input.callID,
+    cwd: directory,
+  };
+  if (owner !== input.sessionID) hook.parent_agent_id = owner;
+  return hook;
+}
+
+// `provenance-writer hook` on `hook`: records the worker a dispatch launched.
+function recordDispatch(hook, directory) {
+  const run = spawnSync(WRITER, ["hook", "--tool", hook.tool_name], {
+    input: JSON.stringify(hook), encoding: "utf8", cwd: directory, timeout: 30000,
+  });
+  if (run.error || run.status !== 0) {
+    console.error(`fleet-hooks: ${WRITER} hook did not record the dispatch: ` +
+      `${run.error ? run.error.message : run.stderr.trim()}`);
+  }
+}
+
 export const FleetHooksGuard = async ({ client, directory }) => ({
   "tool.execute.before": async (input, output) => {
     if (!DISPATCH_TOOL.test(input.tool)) return;
-    const owner = await owningSession(client, input.sessionID);
-    const hookInput = {
-      hook_event_name: "PreToolUse",
-      session_id: input.sessionID,
-      tool_name: input.tool,
-      tool_input: output.args,
-      tool_use_id: input.callID,
-      cwd: directory,
-    };
-    if (owner !== input.sessionID) hookInput.parent_agent_id = owner;
-    const reason = guardAnswer(hookInput, directory);
+    const hook = await hookInput(client, directory, "PreToolUse", input, output.args);
+    const reason = guardAnswer(hook, directory);
     if (reason !== "") throw new Error(reason);
+  },
+  "tool.execute.after": async (input, output) => {
+    if (!DISPATCH_TOOL.test(input.tool) || !output || !Array.isArray(output.content)) return;
+    let hook;
+    try {
+      hook = await hookInput(client, directory, "PostToolUse", input, input.args);
+    } catch (error) {
+      console.error(`${error.message}: the dispatch is not recorded`);
+      return;
+    }
+    hook.tool_response = output.content;
+    recordDispatch(hook, directory);
   },
 });

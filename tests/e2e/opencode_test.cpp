@@ -44,8 +44,11 @@ constexpr const char* kTool = "kitchen_dispatch_food_truck";  // OpenCode's name
 // opencode.json names the mock model and the dispatcher, the suite on PATH.
 class OpenCodeProject {
  public:
-  OpenCodeProject()
-      : opencode_(fleet::test::cli_or_skip(FLEET_E2E_CACHE, "opencode")),
+  // With `record_at_launch` the dispatcher records each worker at launch
+  // (launch-wrapper --record-provenance); else the plugin's tool.execute.after does.
+  explicit OpenCodeProject(bool record_at_launch = true)
+      : record_at_launch_(record_at_launch),
+        opencode_(fleet::test::cli_or_skip(FLEET_E2E_CACHE, "opencode")),
         claude_(fleet::test::claude_or_skip(FLEET_E2E_CACHE)) {
     for (const std::string& dir :
          {home_, project_, project_ + "/.opencode", project_ + "/.opencode/plugins", bin_, state_})
@@ -98,10 +101,10 @@ class OpenCodeProject {
 
  private:
   // opencode.json: the mock as an OpenAI-compatible provider, the dispatcher as the local MCP
-  // server "kitchen" recording each worker at launch.
+  // server "kitchen".
   std::string config() const {
     const Env dispatcher = fleet::test::mcp_dispatcher_env(
-        *api_, {home_, path_, bin_, claude_, state_, calls_, /*record_at_launch=*/true});
+        *api_, {home_, path_, bin_, claude_, state_, calls_, record_at_launch_});
     rapidjson::Document doc = fleet::test::json_document(
         R"({"provider":{"mock":{"npm":"@ai-sdk/openai-compatible","options":{"apiKey":"k"},)"
         R"("models":{"mock":{"tool_call":true}}}},"model":"mock/mock",)"
@@ -118,6 +121,7 @@ class OpenCodeProject {
     return fleet::to_json(doc);
   }
 
+  bool record_at_launch_;
   std::string opencode_;
   std::string claude_;
   TempDir tmp_;
@@ -197,4 +201,23 @@ TEST_CASE("e2e: opencode - without resume-guard on PATH the plugin refuses every
   CHECK(project.calls().empty());
   CHECK_MESSAGE(project.tool_results().find("resume-guard could not run") != std::string::npos,
                 project.tool_results());
+}
+
+TEST_CASE("e2e: opencode - the plugin records a fresh dispatch with the run's own session") {
+  OpenCodeProject project(/*record_at_launch=*/false);
+  project.script(
+      R"({"rules":[{"match":"L3-FRESH","turns":[)" +
+      dispatch_turn(R"({"prompt":"L2-WORK build","recipe_name":"implement"})") +
+      R"(,{"text":"L3 done"}]},{"match":"L2-WORK","turns":[{"text":"worker finished"}]}],)"
+      R"("default":{"text":"ok"}})");
+  const auto [run, session] =
+      project.l3("L3-FRESH dispatch the build", "kitchen-1", project.suite_path());
+  CHECK_MESSAGE(run.exit_code == 0, run.err);
+  REQUIRE(session.rfind("ses_", 0) == 0);
+  REQUIRE_MESSAGE(project.calls().size() == 1, (project.tool_results() + run.out + run.err));
+  const std::string worker = call_field(project.calls()[0], "result", "session_id");
+  const auto record = fleet::lookup_session(project.store(), worker);
+  REQUIRE_MESSAGE(record.status == fleet::StoreLookup::Status::found, run.err);
+  CHECK(record.record.caller_session_id == session);
+  CHECK(record.record.recipe_name == "implement");
 }
