@@ -53,6 +53,16 @@ class OpenCodeProject {
     for (const std::string& dir :
          {home_, project_, project_ + "/.opencode", project_ + "/.opencode/plugins", bin_, state_})
       ::mkdir(dir.c_str(), 0755);
+    for (const std::string& dir : {home_ + "/.config", home_ + "/.config/opencode"})
+      ::mkdir(dir.c_str(), 0755);
+    // OpenCode installs @opencode-ai/plugin into each config folder on start and waits for it,
+    // unless the folder has node_modules/ and a package-lock.json naming that package (read in
+    // OpenCode 1.18.33's Npm.install): saying so skips seconds of a failing offline npm run.
+    for (const std::string& dir : {home_ + "/.config/opencode", project_ + "/.opencode"}) {
+      ::mkdir((dir + "/node_modules").c_str(), 0755);
+      write_file(dir + "/package-lock.json",
+                 R"({"packages":{"":{"dependencies":{"@opencode-ai/plugin":"*"}}}})");
+    }
     fleet::test::link_suite(bin_, {"resume-guard", "provenance-writer", "launch-wrapper"});
     path_ = bin_ + ":" + fleet::env_value("PATH");
     write_file(project_ + "/.opencode/plugins/fleet-hooks-guard.js",
@@ -78,8 +88,8 @@ class OpenCodeProject {
                      {"FLEET_HOOKS_KITCHEN_ID", kitchen},
                      {"OPENCODE_DISABLE_MODELS_FETCH", "1"},
                      {"OPENCODE_DISABLE_AUTOUPDATE", "1"},
-                     // OpenCode installs @opencode-ai/plugin on start and waits for it; offline
-                     // that fails at once instead of after npm's retries.
+                     // Should it install @opencode-ai/plugin after all, offline that fails at
+                     // once instead of after npm's retries.
                      {"npm_config_registry", "http://127.0.0.1:9/"},
                      {"npm_config_fetch_retries", "0"},
                      {"npm_config_offline", "true"}};
