@@ -8,6 +8,8 @@
 #include "agents/codex/codex_profile.h"
 #include "agents/gemini/gemini_cli.h"
 #include "agents/gemini/gemini_profile.h"
+#include "agents/opencode/opencode_cli.h"
+#include "agents/opencode/opencode_profile.h"
 #include "agents/qwen/qwen_cli.h"
 #include "agents/qwen/qwen_profile.h"
 
@@ -26,6 +28,7 @@ constexpr AgentHome kHomes[] = {
     {.cli = &kCodexCli, .profile = &kCodexProfile},
     {.cli = &kGeminiCli, .profile = &kGeminiProfile},
     {.cli = &kQwenCli, .profile = &kQwenProfile},
+    {.cli = &kOpenCodeCli, .profile = &kOpenCodeProfile},
 };
 
 constexpr auto kClis = [] {

@@ -235,7 +235,8 @@ Subcommand add_uninstall(CLI::App& program) {
   CLI::App* sub = program.add_subcommand(
       "uninstall", "Remove exactly the suite's hook entries (of every agent CLI's file)");
   add_scope_options(*sub, *o, "project, local or user (Claude Code's settings files)",
-                    "The agent CLI whose project file to unwire: claude, codex, gemini or qwen; "
+                    "The agent CLI whose project file to unwire: claude, codex, gemini, qwen or "
+                    "opencode (its plugin); "
                     "repeatable (default: every CLI's file in the project, or with --scope "
                     "local or user Claude Code's)");
   sub->add_flag("--dry-run", o->dry_run, "Print the resulting file; write nothing");

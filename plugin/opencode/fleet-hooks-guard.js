@@ -1,15 +1,16 @@
 // fleet-hooks' resume guard for OpenCode (doc/opencode.md). OpenCode runs no hook commands; it
-// imports this file from <project>/.opencode/plugins/ and calls tool.execute.before before
-// every tool call. For the dispatch tool (an MCP tool reaches plugins as <server>_<tool>:
-// fleet_dispatch_food_truck) it asks resume-guard, in the hook protocol resume-guard reads
-// (Claude Code's PreToolUse input), and refuses the call by throwing: OpenCode then does not run
-// the tool and gives the model the message. It also refuses when resume-guard cannot run, fails
-// or answers something it cannot read: a guard that silently lets calls through is worse than
-// none. A subagent runs in a child session; its call is judged as the call of the session at
-// the root of its parents (the L3 that owns it), which resume-guard reads from parent_agent_id.
-// After the dispatch tool ran, tool.execute.after gives `provenance-writer hook` the MCP
-// answer (Claude Code's PostToolUse input) to record the dispatched worker; that cannot
-// refuse anything any more, so a failure there is only reported on OpenCode's stderr.
+// imports this file from <project>/.opencode/plugins/ (where `fleet-hooks install --agent
+// opencode` writes it) and calls tool.execute.before before every tool call. For the dispatch
+// tool (an MCP tool reaches plugins as <server>_<tool>: fleet_dispatch_food_truck) it asks
+// `resume-guard --agent opencode`, in Claude Code's PreToolUse input, and refuses the call by
+// throwing: OpenCode then does not run the tool and gives the model the message. It also
+// refuses when resume-guard cannot run, fails or answers something it cannot read: a guard that
+// silently lets calls through is worse than none. A subagent runs in a child session; its call
+// is judged as the call of the session at the root of its parents (the L3 that owns it), which
+// resume-guard reads from parent_agent_id. After the dispatch tool ran, tool.execute.after
+// gives `provenance-writer hook --agent opencode` the MCP answer (Claude Code's PostToolUse
+// input) to record the dispatched worker; that cannot refuse anything any more, so a failure
+// there is only reported on OpenCode's stderr.
 // Checked with OpenCode 1.18.33.
 import { spawnSync } from "node:child_process";
 
@@ -41,7 +42,7 @@ async function owningSession(client, sessionID) {
 
 // resume-guard's answer to `hookInput`: "" to let the call run, else the reason it is refused.
 function guardAnswer(hookInput, directory) {
-  const run = spawnSync(GUARD, ["--tool", hookInput.tool_name], {
+  const run = spawnSync(GUARD, ["--agent", "opencode"], {
     input: JSON.stringify(hookInput), encoding: "utf8", cwd: directory, timeout: 30000,
   });
   if (run.error) {
@@ -81,7 +82,7 @@ async function hookInput(client, directory, event, input, args) {
 
 // `provenance-writer hook` on `hook`: records the worker a dispatch launched.
 function recordDispatch(hook, directory) {
-  const run = spawnSync(WRITER, ["hook", "--tool", hook.tool_name], {
+  const run = spawnSync(WRITER, ["hook", "--agent", "opencode"], {
     input: JSON.stringify(hook), encoding: "utf8", cwd: directory, timeout: 30000,
   });
   if (run.error || run.status !== 0) {

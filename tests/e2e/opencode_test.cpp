@@ -1,5 +1,6 @@
 // End to end: the real OpenCode (1.18.33, tests/e2e/setup.sh) as an L3 orchestrator guarded by
-// the suite's plugin (plugin/opencode/fleet-hooks-guard.js in the project's .opencode/plugins/).
+// the suite's plugin, which `fleet-hooks install --agent opencode` writes into the project's
+// .opencode/plugins/.
 // It runs offline in a private home (HOME and XDG_*, an unreachable npm registry for the
 // package OpenCode tries to install on start) against the scripted model on loopback speaking
 // streamed Chat Completions (fixtures/chat_completions_wire.mjs), with the stdio MCP dispatcher
@@ -63,15 +64,23 @@ class OpenCodeProject {
       write_file(dir + "/package-lock.json",
                  R"({"packages":{"":{"dependencies":{"@opencode-ai/plugin":"*"}}}})");
     }
-    fleet::test::link_suite(bin_, {"resume-guard", "provenance-writer", "launch-wrapper"});
+    fleet::test::link_suite(bin_,
+                            {"resume-guard", "provenance-writer", "launch-wrapper", "fleet-hooks"});
     path_ = bin_ + ":" + fleet::env_value("PATH");
-    write_file(project_ + "/.opencode/plugins/fleet-hooks-guard.js",
-               read_file(std::string(FLEET_SOURCE_DIR) + "/plugin/opencode/fleet-hooks-guard.js"));
+    const RunResult installed = fleet_hooks({"install", "--agent", "opencode"});
+    REQUIRE_MESSAGE(installed.exit_code == 0, installed.err);
     api_ = std::make_unique<MockMessagesApi>(FLEET_E2E_FIXTURES, tmp_.path());
     write_file(project_ + "/opencode.json", config());
   }
 
   void script(const std::string& json) const { api_->script(json); }
+
+  // `fleet-hooks ARGS --project <the project>` as its owner runs it.
+  RunResult fleet_hooks(std::vector<std::string> args) const {
+    args.insert(args.begin(), bin_ + "/fleet-hooks");
+    args.insert(args.end(), {"--project", project_});
+    return run_process(args, {"", Env{{"HOME", home_}, {"PATH", path_}}, project_});
+  }
 
   // One `opencode run --format json` in the project as a session of `kitchen` (resuming
   // `session` when not empty); returns its process and the session id its events carry.
@@ -151,7 +160,9 @@ std::string dispatch_turn(const std::string& input_json) {
 }  // namespace
 
 TEST_CASE("e2e: opencode - the guard plugin denies a stranger's resume, the owner's runs") {
-  OpenCodeProject project;
+  OpenCodeProject project;  // wired by fleet-hooks install --agent opencode
+  const RunResult checked = project.fleet_hooks({"check", "--agent", "opencode"});
+  CHECK_MESSAGE(checked.exit_code == 0, checked.out);
 
   // The owner's subagent (a child session of its own) dispatches a worker and reports its id;
   // the owner resumes it. The worker is recorded at launch with the owner's main session as the

@@ -106,7 +106,7 @@ TEST_CASE("fleet-hooks check without --agent: checks every CLI wired in the proj
     const RunResult r = m.run({"check", "--project", m.dir});
     CHECK(r.exit_code == 1);
     CHECK_MESSAGE(contains(r.out, "checking Claude Code and Codex CLI: wired in " + m.dir +
-                                      " (not wired: Gemini CLI and Qwen Code)\n"),
+                                      " (not wired: Gemini CLI, Qwen Code and OpenCode)\n"),
                   r.out);
     CHECK(contains(r.out, "error codex-project-untrusted"));
     CHECK_FALSE(contains(r.out, "guard-missing"));
@@ -123,7 +123,7 @@ TEST_CASE("fleet-hooks check without --agent: checks every CLI wired in the proj
     CHECK(r.exit_code == 1);
     CHECK_MESSAGE(contains(r.out, "no agent CLI runs fleet-hooks in " + m.dir), r.out);
     CHECK(contains(r.out, "fleet-hooks install --project " + m.dir +
-                              " --agent claude|codex|gemini|qwen (repeatable)"));
+                              " --agent claude|codex|gemini|qwen|opencode (repeatable)"));
   }
   SUBCASE("--agent names the CLI: no line about the others") {
     REQUIRE(m.run({"install", "--project", m.dir}).exit_code == 0);

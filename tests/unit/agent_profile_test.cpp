@@ -54,6 +54,13 @@ const PlanCase kPlanCases[] = {
      {"gemini", "--resume", "s-1", "-p", "go"},
      {"gemini", "--session-id", "s-new-1", "-p", "go"},
      "s-new-1"},
+    // OpenCode 1.18.33 takes --session before its subcommand too (run here: an unknown id gave
+    // "Error: Session not found" in both places).
+    {"opencode",
+     {"opencode", "run", "--format", "json", "go"},
+     {"opencode", "--session", "s-1", "run", "--format", "json", "go"},
+     {"opencode", "run", "--format", "json", "go"},
+     ""},
 };
 
 }  // namespace
@@ -214,6 +221,8 @@ const ErrorCase kErrorCases[] = {
      ErrorClass::fatal, true},
     {"gemini", 503 % 256, "status 503 UNAVAILABLE", ErrorClass::fatal, true},
     {"gemini", 401 % 256, "API error 401", ErrorClass::fatal, false},
+    {"opencode", 1, "\x1b[91m\x1b[1mError: \x1b[0mSession not found", ErrorClass::stale_session,
+     false},
 };
 
 }  // namespace
@@ -268,6 +277,16 @@ const CompletionCase kCompletionCases[] = {
     // A resume repeats the earlier messages, the old answer among them, inside a $set.
     {"gemini",
      R"({"$set":{"messages":[{"id":"m2","type":"gemini","content":[{"text":"%%DONE%%"}]}]}})",
+     false},
+    // OpenCode 1.18.33 `run --format json` prints a text part once it has ended.
+    {"opencode",
+     R"({"type":"text","timestamp":1,"sessionID":"ses_1","part":{"type":"text","text":"ok\n%%DONE%%","time":{"start":1,"end":2}}})",
+     true},
+    {"opencode",
+     R"({"type":"tool_use","timestamp":1,"sessionID":"ses_1","part":{"type":"tool","state":{"input":{"prompt":"%%DONE%%"}}}})",
+     false},
+    {"opencode",
+     R"({"type":"step_finish","timestamp":1,"sessionID":"ses_1","part":{"type":"step-finish","reason":"stop","text":"%%DONE%%"}})",
      false},
 };
 
