@@ -87,6 +87,16 @@ struct SessionStartWiring {
   std::string_view matcher;  // "startup" (Codex's source of a new session); "" : not wired
 };
 
+// A CLI that runs no hook commands but loads plugins from a project's folder (OpenCode): the
+// suite's wiring is one plugin file, not entries in project_hook_file. `folder` is "" for a
+// CLI wired by hook entries.
+struct PluginWiring {
+  std::string_view folder;     // from the project's root: ".opencode/plugins"
+  std::string_view file_name;  // "fleet-hooks-guard.js"
+  // The plugin's bytes as the suite ships them (embedded at build time).
+  std::string_view (*contents)() = nullptr;
+};
+
 struct AgentCli {
   std::string_view name;  // what --agent takes: "claude", "codex", "gemini"
   // The CLI the hook programs speak without --agent (one row: Claude Code's): the commands
@@ -123,7 +133,14 @@ struct AgentCli {
   // The environment variable in which the CLI names, to the MCP servers it starts (and so to
   // what they launch), the session that calls them: "CLAUDE_CODE_SESSION_ID"; "" : none.
   std::string_view caller_variable = "";
+  // The plugin install places instead of hook entries (OpenCode); empty for the others.
+  PluginWiring plugin = {};
 };
+
+// True when `agent` is wired by a plugin file (AgentCli::plugin), not by hook entries.
+inline bool wired_by_plugin(const AgentCli& agent) {
+  return !agent.plugin.folder.empty();
+}
 
 // The MCP forms of a tool name the hooks of `agent`'s project_hook_file are called with:
 // `agent`'s own (agent.mcp) first, then those of the CLIs in agent.also_read_by.

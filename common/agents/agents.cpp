@@ -10,6 +10,8 @@
 #include "agents/copilot/copilot_profile.h"
 #include "agents/gemini/gemini_cli.h"
 #include "agents/gemini/gemini_profile.h"
+#include "agents/opencode/opencode_cli.h"
+#include "agents/opencode/opencode_profile.h"
 #include "agents/qwen/qwen_cli.h"
 #include "agents/qwen/qwen_profile.h"
 
@@ -29,6 +31,7 @@ constexpr AgentHome kHomes[] = {
     {.cli = &kGeminiCli, .profile = &kGeminiProfile},
     {.cli = &kQwenCli, .profile = &kQwenProfile},
     {.cli = &kCopilotCli, .profile = &kCopilotProfile},
+    {.cli = &kOpenCodeCli, .profile = &kOpenCodeProfile},
 };
 
 constexpr auto kClis = [] {

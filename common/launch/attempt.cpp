@@ -17,6 +17,17 @@
 namespace fleet {
 namespace {
 
+// "PWD=<the working directory>" when $PWD does not name it (unset, or another directory: a
+// launcher that started this process elsewhere without updating it); nullopt when it does,
+// through a symlink too (kept, as a shell keeps it). A CLI that takes its project from $PWD
+// rather than from its working directory (OpenCode 1.18.33) would otherwise open another one.
+std::optional<std::string> corrected_pwd_entry() {
+  const std::string cwd = current_directory();
+  const std::string inherited = env_value("PWD");
+  if (!inherited.empty() && real_path(inherited) == real_path(cwd)) return std::nullopt;
+  return "PWD=" + cwd;
+}
+
 int exit_code_of(int status) {
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   if (WIFSIGNALED(status)) return exit_status::of_signal(WTERMSIG(status));
@@ -91,6 +102,7 @@ std::optional<AttemptResult> Attempt::run() {
   session_.emplace(worker_launch());
   std::vector<std::string> environment = plan_.environment;
   for (std::string& entry : session_->prepare()) environment.push_back(std::move(entry));
+  if (std::optional<std::string> pwd = corrected_pwd_entry()) environment.push_back(*pwd);
   containment_ = create_containment(containment_mode(options_));
   start_held(std::move(environment));
   record_and_announce();

@@ -14,6 +14,7 @@
 #include "settings/forged_resume.h"
 #include "settings/hook_sources.h"
 #include "settings/hook_wiring.h"
+#include "settings/plugin_wiring.h"
 #include "settings/settings_file.h"
 #include "settings/suite_matcher.h"
 #include "store/store_safety.h"
@@ -399,6 +400,11 @@ void append(std::vector<Finding>& to, std::vector<Finding> more) {
 
 CheckResult check_wiring(const CheckOptions& options) {
   const AgentCli& agent = *options.agent;
+  if (wired_by_plugin(agent)) {  // the suite's plugin file, not hook entries (OpenCode)
+    std::vector<Finding> findings = plugin_findings(options.project_dir, agent);
+    if (auto unsafe = store_finding(options)) findings.push_back(std::move(*unsafe));
+    return {std::move(findings), {std::string(kDispatchToolName)}};
+  }
   HookSources collected = collect_hooks(hook_source_options(options));
   std::vector<Finding> findings = std::move(collected.findings);
   const SuiteEntries entries = suite_entries(collected.hooks, agent);
@@ -420,12 +426,14 @@ CheckResult check_wiring(const CheckOptions& options) {
 }
 
 std::vector<Finding> trust_findings(const CheckOptions& options) {
+  if (wired_by_plugin(*options.agent)) return {};  // no trust gate for a plugin
   const HookSources collected = collect_hooks(hook_source_options(options));
   const SuiteEntries entries = suite_entries(collected.hooks, *options.agent);
   return trust_findings(entries.guards, entries.writers, entries.starts, options);
 }
 
 bool suite_wired(const CheckOptions& options) {
+  if (wired_by_plugin(*options.agent)) return plugin_present(options.project_dir, *options.agent);
   const HookSources collected = collect_hooks(hook_source_options(options));
   const SuiteEntries entries = suite_entries(collected.hooks, *options.agent);
   return !entries.guards.empty() || !entries.writers.empty() || !entries.starts.empty();

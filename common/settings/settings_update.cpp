@@ -7,6 +7,7 @@
 #include "base/error.h"
 #include "base/files.h"
 #include "base/paths.h"
+#include "settings/plugin_wiring.h"
 #include "settings/settings_file.h"
 
 namespace fleet {
@@ -198,6 +199,11 @@ void apply_update(const SettingsUpdate& update) {
 SettingsUpdate update_settings(const SettingsRequest& request, SettingsAction action,
                                bool dry_run) {
   const std::string path = request_path(request);
+  if (wired_by_plugin(*request.agent)) {  // a plugin file, not hook entries (OpenCode)
+    SettingsUpdate update = plan_plugin_update(request.project_dir, *request.agent, action);
+    if (!dry_run) apply_plugin_update(update);
+    return update;
+  }
   const bool install = action == SettingsAction::install;
   const WiringOptions wiring = install ? wiring_options(request) : WiringOptions{};
   const AgentCli& agent = *request.agent;

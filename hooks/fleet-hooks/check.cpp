@@ -98,8 +98,9 @@ Subcommand add_check(CLI::App& program) {
                     "The agent CLI whose wiring to check, as it reads it: claude, codex "
                     "(.codex/hooks.json and its trust), gemini (.gemini/settings.json and the "
                     "folder's trust), qwen (.qwen/settings.json and, where folder trust is on, "
-                    "the folder's) or copilot (.github/hooks/fleet-hooks.json and the folder's "
-                    "trust); repeatable (default: every CLI wired in the project)");
+                    "the folder's), copilot (.github/hooks/fleet-hooks.json and the folder's "
+                    "trust) or opencode (its plugin in .opencode/plugins/); repeatable "
+                    "(default: every CLI wired in the project)");
   sub->add_flag("--json", a->json, "Findings as a JSON array");
   return {sub, [a] { return run_check(*a); }};
 }

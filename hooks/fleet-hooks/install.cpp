@@ -253,7 +253,7 @@ Subcommand add_uninstall(CLI::App& program) {
       "uninstall", "Remove exactly the suite's hook entries (of every agent CLI's file)");
   add_scope_options(*sub, *o, "project, local or user (Claude Code's settings files)",
                     "The agent CLI whose project file to unwire: claude, codex, gemini, qwen or "
-                    "copilot; "
+                    "copilot or opencode (its plugin); "
                     "repeatable (default: every CLI's file in the project, or with --scope "
                     "local or user Claude Code's)");
   sub->add_flag("--dry-run", o->dry_run, "Print the resulting file; write nothing");

@@ -7,10 +7,11 @@
 #   Gemini CLI   @google/gemini-cli@0.61.0 (pure JavaScript, node >= 20)
 #   Copilot CLI  @github/copilot@1.0.102 (a Node loader that runs a per-platform native binary)
 #   Qwen Code    @qwen-code/qwen-code@0.24.4 (bundled JavaScript; asks for node >= 22, runs on 20)
-# FLEET_HOOKS_E2E_<NAME>_VERSION (NAME in capitals: CLAUDE, CODEX, GEMINI, COPILOT, QWEN) asks
-# for another version of that CLI, `latest` for the newest the npm registry serves (npm's own
-# settings, such as npm_config_registry, apply).
-# For each CLI NAME (claude, codex, gemini, copilot, qwen) writes .cache/NAME-path and
+#   OpenCode     opencode-ai@1.18.33 (a Bun-compiled binary through an optional dependency)
+# FLEET_HOOKS_E2E_<NAME>_VERSION (NAME in capitals: CLAUDE, CODEX, GEMINI, COPILOT, QWEN,
+# OPENCODE) asks for another version of that CLI, `latest` for the newest the npm registry
+# serves (npm's own settings, such as npm_config_registry, apply).
+# For each CLI NAME (claude, codex, gemini, copilot, qwen, opencode) writes .cache/NAME-path and
 # .cache/NAME-version on success, or .cache/NAME-unavailable with the reason: the e2e tests of
 # that CLI then report themselves skipped with it — or fail, where the environment variable CI
 # is set (a CI runner must run them all). Prints one line per CLI naming its version. Always
@@ -20,13 +21,15 @@ cd "$(dirname "$0")"
 cache=.cache
 mkdir -p "$cache"
 cache_abs=$(cd "$cache" && pwd)
-names=(claude codex gemini copilot qwen)
+names=(claude codex gemini copilot qwen opencode)
 declare -A package=([claude]=@anthropic-ai/claude-code [codex]=@openai/codex [gemini]=@google/gemini-cli
-  [copilot]=@github/copilot [qwen]=@qwen-code/qwen-code)
-declare -A pinned=([claude]=2.1.328 [codex]=0.169.0 [gemini]=0.61.0 [copilot]=1.0.102 [qwen]=0.24.4)
+  [copilot]=@github/copilot [qwen]=@qwen-code/qwen-code [opencode]=opencode-ai)
+declare -A pinned=([claude]=2.1.328 [codex]=0.169.0 [gemini]=0.61.0 [copilot]=1.0.102 [qwen]=0.24.4
+  [opencode]=1.18.33)
 
-# Prints the command that runs CLI $1 at the wanted version, or fails (Codex, Gemini, Copilot
-# and Qwen Code: the names npm puts on PATH; launch-wrapper --agent recognises their programs).
+# Prints the command that runs CLI $1 at the wanted version, or fails (Codex, Gemini, Copilot,
+# Qwen Code and OpenCode: the names npm puts on PATH; launch-wrapper --agent recognises their
+# programs).
 find_cli() {
   local candidate=
   case "$1" in
@@ -38,6 +41,7 @@ find_cli() {
     gemini) candidate="$cache_abs/node_modules/.bin/gemini" ;;
     copilot) candidate="$cache_abs/node_modules/.bin/copilot" ;;
     qwen) candidate="$cache_abs/node_modules/.bin/qwen" ;;
+    opencode) candidate="$cache_abs/node_modules/.bin/opencode" ;;
   esac
   [ -x "$candidate" ] || return 1
   "$candidate" --version 2>/dev/null | grep -qwF "${version[$1]}" || return 1

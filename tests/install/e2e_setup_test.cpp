@@ -42,6 +42,7 @@ std::string manifest() {
   cli("@openai/codex", "codex", "codex-cli ");
   cli("@github/copilot", "copilot", "GitHub Copilot CLI ");
   cli("@qwen-code/qwen-code", "qwen", "");
+  cli("opencode-ai", "opencode", "");
   json +=
       R"("@anthropic-ai/claude-code":{"latest":"0.2.0","versions":{)"
       R"("0.1.0":{"package":{"optionalDependencies":{"@anthropic-ai/claude-code-linux-x64":"0.1.0","@anthropic-ai/claude-code-linux-arm64":"0.1.0"}}},)"
@@ -111,7 +112,7 @@ TEST_CASE("e2e setup: FLEET_HOOKS_E2E_<CLI>_VERSION picks latest or a version, e
   const std::vector<std::string> newest = {
       "FLEET_HOOKS_E2E_CLAUDE_VERSION=latest", "FLEET_HOOKS_E2E_CODEX_VERSION=0.1.0",
       "FLEET_HOOKS_E2E_GEMINI_VERSION=latest", "FLEET_HOOKS_E2E_COPILOT_VERSION=0.2.0",
-      "FLEET_HOOKS_E2E_QWEN_VERSION=latest"};
+      "FLEET_HOOKS_E2E_QWEN_VERSION=latest",   "FLEET_HOOKS_E2E_OPENCODE_VERSION=0.1.0"};
   RunResult r = setup.run(newest);
   INFO(r.out << r.err << setup.cached("npm.log"));
   CHECK(r.exit_code == 0);
@@ -120,6 +121,7 @@ TEST_CASE("e2e setup: FLEET_HOOKS_E2E_<CLI>_VERSION picks latest or a version, e
   CHECK(contains(r.out, "e2e: installed gemini 0.2.0: "));
   CHECK(contains(r.out, "e2e: installed copilot 0.2.0: "));
   CHECK(contains(r.out, "e2e: installed qwen 0.2.0: "));
+  CHECK(contains(r.out, "e2e: installed opencode 0.1.0: "));
   CHECK(setup.cached("claude-version") == "0.2.0\n");
   CHECK(setup.cached("codex-version") == "0.1.0\n");
   CHECK(setup.cached("gemini-version") == "0.2.0\n");
@@ -128,6 +130,7 @@ TEST_CASE("e2e setup: FLEET_HOOKS_E2E_<CLI>_VERSION picks latest or a version, e
   CHECK(setup.version_of("gemini") == "0.2.0\n");
   CHECK(setup.version_of("copilot") == "GitHub Copilot CLI 0.2.0\n");
   CHECK(setup.version_of("qwen") == "0.2.0\n");
+  CHECK(setup.version_of("opencode") == "0.1.0\n");
 
   // Run again: each is there at the version asked for, nothing is installed.
   r = setup.run(newest);
@@ -136,13 +139,14 @@ TEST_CASE("e2e setup: FLEET_HOOKS_E2E_<CLI>_VERSION picks latest or a version, e
   CHECK(contains(r.out, "e2e: gemini 0.2.0 already installed: "));
   CHECK(contains(r.out, "e2e: copilot 0.2.0 already installed: "));
   CHECK(contains(r.out, "e2e: qwen 0.2.0 already installed: "));
+  CHECK(contains(r.out, "e2e: opencode 0.1.0 already installed: "));
 
   // A version the registry does not have, a value that is no version, and no variable (the
   // pinned version, which this registry does not serve): each CLI says why it is unavailable,
   // and no CLI of the runs before is left for the e2e tests to use by mistake.
   r = setup.run({"FLEET_HOOKS_E2E_CODEX_VERSION=9.9.9", "FLEET_HOOKS_E2E_GEMINI_VERSION=0.2;rm"});
   CHECK(r.exit_code == 0);
-  for (const char* name : {"claude", "codex", "gemini", "copilot", "qwen"}) {
+  for (const char* name : {"claude", "codex", "gemini", "copilot", "qwen", "opencode"}) {
     CAPTURE(name);
     CHECK_FALSE(fs::exists(t / ("e2e/.cache/" + std::string(name) + "-path")));
     CHECK_FALSE(fs::exists(t / ("e2e/.cache/" + std::string(name) + "-version")));

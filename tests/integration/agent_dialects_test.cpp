@@ -55,9 +55,9 @@ TEST_CASE("agents: without --agent the guard speaks Claude Code - a bad --agent 
   CHECK(plain.out.empty());
   const auto bad = run_process({FLEET_RESUME_GUARD, "--agent", "cursor"}, {input, {}, ""});
   CHECK(bad.exit_code == 1);  // never 2, which would block every call
-  CHECK(bad.err.find("claude, codex, gemini, qwen, copilot") != std::string::npos);
+  CHECK(bad.err.find("claude, codex, gemini, qwen, copilot, opencode") != std::string::npos);
   const auto help = run_process({FLEET_RESUME_GUARD, "--help"});
-  CHECK(help.out.find("--agent claude|codex|gemini|qwen|copilot") != std::string::npos);
+  CHECK(help.out.find("--agent claude|codex|gemini|qwen|copilot|opencode") != std::string::npos);
 }
 
 TEST_CASE("agents: provenance-writer hook records a fresh dispatch from every CLI") {

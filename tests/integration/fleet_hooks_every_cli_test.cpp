@@ -107,7 +107,7 @@ TEST_CASE("fleet-hooks check without --agent: checks every CLI wired in the proj
     CHECK(r.exit_code == 1);
     CHECK_MESSAGE(
         contains(r.out, "checking Claude Code and Codex CLI: wired in " + m.dir +
-                            " (not wired: Gemini CLI, Qwen Code and GitHub Copilot CLI)\n"),
+                            " (not wired: Gemini CLI, Qwen Code, GitHub Copilot CLI and OpenCode)\n"),
         r.out);
     CHECK(contains(r.out, "error codex-project-untrusted"));
     CHECK_FALSE(contains(r.out, "guard-missing"));
@@ -124,7 +124,7 @@ TEST_CASE("fleet-hooks check without --agent: checks every CLI wired in the proj
     CHECK(r.exit_code == 1);
     CHECK_MESSAGE(contains(r.out, "no agent CLI runs fleet-hooks in " + m.dir), r.out);
     CHECK(contains(r.out, "fleet-hooks install --project " + m.dir +
-                              " --agent claude|codex|gemini|qwen|copilot (repeatable)"));
+                              " --agent claude|codex|gemini|qwen|copilot|opencode (repeatable)"));
   }
   SUBCASE("--agent names the CLI: no line about the others") {
     REQUIRE(m.run({"install", "--project", m.dir}).exit_code == 0);

@@ -488,3 +488,18 @@ TEST_CASE("launch-wrapper: two simultaneous launches of one member never both ru
   CHECK(run_process({kWrapper, "stop", "--member", "m", "--state-dir", tmp.path()})
             .out.find("no_record") == 0);
 }
+
+TEST_CASE("launch-wrapper: the agent's PWD names the directory it starts in") {
+  // A dispatcher that starts the wrapper in a project without updating PWD (Node's spawn with
+  // `cwd`): OpenCode 1.18.33 takes its project from $PWD, so the agent must get the real one.
+  TempDir tmp;
+  const std::string project = tmp / "project";
+  ::mkdir(project.c_str(), 0755);
+  const RunResult r =
+      run_process(wrapper({"--quiet"}, {"/usr/bin/env"}), {"", {{"PWD", tmp.path()}}, project});
+  REQUIRE(r.exit_code == 0);
+  const auto lines = split_lines(r.out);
+  CHECK_MESSAGE(std::count(lines.begin(), lines.end(), "PWD=" + project) == 1, r.out);
+  CHECK(std::count_if(lines.begin(), lines.end(),
+                      [](const std::string& line) { return line.starts_with("PWD="); }) == 1);
+}

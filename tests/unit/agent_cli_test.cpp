@@ -12,7 +12,7 @@ using namespace fleet;
 TEST_CASE("agent_cli: the CLIs by the names --agent takes - claude first") {
   REQUIRE(agent_clis().size() == 5);
   CHECK(agent_clis()[0] == &claude_code());
-  CHECK(agent_cli_names("|") == "claude|codex|gemini|qwen|copilot");
+  CHECK(agent_cli_names("|") == "claude|codex|gemini|qwen|copilot|opencode");
   for (const AgentCli* agent : agent_clis()) CHECK(find_agent_cli(agent->name) == agent);
   CHECK(find_agent_cli("") == nullptr);
   CHECK(find_agent_cli("Claude") == nullptr);
@@ -29,8 +29,9 @@ TEST_CASE("agent_cli: every table is complete") {
           agent->pre_tool_event, agent->post_tool_event, agent->mcp.separator}) {
       CHECK_FALSE(text.empty());
     }
-    // A prefix, or none where the server's name leads (GitHub Copilot CLI: <server>-<tool>).
-    CHECK((agent->mcp.prefix.empty() == (agent->mcp.separator == "-")));
+    // A prefix, or none where the server's name leads (GitHub Copilot CLI: <server>-<tool>,
+    // OpenCode: <server>_<tool>, the only CLI wired by a plugin).
+    CHECK(agent->mcp.prefix.empty() == (agent->mcp.separator == "-" || wired_by_plugin(*agent)));
     for (const char* key :
          {agent->fields.session_id, agent->fields.hook_event_name, agent->fields.tool_name,
           agent->fields.tool_input, agent->fields.tool_response, agent->fields.cwd,
@@ -94,6 +95,21 @@ TEST_CASE("agent_cli: the facts observed with each pinned CLI") {
   CHECK(qwen.settings_comments);
   CHECK((qwen.hook_trust.check != nullptr));
   CHECK(qwen.caller_variable == "QWEN_CODE_SESSION_ID");
+
+  // OpenCode 1.18.33 runs no hook commands: its wiring is the suite's plugin, which speaks
+  // Claude Code's hook input with OpenCode's tool names.
+  const AgentCli& opencode = *find_agent_cli("opencode");
+  CHECK(opencode.version_checked == "1.18.33");
+  CHECK(wired_by_plugin(opencode));
+  CHECK(opencode.plugin.folder == ".opencode/plugins");
+  CHECK(opencode.plugin.file_name == "fleet-hooks-guard.js");
+  CHECK(opencode.plugin.contents().find("tool.execute.before") != std::string_view::npos);
+  CHECK(opencode.mcp.prefix.empty());
+  CHECK(opencode.mcp.separator == "_");
+  CHECK(std::string(opencode.deny.wrapper) == "hookSpecificOutput");
+  CHECK(opencode.caller_variable.empty());
+  for (const AgentCli* other : {&claude, &codex, &gemini, &qwen})
+    CHECK_FALSE(wired_by_plugin(*other));
   CHECK(claude.caller_variable == "CLAUDE_CODE_SESSION_ID");
   CHECK(codex.caller_variable.empty());
   CHECK(gemini.caller_variable.empty());

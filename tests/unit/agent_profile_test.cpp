@@ -59,6 +59,13 @@ const PlanCase kPlanCases[] = {
      {"copilot", "--resume", "s-1", "-p", "go"},
      {"copilot", "--session-id", "s-new-1", "-p", "go"},
      "s-new-1"},
+    // OpenCode 1.18.33 takes --session before its subcommand too (run here: an unknown id gave
+    // "Error: Session not found" in both places).
+    {"opencode",
+     {"opencode", "run", "--format", "json", "go"},
+     {"opencode", "--session", "s-1", "run", "--format", "json", "go"},
+     {"opencode", "run", "--format", "json", "go"},
+     ""},
 };
 
 }  // namespace
@@ -220,6 +227,7 @@ const ErrorCase kErrorCases[] = {
     {"gemini", 503 % 256, "status 503 UNAVAILABLE", ErrorClass::fatal, true},
     {"gemini", 401 % 256, "API error 401", ErrorClass::fatal, false},
     {"copilot", 1, "Error: No session, task, or name matched 's-1'.", ErrorClass::stale_session,
+    {"opencode", 1, "\x1b[91m\x1b[1mError: \x1b[0mSession not found", ErrorClass::stale_session,
      false},
 };
 
@@ -280,6 +288,16 @@ const CompletionCase kCompletionCases[] = {
      R"({"type":"assistant.message","data":{"messageId":"m","content":"ok\n%%DONE%%"},"id":"e"})",
      true},
     {"copilot", R"({"type":"user.message","data":{"content":"say %%DONE%%"},"id":"e"})", false},
+    // OpenCode 1.18.33 `run --format json` prints a text part once it has ended.
+    {"opencode",
+     R"({"type":"text","timestamp":1,"sessionID":"ses_1","part":{"type":"text","text":"ok\n%%DONE%%","time":{"start":1,"end":2}}})",
+     true},
+    {"opencode",
+     R"({"type":"tool_use","timestamp":1,"sessionID":"ses_1","part":{"type":"tool","state":{"input":{"prompt":"%%DONE%%"}}}})",
+     false},
+    {"opencode",
+     R"({"type":"step_finish","timestamp":1,"sessionID":"ses_1","part":{"type":"step-finish","reason":"stop","text":"%%DONE%%"}})",
+     false},
 };
 
 }  // namespace

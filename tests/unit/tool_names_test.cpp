@@ -78,3 +78,14 @@ TEST_CASE("tool_names: GitHub Copilot CLI's <server>-<tool> in Claude Code's fil
   CHECK(mcp_tool_name("kitchen", "dispatch_food_truck", McpToolNameForm{"", "-"}) ==
         "kitchen-dispatch_food_truck");
 }
+
+TEST_CASE("tool_names: OpenCode's <server>_<tool> - its own form, not Claude Code's") {
+  const std::vector<std::string> none;
+  const AgentCli& opencode = *find_agent_cli("opencode");
+  CHECK(mcp_tool_name("kitchen", "dispatch_food_truck", opencode) == "kitchen_dispatch_food_truck");
+  CHECK(is_dispatch_tool("kitchen_dispatch_food_truck", none, opencode));  // OpenCode 1.18.33
+  CHECK(is_dispatch_tool("dispatch_food_truck", none, opencode));
+  CHECK_FALSE(is_dispatch_tool("_dispatch_food_truck", none, opencode));  // no server
+  CHECK_FALSE(is_dispatch_tool("kitchendispatch_food_truck", none, opencode));
+  CHECK_FALSE(is_dispatch_tool("kitchen_dispatch_food_truck", none, fleet::claude_code()));
+}

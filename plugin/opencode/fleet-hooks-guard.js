@@ -1,0 +1,113 @@
+// fleet-hooks' resume guard for OpenCode (doc/opencode.md). OpenCode runs no hook commands; it
+// imports this file from <project>/.opencode/plugins/ (where `fleet-hooks install --agent
+// opencode` writes it) and calls tool.execute.before before every tool call. For the dispatch
+// tool (an MCP tool reaches plugins as <server>_<tool>: fleet_dispatch_food_truck) it asks
+// `resume-guard --agent opencode`, in Claude Code's PreToolUse input, and refuses the call by
+// throwing: OpenCode then does not run the tool and gives the model the message. It also
+// refuses when resume-guard cannot run, fails or answers something it cannot read: a guard that
+// silently lets calls through is worse than none. A subagent runs in a child session; its call
+// is judged as the call of the session at the root of its parents (the L3 that owns it), which
+// resume-guard reads from parent_agent_id. After the dispatch tool ran, tool.execute.after
+// gives `provenance-writer hook --agent opencode` the MCP answer (Claude Code's PostToolUse
+// input) to record the dispatched worker; that cannot refuse anything any more, so a failure
+// there is only reported on OpenCode's stderr.
+// Checked with OpenCode 1.18.33.
+import { spawnSync } from "node:child_process";
+
+const GUARD = "resume-guard";
+const WRITER = "provenance-writer";
+const DISPATCH_TOOL = /(^|_)dispatch_food_truck$/;
+const MAX_SESSION_DEPTH = 16;
+
+function refuse(reason) {
+  throw new Error(`fleet-hooks: ${reason}`);
+}
+
+// The session at the root of `sessionID`'s parents, asked through OpenCode's own client.
+async function owningSession(client, sessionID) {
+  let id = sessionID;
+  for (let depth = 0; depth < MAX_SESSION_DEPTH; ++depth) {
+    let session;
+    try {
+      session = await client.session.get({ path: { id } });
+    } catch (error) {
+      refuse(`cannot tell which session owns ${sessionID} (${error}); the dispatch is refused`);
+    }
+    if (!session || !session.data) refuse(`OpenCode knows no session ${id}; the dispatch is refused`);
+    if (!session.data.parentID) return id;
+    id = session.data.parentID;
+  }
+  refuse(`session ${sessionID} is nested deeper than ${MAX_SESSION_DEPTH}; the dispatch is refused`);
+}
+
+// resume-guard's answer to `hookInput`: "" to let the call run, else the reason it is refused.
+function guardAnswer(hookInput, directory) {
+  const run = spawnSync(GUARD, ["--agent", "opencode"], {
+    input: JSON.stringify(hookInput), encoding: "utf8", cwd: directory, timeout: 30000,
+  });
+  if (run.error) {
+    return `${GUARD} could not run (${run.error.message}): put fleet-hooks' executables on PATH; ` +
+      "until then every dispatch is refused";
+  }
+  if (run.status !== 0) {
+    return `${GUARD} failed (exit ${run.status ?? run.signal}: ${run.stderr.trim()}); the dispatch is refused`;
+  }
+  if (run.stdout.trim() === "") return "";
+  let answer;
+  try {
+    answer = JSON.parse(run.stdout);
+  } catch {
+    return `${GUARD} answered what this plugin cannot read (${run.stdout.trim()}); the dispatch is refused`;
+  }
+  const decision = answer.hookSpecificOutput;
+  if (decision && decision.permissionDecision === "deny") return decision.permissionDecisionReason;
+  if (answer.systemMessage) console.error(`fleet-hooks: ${answer.systemMessage}`);
+  return "";
+}
+
+// The hook input of `event` for the call `input` with `args`, as the suite's programs read it.
+async function hookInput(client, directory, event, input, args) {
+  const owner = await owningSession(client, input.sessionID);
+  const hook = {
+    hook_event_name: event,
+    session_id: input.sessionID,
+    tool_name: input.tool,
+    tool_input: args,
+    tool_use_id: input.callID,
+    cwd: directory,
+  };
+  if (owner !== input.sessionID) hook.parent_agent_id = owner;
+  return hook;
+}
+
+// `provenance-writer hook` on `hook`: records the worker a dispatch launched.
+function recordDispatch(hook, directory) {
+  const run = spawnSync(WRITER, ["hook", "--agent", "opencode"], {
+    input: JSON.stringify(hook), encoding: "utf8", cwd: directory, timeout: 30000,
+  });
+  if (run.error || run.status !== 0) {
+    console.error(`fleet-hooks: ${WRITER} hook did not record the dispatch: ` +
+      `${run.error ? run.error.message : run.stderr.trim()}`);
+  }
+}
+
+export const FleetHooksGuard = async ({ client, directory }) => ({
+  "tool.execute.before": async (input, output) => {
+    if (!DISPATCH_TOOL.test(input.tool)) return;
+    const hook = await hookInput(client, directory, "PreToolUse", input, output.args);
+    const reason = guardAnswer(hook, directory);
+    if (reason !== "") throw new Error(reason);
+  },
+  "tool.execute.after": async (input, output) => {
+    if (!DISPATCH_TOOL.test(input.tool) || !output || !Array.isArray(output.content)) return;
+    let hook;
+    try {
+      hook = await hookInput(client, directory, "PostToolUse", input, input.args);
+    } catch (error) {
+      console.error(`${error.message}: the dispatch is not recorded`);
+      return;
+    }
+    hook.tool_response = output.content;
+    recordDispatch(hook, directory);
+  },
+});

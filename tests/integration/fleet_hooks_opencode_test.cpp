@@ -1,0 +1,102 @@
+// fleet-hooks install, check and uninstall --agent opencode: OpenCode runs no hook commands,
+// so the suite's wiring is its plugin file in the project's .opencode/plugins/, with exactly
+// the bytes of plugin/opencode/fleet-hooks-guard.js (embedded into fleet-hooks at build time).
+
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+
+#include <string>
+
+#include "process.h"
+#include "suite.h"
+#include "text.h"
+
+using fleet::test::contains;
+using fleet::test::read_file;
+using fleet::test::RunResult;
+using fleet::test::write_file;
+
+namespace {
+
+using Machine = fleet::test::SuiteMachine;
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0;
+}
+
+std::string shipped() {
+  return read_file(std::string(FLEET_SOURCE_DIR) + "/plugin/opencode/fleet-hooks-guard.js");
+}
+
+std::string plugin(const Machine& m) {
+  return m.dir + "/.opencode/plugins/fleet-hooks-guard.js";
+}
+
+}  // namespace
+
+TEST_CASE("fleet-hooks opencode: install writes the shipped plugin, check passes, uninstall") {
+  Machine m;
+  const RunResult before = m.run({"check", "--project", m.dir, "--agent", "opencode"});
+  CHECK(before.exit_code == 1);
+  CHECK_MESSAGE(contains(before.out, "error opencode-plugin-missing"), before.out);
+
+  const RunResult installed = m.run({"install", "--project", m.dir, "--agent", "opencode"});
+  REQUIRE_MESSAGE(installed.exit_code == 0, installed.err);
+  CHECK(contains(installed.out, plugin(m)));
+  REQUIRE(exists(plugin(m)));
+  CHECK(read_file(plugin(m)) == shipped());
+  struct stat st {};
+  REQUIRE(::stat(plugin(m).c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0644);
+
+  const RunResult checked = m.run({"check", "--project", m.dir, "--agent", "opencode"});
+  CHECK_MESSAGE(checked.exit_code == 0, checked.out);
+  // Without --agent, check finds OpenCode wired and checks it alone.
+  const RunResult found = m.run({"check", "--project", m.dir});
+  CHECK_MESSAGE(found.exit_code == 0, found.out);
+  CHECK_MESSAGE(contains(found.out, "checking OpenCode: wired in " + m.dir), found.out);
+  // Without resume-guard on PATH the plugin refuses every dispatch: check says so.
+  const RunResult no_guard =
+      m.run({"check", "--project", m.dir, "--agent", "opencode"}, /*suite_on_path=*/false);
+  CHECK(no_guard.exit_code == 1);
+  CHECK_MESSAGE(contains(no_guard.out, "error binary-missing"), no_guard.out);
+
+  // A second install changes nothing.
+  const RunResult again = m.run({"install", "--project", m.dir, "--agent", "opencode"});
+  CHECK(again.exit_code == 0);
+  CHECK(contains(again.out, "unchanged"));
+
+  // Beside a plugin of the user's, uninstall (without --agent) removes the suite's alone.
+  write_file(m.dir + "/.opencode/plugins/mine.js", "export const Mine = async () => ({});\n");
+  const RunResult removed = m.run({"uninstall", "--project", m.dir});
+  REQUIRE_MESSAGE(removed.exit_code == 0, removed.err);
+  CHECK_FALSE(exists(plugin(m)));
+  CHECK(read_file(m.dir + "/.opencode/plugins/mine.js") ==
+        "export const Mine = async () => ({});\n");
+}
+
+TEST_CASE("fleet-hooks opencode: check fails on an edited plugin, install writes it again") {
+  Machine m;
+  REQUIRE(m.run({"install", "--project", m.dir, "--agent", "opencode"}).exit_code == 0);
+  write_file(plugin(m), shipped() + "// mine\n");
+  const RunResult edited = m.run({"check", "--project", m.dir, "--agent", "opencode"});
+  CHECK(edited.exit_code == 1);
+  CHECK_MESSAGE(contains(edited.out, "error opencode-plugin-differs"), edited.out);
+
+  REQUIRE(m.run({"install", "--project", m.dir, "--agent", "opencode"}).exit_code == 0);
+  CHECK(read_file(plugin(m)) == shipped());
+  CHECK(read_file(plugin(m) + ".bak") == shipped() + "// mine\n");  // the edit is kept
+  CHECK(m.run({"check", "--project", m.dir, "--agent", "opencode"}).exit_code == 0);
+}
+
+TEST_CASE("fleet-hooks opencode: uninstall leaves no folder the suite made") {
+  Machine m;
+  REQUIRE(m.run({"install", "--project", m.dir, "--agent", "opencode"}).exit_code == 0);
+  const RunResult removed = m.run({"uninstall", "--project", m.dir, "--agent", "opencode"});
+  REQUIRE_MESSAGE(removed.exit_code == 0, removed.err);
+  CHECK_FALSE(exists(m.dir + "/.opencode"));
+  const RunResult again = m.run({"uninstall", "--project", m.dir, "--agent", "opencode"});
+  CHECK(again.exit_code == 0);
+  CHECK(contains(again.out, "nothing to remove"));
+}
