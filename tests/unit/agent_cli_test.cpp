@@ -10,7 +10,7 @@
 using namespace fleet;
 
 TEST_CASE("agent_cli: the CLIs by the names --agent takes - claude first") {
-  REQUIRE(agent_clis().size() == 5);
+  REQUIRE(agent_clis().size() == 6);
   CHECK(agent_clis()[0] == &claude_code());
   CHECK(agent_cli_names("|") == "claude|codex|gemini|qwen|copilot|opencode");
   for (const AgentCli* agent : agent_clis()) CHECK(find_agent_cli(agent->name) == agent);
