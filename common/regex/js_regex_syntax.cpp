@@ -1,4 +1,4 @@
-#include "settings/js_regex_syntax.h"
+#include "regex/js_regex_syntax.h"
 
 #include <string>
 
