@@ -203,4 +203,17 @@ ProvenanceRecord build_record(ProvenanceRecord given, CallerDefault caller) {
   return given;
 }
 
+Result<ProvenanceRecord> record_to_append(ProvenanceRecord given) {
+  ProvenanceRecord record = build_record(std::move(given), CallerDefault::environment);
+  if (record.caller_session_id.empty()) {
+    return Result<ProvenanceRecord>::failure(
+        "no caller: pass --caller-session-id, or run it where CLAUDE_CODE_SESSION_ID is set (a "
+        "Claude Code session or an MCP server it started)");
+  }
+  if (const auto problem = record_problem(record)) {
+    return Result<ProvenanceRecord>::failure(*problem + "; nothing written");
+  }
+  return record;
+}
+
 }  // namespace fleet

@@ -11,6 +11,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/result.h"
+
 namespace fleet {
 
 struct ProvenanceRecord {
@@ -107,5 +109,10 @@ CheckedLine check_provenance_line(std::string_view line);
 // started). The timestamp is now. Not validated: see record_problem.
 enum class CallerDefault { none, environment };
 ProvenanceRecord build_record(ProvenanceRecord given, CallerDefault caller = CallerDefault::none);
+
+// The record `provenance-writer record` appends: built with CallerDefault::environment, then
+// validated. The problem, for a usage error, when it has no caller or breaks a rule (nothing
+// is to be written).
+Result<ProvenanceRecord> record_to_append(ProvenanceRecord given);
 
 }  // namespace fleet
