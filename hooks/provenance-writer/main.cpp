@@ -91,7 +91,8 @@ int hook_exit(const std::optional<std::string>& log) {
 }
 
 int record(const RecordOptions& o) {
-  const fleet::Result<fleet::ProvenanceRecord> built = fleet::record_to_append(o.record);
+  const fleet::Result<fleet::ProvenanceRecord> built =
+      fleet::record_to_append(o.record, fleet::agent_clis());
   if (!built) {
     std::fprintf(stderr, "provenance-writer: %s\n", built.problem().c_str());
     return fleet::exit_status::usage;
