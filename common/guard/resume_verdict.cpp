@@ -1,7 +1,6 @@
 #include "guard/resume_verdict.h"
 
 #include "base/json.h"
-#include "base/paths.h"
 
 namespace fleet {
 
@@ -23,8 +22,7 @@ std::string verdict_json(const std::string& caller, const std::string& session,
 }
 
 std::string query_verdict(const VerdictQuery& query) {
-  const std::string caller =
-      query.caller.empty() ? env_value("CLAUDE_CODE_SESSION_ID") : query.caller;
+  const std::string& caller = query.caller;
   GuardOptions options;
   options.state_dir = query.state_dir;
   options.kitchen_id = query.kitchen_id;

@@ -10,8 +10,9 @@
 namespace fleet {
 
 // The guard's verdict on `caller` resuming `session`, for a person: "verdict for caller 'C':
-// silent|advisory: …|deny: …" ("verdict for no caller: …" when `caller` is empty), or as one JSON object {"verdict", "caller", "session",
-// "reason"} (verdict "silent", "advisory" or "deny", as to_string(Verdict) names them; reason
+// silent|advisory: …|deny: …" ("verdict for no caller: …" when `caller` is empty), or as one JSON
+// object {"verdict", "caller", "session", "reason"} (verdict "silent", "advisory" or "deny", as
+// to_string(Verdict) names them; reason
 // "" when there is none).
 std::string verdict_text(const std::string& caller, const GuardDecision& decision);
 std::string verdict_json(const std::string& caller, const std::string& session,
@@ -20,7 +21,7 @@ std::string verdict_json(const std::string& caller, const std::string& session,
 struct VerdictQuery {
   std::string state_dir;   // the store's directory
   std::string session;     // the resume_session_id to judge
-  std::string caller;      // "": $CLAUDE_CODE_SESSION_ID
+  std::string caller;      // the caller to judge for ("": none)
   std::string kitchen_id;  // the current kitchen ("": from the environment, as the guard reads it)
   bool json = false;       // verdict_json rather than verdict_text
 };

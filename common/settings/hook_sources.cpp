@@ -96,76 +96,89 @@ std::string lost_hooks(const rapidjson::Value& doc, const std::string& file,
                       : list;
 }
 
+// Reads one settings file into `doc`; true when its hooks are to be collected. What the CLI
+// cannot use, or uses otherwise than it reads, is a finding.
+bool read_hook_settings(const std::string& file, const AgentCli& agent, rapidjson::Document& doc,
+                        std::vector<Finding>& findings) {
+  const std::string cli(agent.display_name);
+  const SettingsRead read = read_settings(file, doc);
+  switch (read.status) {
+    case SettingsRead::Status::missing:
+      return false;
+    case SettingsRead::Status::invalid:
+      findings.push_back({"settings-invalid", Severity::error,
+                          read.problem + "; " + cli + " cannot use it: fix it", file});
+      return false;
+    case SettingsRead::Status::ignored:
+      // Gemini reads comments (not trailing commas): `doc` holds what it reads.
+      if (agent.settings_comments && parses_with_comments(read.file)) break;
+      findings.push_back({"settings-ignored", Severity::error,
+                          file + " is not plain JSON (" + read.not_plain + "), so " + cli + " " +
+                              std::string(agent.on_not_plain_json) +
+                              ": these hooks never run: " + lost_hooks(doc, file, agent) +
+                              ". Remove the comments and trailing commas",
+                          file});
+      return false;
+    case SettingsRead::Status::ok:
+      break;
+  }
+  for (const std::string& key : read.duplicate_keys) {
+    findings.push_back({"settings-duplicate-key", Severity::warning,
+                        "the key " + key + " appears more than once; " + cli +
+                            " uses only the last one, and so does this check. Merge them into "
+                            "one",
+                        file});
+  }
+  return true;
+}
+
+// The suite's plugin enabled in settings `doc` (of `file`): its directory added to `plugins`
+// once, or a finding when it is not installed for this user.
+void add_enabled_plugins(const rapidjson::Value& doc, const std::string& file,
+                         const std::string& config_dir, std::vector<std::string>& plugins,
+                         std::vector<Finding>& findings) {
+  const rapidjson::Value* enabled = member(doc, "enabledPlugins");
+  if (enabled == nullptr || !enabled->IsObject()) return;
+  for (const auto& plugin : enabled->GetObject()) {
+    const std::string key(plugin.name.GetString(), plugin.name.GetStringLength());
+    if (!key.starts_with(std::string(kPluginName) + "@") || !plugin.value.IsTrue()) continue;
+    const std::optional<std::string> root = installed_plugin(config_dir, key);
+    if (!root) {
+      const std::string marketplace = marketplace_hint();
+      findings.push_back(
+          {"plugin-missing", Severity::error,
+           "the plugin " + key + " is enabled but not installed for this user (" + config_dir +
+               "/plugins): its hooks do not run. Run `claude plugin marketplace add " +
+               marketplace + "` and `claude plugin install " + key + "`" +
+               (marketplace.starts_with("<")
+                    ? " (<prefix> is where fleet-hooks is installed: the directory above the "
+                      "bin/ that holds it, e.g. ~/.local, or /usr for the .deb)"
+                    : ""),
+           file});
+    } else if (std::find(plugins.begin(), plugins.end(), *root) == plugins.end()) {
+      plugins.push_back(*root);
+    }
+  }
+}
+
 }  // namespace
 
 HookSources collect_hooks(const HookSourceOptions& options) {
   HookSources sources;
-  std::vector<ConfiguredHook>& hooks = sources.hooks;
-  std::vector<Finding>& findings = sources.findings;
   std::vector<std::string> plugins = options.plugin_dirs;
   const AgentCli& agent = *options.agent;
-  const std::string cli(agent.display_name);
   for (const std::string& file : options.settings_files) {
     rapidjson::Document doc;
-    const SettingsRead read = read_settings(file, doc);
-    switch (read.status) {
-      case SettingsRead::Status::missing:
-        continue;
-      case SettingsRead::Status::invalid:
-        findings.push_back({"settings-invalid", Severity::error,
-                            read.problem + "; " + cli + " cannot use it: fix it", file});
-        continue;
-      case SettingsRead::Status::ignored:
-        // Gemini reads comments (not trailing commas): `doc` holds what it reads.
-        if (agent.settings_comments && parses_with_comments(read.file)) break;
-        findings.push_back({"settings-ignored", Severity::error,
-                            file + " is not plain JSON (" + read.not_plain + "), so " + cli + " " +
-                                std::string(agent.on_not_plain_json) +
-                                ": these hooks never run: " + lost_hooks(doc, file, agent) +
-                                ". Remove the comments and trailing commas",
-                            file});
-        continue;
-      case SettingsRead::Status::ok:
-        break;
-    }
-    for (const std::string& key : read.duplicate_keys) {
-      findings.push_back({"settings-duplicate-key", Severity::warning,
-                          "the key " + key + " appears more than once; " + cli +
-                              " uses only the last one, and so does this check. Merge them into "
-                              "one",
-                          file});
-    }
-    collect_from(doc, file, "", agent, hooks);
-    const rapidjson::Value* enabled = member(doc, "enabledPlugins");
-    if (enabled == nullptr || !enabled->IsObject()) continue;
-    for (const auto& plugin : enabled->GetObject()) {
-      const std::string key(plugin.name.GetString(), plugin.name.GetStringLength());
-      if (!key.starts_with(std::string(kPluginName) + "@") || !plugin.value.IsTrue()) continue;
-      const std::optional<std::string> root = installed_plugin(options.config_dir, key);
-      if (!root) {
-        const std::string marketplace = marketplace_hint();
-        findings.push_back(
-            {"plugin-missing", Severity::error,
-             "the plugin " + key + " is enabled but not installed for this user (" +
-                 options.config_dir +
-                 "/plugins): its hooks do not run. Run `claude plugin marketplace add " +
-                 marketplace + "` and `claude plugin install " + key + "`" +
-                 (marketplace.starts_with("<")
-                      ? " (<prefix> is where fleet-hooks is installed: the directory above the "
-                        "bin/ that holds it, e.g. ~/.local, or /usr for the .deb)"
-                      : ""),
-             file});
-      } else if (std::find(plugins.begin(), plugins.end(), *root) == plugins.end()) {
-        plugins.push_back(*root);
-      }
-    }
+    if (!read_hook_settings(file, agent, doc, sources.findings)) continue;
+    collect_from(doc, file, "", agent, sources.hooks);
+    add_enabled_plugins(doc, file, options.config_dir, plugins, sources.findings);
   }
   for (const std::string& root : plugins) {
     const std::string file = root + "/hooks/hooks.json";
     rapidjson::Document doc;
     const SettingsRead read = read_settings(file, doc);
     if (read.status != SettingsRead::Status::ok) {
-      findings.push_back(
+      sources.findings.push_back(
           {"plugin-missing", Severity::error,
            read.status == SettingsRead::Status::missing
                ? root + " is not a Claude Code plugin with hooks (no hooks/hooks.json)"
@@ -173,7 +186,7 @@ HookSources collect_hooks(const HookSourceOptions& options) {
            file});
       continue;
     }
-    collect_from(doc, file, root, agent, hooks);
+    collect_from(doc, file, root, agent, sources.hooks);
   }
   return sources;
 }

@@ -1,6 +1,6 @@
 #include "settings/matcher.h"
 
-#include "settings/js_regex.h"
+#include "regex/js_regex.h"
 
 namespace fleet {
 namespace {

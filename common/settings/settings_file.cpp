@@ -282,7 +282,7 @@ SettingsRead load_settings(const std::string& path, rapidjson::Document& doc,
       parses_with_comments(read.file)) {
     throw Error(path + " has comments (" + read.not_plain + "), which " + cli +
                 " reads but writing the file back would drop: remove them, or add the hooks "
-                "by hand (doc/agents.md, \"Wiring Codex and Gemini\"); nothing was changed");
+                "by hand (its page in doc/, \"Wired where\"); nothing was changed");
   }
   if (read.status == SettingsRead::Status::ignored) {
     throw Error(path + " is not plain JSON (" + read.not_plain + "), so " + cli + " " +

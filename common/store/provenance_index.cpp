@@ -246,6 +246,69 @@ void update_index(const std::string& store_path, int store_fd, const FileFingerp
   put_all(index.get(), &updated, sizeof updated, 0, path);
 }
 
+namespace {
+
+// The index's entries, read kBlock at a time (4 KiB, one pread each): memory stays bounded
+// however many entries a range holds.
+class EntryBlocks {
+ public:
+  static constexpr std::uint64_t kBlock = 256;
+
+  explicit EntryBlocks(int fd) : fd_(fd) {}
+
+  // Reads the `size` entries from entry `at` on; false when the index cannot be read.
+  bool read(std::uint64_t at, std::uint64_t size) {
+    block_.resize(size);
+    start_ = at;
+    return read_exact(fd_, block_.data(), size * sizeof(Entry),
+                      sizeof(Header) + at * sizeof(Entry));
+  }
+  // Entry `i` of those before `end`, reading its block when it is not the one read; nullptr
+  // when the index cannot be read.
+  const Entry* at(std::uint64_t i, std::uint64_t end) {
+    if (i < start_ || i >= start_ + block_.size()) {
+      if (!read(i, std::min(kBlock, end - i))) return nullptr;
+    }
+    return &block_[i - start_];
+  }
+  const std::vector<Entry>& block() const { return block_; }
+
+ private:
+  int fd_;
+  std::vector<Entry> block_;  // the entries [start_, start_ + block_.size())
+  std::uint64_t start_ = 0;
+};
+
+// The first entry of the sorted section [0, sorted) whose key is >= low, found by halving the
+// range with blocks, ten reads at 100,000 records instead of seventeen of one entry;
+// nullopt when the index cannot be read. Invariant: entries before `first` have keys < low,
+// entries from `last` on have keys >= low.
+std::optional<std::uint64_t> first_key_at_least(EntryBlocks& blocks, std::uint64_t sorted,
+                                                std::uint64_t low) {
+  constexpr std::uint64_t kBlock = EntryBlocks::kBlock;
+  std::uint64_t first = 0;
+  std::uint64_t last = sorted;
+  while (first < last) {
+    const std::uint64_t span = last - first;
+    const std::uint64_t at = span <= kBlock ? first : first + (span - kBlock) / 2;
+    if (!blocks.read(at, std::min(kBlock, span))) return std::nullopt;
+    const std::vector<Entry>& block = blocks.block();
+    if (block.back().key < low) {
+      first = at + block.size();
+    } else if (block.front().key >= low && at > first) {
+      last = at;
+    } else {  // the first key >= low is in this block
+      const auto it =
+          std::lower_bound(block.begin(), block.end(), low,
+                           [](const Entry& e, std::uint64_t key) { return e.key < key; });
+      return at + static_cast<std::uint64_t>(it - block.begin());
+    }
+  }
+  return first;
+}
+
+}  // namespace
+
 bool visit_index_candidates(const std::string& store_path, const FileFingerprint& store,
                             std::string_view id, const CandidateVisitor& visit) {
   OpenedFile opened = try_open_regular_file(index_path(store_path), O_RDONLY);
@@ -276,51 +339,20 @@ bool visit_index_candidates(const std::string& store_path, const FileFingerprint
     return need != CandidateNeed::nothing;
   };
 
-  // Entries are read kBlock at a time (4 KiB, one pread each): memory stays bounded however
-  // many entries the range holds.
-  constexpr std::uint64_t kBlock = 256;
-  std::vector<Entry> block;  // the entries [block_start, block_start + block.size())
-  std::uint64_t block_start = 0;
-  const auto read_block = [&](std::uint64_t at, std::uint64_t size) {
-    block.resize(size);
-    block_start = at;
-    return read_exact(index.get(), block.data(), size * sizeof(Entry),
-                      sizeof(Header) + at * sizeof(Entry));
-  };
-  // The sorted section: the first entry whose key is >= low, found by halving the range with
-  // blocks, ten reads at 100,000 records instead of seventeen of one entry. Invariant: entries
-  // before `first` have keys < low, entries from `last` on have keys >= low.
-  std::uint64_t first = 0;
-  std::uint64_t last = header.sorted;
-  while (first < last) {
-    const std::uint64_t span = last - first;
-    const std::uint64_t at = span <= kBlock ? first : first + (span - kBlock) / 2;
-    if (!read_block(at, std::min(kBlock, span))) return false;
-    if (block.back().key < low) {
-      first = at + block.size();
-    } else if (block.front().key >= low && at > first) {
-      last = at;
-    } else {  // the first key >= low is in this block
-      const auto it =
-          std::lower_bound(block.begin(), block.end(), low,
-                           [](const Entry& e, std::uint64_t key) { return e.key < key; });
-      first = at + static_cast<std::uint64_t>(it - block.begin());
-      break;
-    }
-  }
+  EntryBlocks blocks(index.get());
+  const std::optional<std::uint64_t> first = first_key_at_least(blocks, header.sorted, low);
+  if (!first) return false;
   // The run of keys from there, while the visitor wants them.
-  for (std::uint64_t i = first; i < header.sorted; ++i) {
-    if (i < block_start || i >= block_start + block.size()) {
-      if (!read_block(i, std::min(kBlock, header.sorted - i))) return false;
-    }
-    if (!offer(block[i - block_start])) break;
+  for (std::uint64_t i = *first; i < header.sorted; ++i) {
+    const Entry* entry = blocks.at(i, header.sorted);
+    if (entry == nullptr) return false;
+    if (!offer(*entry)) break;
   }
   // The tail, in store order: its keys are in no order, so every entry is looked at.
   for (std::uint64_t i = header.sorted; i < count && need != CandidateNeed::nothing; ++i) {
-    if (i < block_start || i >= block_start + block.size()) {
-      if (!read_block(i, std::min(kBlock, count - i))) return false;
-    }
-    offer(block[i - block_start]);
+    const Entry* entry = blocks.at(i, count);
+    if (entry == nullptr) return false;
+    offer(*entry);
   }
   return true;
 }

@@ -194,13 +194,41 @@ CheckedLine check_provenance_line(std::string_view line) {
   return checked;
 }
 
-ProvenanceRecord build_record(ProvenanceRecord given, CallerDefault caller) {
-  if (caller == CallerDefault::environment && given.caller_session_id.empty()) {
-    given.caller_session_id = env_value("CLAUDE_CODE_SESSION_ID");
-  }
+ProvenanceRecord build_record(ProvenanceRecord given) {
   given.kitchen_id = resolve_kitchen_id(given.kitchen_id).value_or("");  // "": no kitchen
   given.timestamp = utc_timestamp_now();
   return given;
+}
+
+std::string caller_variables(std::span<const AgentCli* const> clis) {
+  std::string named;
+  for (const AgentCli* agent : clis) {
+    if (agent->caller_variable.empty()) continue;
+    named += (named.empty() ? "$" : " or $") + std::string(agent->caller_variable);
+  }
+  return named;
+}
+
+Result<ProvenanceRecord> record_to_append(ProvenanceRecord given,
+                                          std::span<const AgentCli* const> callers) {
+  if (given.caller_session_id.empty()) {
+    const Result<std::string> from_environment = caller_from_environment(callers);
+    if (!from_environment) {
+      return Result<ProvenanceRecord>::failure("no caller: " + from_environment.problem() +
+                                               "; pass --caller-session-id (nothing written)");
+    }
+    given.caller_session_id = *from_environment;
+  }
+  if (given.caller_session_id.empty()) {
+    return Result<ProvenanceRecord>::failure(
+        "no caller: pass --caller-session-id, or run it where " + caller_variables(callers) +
+        " is set (an agent CLI's session or an MCP server it started)");
+  }
+  ProvenanceRecord record = build_record(std::move(given));
+  if (const auto problem = record_problem(record)) {
+    return Result<ProvenanceRecord>::failure(*problem + "; nothing written");
+  }
+  return record;
 }
 
 }  // namespace fleet

@@ -8,8 +8,12 @@
 // rule is returned (record_problem's sentence, check_provenance_line's LineProblem).
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+
+#include "agent/agent_cli.h"
+#include "base/result.h"
 
 namespace fleet {
 
@@ -102,10 +106,18 @@ CheckedLine check_provenance_line(std::string_view line);
 
 // The builder of a record to append, from what the writer knows of the session it launched.
 // `given.kitchen_id` "" resolves as resolve_kitchen_id does ($FLEET_HOOKS_KITCHEN_ID, then
-// $AUTOSKILLIT_CAMPAIGN_ID); with CallerDefault::environment, `given.caller_session_id` ""
-// is $CLAUDE_CODE_SESSION_ID (a writer run by a Claude Code session or an MCP server it
-// started). The timestamp is now. Not validated: see record_problem.
-enum class CallerDefault { none, environment };
-ProvenanceRecord build_record(ProvenanceRecord given, CallerDefault caller = CallerDefault::none);
+// $AUTOSKILLIT_CAMPAIGN_ID). The timestamp is now. Not validated: see record_problem.
+ProvenanceRecord build_record(ProvenanceRecord given);
+
+// The record `provenance-writer record` appends: built, with `given.caller_session_id` ""
+// taken from the session the agent CLIs of `callers` name to the MCP servers they start
+// (AgentCli::caller_variable, caller_from_environment), then validated. The problem, for a
+// usage error, when it has no caller or breaks a rule (nothing is to be written).
+Result<ProvenanceRecord> record_to_append(ProvenanceRecord given,
+                                          std::span<const AgentCli* const> callers);
+
+// The variables in which the agent CLIs of `clis` name the calling session, as a person types
+// them: "$CLAUDE_CODE_SESSION_ID or $QWEN_CODE_SESSION_ID".
+std::string caller_variables(std::span<const AgentCli* const> clis);
 
 }  // namespace fleet

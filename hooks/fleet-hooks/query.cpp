@@ -9,6 +9,7 @@
 #include "base/paths.h"
 #include "guard/resume_guard.h"
 #include "guard/resume_verdict.h"
+#include "store/provenance_record.h"
 #include "store/provenance_store.h"
 #include "store/store_query.h"
 #include "subcommand.h"
@@ -55,14 +56,19 @@ int run_query(QueryOptions o) {
     }
     return records.empty() ? fleet::exit_status::failure : fleet::exit_status::ok;
   }
-  if (o.as_caller.empty() && fleet::env_value("CLAUDE_CODE_SESSION_ID").empty()) {
-    note(
-        "no caller given (--as-caller, or $CLAUDE_CODE_SESSION_ID): the verdict is the "
-        "guard's for a call that names no session");
+  std::string caller = o.as_caller;
+  if (caller.empty()) {
+    const fleet::Result<std::string> named = fleet::caller_from_environment(fleet::agent_clis());
+    if (!named) note(named.problem() + "; pass --as-caller");
+    caller = named ? *named : "";
+  }
+  if (caller.empty()) {
+    note("no caller given (--as-caller, or " + fleet::caller_variables(fleet::agent_clis()) +
+         "): the verdict is the guard's for a call that names no session");
   }
   const fleet::SessionRecords found = fleet::find_session_records(store, o.session);
   print(fleet::records_text(found.records));
-  print(fleet::query_verdict({state.dir, o.session, o.as_caller, o.kitchen_id, o.json}));
+  print(fleet::query_verdict({state.dir, o.session, caller, o.kitchen_id, o.json}));
   if (found.status == fleet::StoreLookup::Status::ambiguous) {
     std::string names;
     for (const auto& match : found.matches) names += (names.empty() ? "" : ", ") + match;

@@ -55,6 +55,20 @@ std::optional<int> reject_bad_tools(const std::string& subcommand,
   return std::nullopt;
 }
 
+namespace {
+
+// The agent CLI whose project folder (the first part of its project_hook_file: ".claude")
+// `dir` is, nullptr when none.
+const fleet::AgentCli* cli_folder_named(const std::string& dir) {
+  for (const fleet::AgentCli* agent : fleet::agent_clis()) {
+    const std::string_view file = agent->project_hook_file;
+    if (dir.ends_with("/" + std::string(file.substr(0, file.find('/'))))) return agent;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 ProjectArgument project_argument(const std::string& subcommand, const std::string& project,
                                  bool settings_of_project) {
   ProjectArgument argument{fleet::absolute_path(project), std::nullopt};
@@ -62,13 +76,16 @@ ProjectArgument project_argument(const std::string& subcommand, const std::strin
     std::fprintf(stderr, "fleet-hooks %s: the project directory %s does not exist (--project)\n",
                  subcommand.c_str(), argument.dir.c_str());
     argument.exit_status = fleet::exit_status::usage;
-  } else if (settings_of_project && argument.dir.ends_with("/.claude")) {
+  } else if (const fleet::AgentCli* agent =
+                 settings_of_project ? cli_folder_named(argument.dir) : nullptr) {
+    const std::string_view file = agent->project_hook_file;
+    const std::string folder(file.substr(0, file.find('/')));
     std::fprintf(stderr,
-                 "fleet-hooks %s: --project %s is a project's .claude directory, not a project "
-                 "(its settings would be %s/.claude/settings.json); pass the project: --project "
-                 "%s (nothing was changed)\n",
-                 subcommand.c_str(), argument.dir.c_str(), argument.dir.c_str(),
-                 fleet::parent_directory(argument.dir).c_str());
+                 "fleet-hooks %s: --project %s is a project's %s directory, not a project "
+                 "(its settings would be %s/%s); pass the project: --project %s (nothing was "
+                 "changed)\n",
+                 subcommand.c_str(), argument.dir.c_str(), folder.c_str(), argument.dir.c_str(),
+                 std::string(file).c_str(), fleet::parent_directory(argument.dir).c_str());
     argument.exit_status = fleet::exit_status::usage;
   }
   return argument;

@@ -75,8 +75,11 @@ TEST_CASE("fleet-hooks query: outside a project it says which store it read and 
   CHECK_MESSAGE(contains(r.err, "no project given"), r.err);
   CHECK(contains(r.err, "the current directory " + cwd.path()));
   CHECK(contains(r.err, store));
-  CHECK_MESSAGE(contains(r.err, "no caller given (--as-caller, or $CLAUDE_CODE_SESSION_ID)"),
-                r.err);
+  CHECK_MESSAGE(
+      contains(
+          r.err,
+          "no caller given (--as-caller, or $CLAUDE_CODE_SESSION_ID or $QWEN_CODE_SESSION_ID)"),
+      r.err);
   // Said only when it was not given: a project and a caller say nothing more.
   const RunResult given = run_process(
       {FLEET_HOOKS_CLI, "query", "--session", "w-1"},
@@ -112,4 +115,14 @@ TEST_CASE(
     CHECK(r.exit_code == 1);
     CHECK_MESSAGE(contains(r.out, slip.where), r.out);
   }
+}
+
+TEST_CASE("fleet-hooks query: the caller is the session any agent CLI names to its MCP servers") {
+  // Qwen Code 0.24.4 names it in QWEN_CODE_SESSION_ID, Claude Code in CLAUDE_CODE_SESSION_ID.
+  TempDir cwd;
+  const RunResult r = run_process(
+      {FLEET_HOOKS_CLI, "query", "--session", "w-1"},
+      {"", {{"CLAUDE_PROJECT_DIR", cwd.path()}, {"QWEN_CODE_SESSION_ID", "l3-q"}}, cwd.path()});
+  CHECK_MESSAGE(contains(r.out, "verdict for caller 'l3-q'"), r.out);
+  CHECK_FALSE(contains(r.err, "no caller given"));
 }

@@ -120,3 +120,18 @@ TEST_CASE("fleet-hooks install --project .claude: refused, naming the project to
   CHECK(p.run({"install", "--project", claude_dir, "--scope", "user", "--bin-dir", p.bin})
             .exit_code == 0);
 }
+
+TEST_CASE("fleet-hooks install --project .codex: any CLI's project folder is refused the same") {
+  Project p("{\"model\":\"opus\"}\n");
+  for (const std::string& folder : {std::string(".codex"), std::string(".gemini")}) {
+    const std::string dir = p.dir + "/" + folder;
+    REQUIRE(::mkdir(dir.c_str(), 0700) == 0);
+    const RunResult r = p.run({"install", "--agent", folder.substr(1), "--project", dir});
+    CAPTURE(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.starts_with("fleet-hooks install: --project " + dir + " is a project's " + folder +
+                            " directory"));
+    CHECK(contains(r.err, "--project " + p.dir + " "));
+    CHECK(run_ls(dir).empty());  // nothing was written
+  }
+}

@@ -299,3 +299,30 @@ TEST_CASE("provenance-writer session-start: never blocks - a problem is one stde
   const auto bad_flag = run_process({FLEET_PROVENANCE_WRITER, "session-start", "--bogus"});
   CHECK(bad_flag.exit_code == 1);
 }
+
+TEST_CASE(
+    "provenance-writer record: the caller is the session any agent CLI names to its MCP servers") {
+  // Qwen Code 0.24.4 names the calling session to its MCP servers in QWEN_CODE_SESSION_ID (as
+  // Claude Code does in CLAUDE_CODE_SESSION_ID): a recorder it runs takes that caller.
+  TempDir tmp;
+  const auto r = run_process({FLEET_PROVENANCE_WRITER, "record", "--session-id", kWorker},
+                             {"",
+                              {{"QWEN_CODE_SESSION_ID", kL3},
+                               {"CLAUDE_CODE_SESSION_ID", ""},
+                               {"FLEET_HOOKS_STATE_DIR", tmp.path()}},
+                              ""});
+  CHECK_MESSAGE(r.exit_code == 0, r.err);
+  const auto all = records(tmp / "session_provenance.jsonl");
+  REQUIRE(all.size() == 1);
+  CHECK(all[0].caller_session_id == kL3);
+  // Two CLIs naming different sessions (one started from the other's shell): no guess.
+  const auto both = run_process({FLEET_PROVENANCE_WRITER, "record", "--session-id", kWorker},
+                                {"",
+                                 {{"QWEN_CODE_SESSION_ID", kL3},
+                                  {"CLAUDE_CODE_SESSION_ID", "another-l3"},
+                                  {"FLEET_HOOKS_STATE_DIR", tmp.path()}},
+                                 ""});
+  CHECK(both.exit_code == 2);
+  CHECK_MESSAGE(both.err.find("QWEN_CODE_SESSION_ID") != std::string::npos, both.err);
+  CHECK(records(tmp / "session_provenance.jsonl").size() == 1);
+}

@@ -1,4 +1,4 @@
-#include "settings/js_regex.h"
+#include "regex/js_regex.h"
 
 #include <doctest/doctest.h>
 

@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include "agents/agents.h"
 #include "store/provenance_record.h"
 #include "temp_dir.h"
 
@@ -118,6 +119,7 @@ TEST_CASE("provenance_record: the builder fills the kitchen, the caller and the 
   const ScopedEnv kitchen("FLEET_HOOKS_KITCHEN_ID", "k-env");
   const ScopedEnv campaign("AUTOSKILLIT_CAMPAIGN_ID", nullptr);
   const ScopedEnv session("CLAUDE_CODE_SESSION_ID", "l3-env");
+  const ScopedEnv qwen_session("QWEN_CODE_SESSION_ID", nullptr);
 
   ProvenanceRecord given{"w-1", "", "", "d-1", "implement", "build", "stale"};
   const ProvenanceRecord built = build_record(given);
@@ -131,26 +133,30 @@ TEST_CASE("provenance_record: the builder fills the kitchen, the caller and the 
   CHECK(built.timestamp.size() == std::string("2026-05-06T13:30:00.123456+00:00").size());
   CHECK(built.timestamp.ends_with("+00:00"));
 
-  const ProvenanceRecord from_session = build_record(given, CallerDefault::environment);
-  CHECK(from_session.caller_session_id == "l3-env");
-  CHECK_FALSE(record_problem(from_session));
+  const Result<ProvenanceRecord> from_session = record_to_append(given, agent_clis());
+  REQUIRE(from_session);
+  CHECK(from_session->caller_session_id == "l3-env");
 
   given.caller_session_id = "l3-flag";
   given.kitchen_id = "k-flag";
-  const ProvenanceRecord flags = build_record(given, CallerDefault::environment);
-  CHECK(flags.caller_session_id == "l3-flag");
-  CHECK(flags.kitchen_id == "k-flag");
+  const Result<ProvenanceRecord> flags = record_to_append(given, agent_clis());
+  REQUIRE(flags);
+  CHECK(flags->caller_session_id == "l3-flag");
+  CHECK(flags->kitchen_id == "k-flag");
 }
 
 TEST_CASE("provenance_record: the builder leaves the kitchen empty when nothing names one") {
   const ScopedEnv kitchen("FLEET_HOOKS_KITCHEN_ID", nullptr);
   const ScopedEnv campaign("AUTOSKILLIT_CAMPAIGN_ID", "campaign-7");
   const ScopedEnv session("CLAUDE_CODE_SESSION_ID", nullptr);
+  const ScopedEnv qwen_session("QWEN_CODE_SESSION_ID", nullptr);
   ProvenanceRecord given = valid();
   given.kitchen_id = "";
   CHECK(build_record(given).kitchen_id == "campaign-7");
   const ScopedEnv no_campaign("AUTOSKILLIT_CAMPAIGN_ID", nullptr);
   CHECK(build_record(given).kitchen_id.empty());
   given.caller_session_id = "";
-  CHECK(build_record(given, CallerDefault::environment).caller_session_id.empty());
+  const Result<ProvenanceRecord> no_caller = record_to_append(given, agent_clis());
+  REQUIRE_FALSE(no_caller);
+  CHECK(no_caller.problem().starts_with("no caller: pass --caller-session-id"));
 }

@@ -31,11 +31,3 @@ TEST_CASE("store_query: the verdict line names the guard's verdict as the guard 
   CHECK(query_verdict({tmp.path(), "w-9", "l3-x", "", true})
             .starts_with(R"({"verdict":"advisory","caller":"l3-x","session":"w-9","reason":)"));
 }
-
-TEST_CASE("store_query: the verdict's caller defaults to CLAUDE_CODE_SESSION_ID") {
-  TempDir tmp;
-  append_record(provenance_store_path(tmp.path()), {"w-1", "l3-a", "k1", "", "implement", "", "t"},
-                {});
-  const ScopedEnv session("CLAUDE_CODE_SESSION_ID", "l3-a");
-  CHECK(query_verdict({tmp.path(), "w-1", "", "", false}) == "verdict for caller 'l3-a': silent\n");
-}

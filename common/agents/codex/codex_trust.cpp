@@ -167,6 +167,29 @@ std::optional<Finding> hook_finding(const TomlScan& scan, const HookToTrust& sui
                  file};
 }
 
+// The project's Codex hook file.
+std::string project_hook_path(const std::string& project_dir) {
+  return project_dir + "/" + std::string(kCodexCli.project_hook_file);
+}
+
+// A hook of the project's Codex hook file that runs one of the suite's programs.
+struct SuiteHookInProject {
+  ConfiguredHook hook;
+  const SuiteHook* suite;
+};
+
+std::vector<SuiteHookInProject> suite_hooks_in_project(const std::string& project_dir) {
+  HookSourceOptions sources;
+  sources.agent = &kCodexCli;
+  sources.settings_files = {project_hook_path(project_dir)};
+  std::vector<SuiteHookInProject> found;
+  for (ConfiguredHook& hook : collect_hooks(sources).hooks) {
+    const SuiteHook* suite = suite_hook_of_command(hook.command, hook.event, kCodexCli);
+    if (suite != nullptr) found.push_back({std::move(hook), suite});
+  }
+  return found;
+}
+
 }  // namespace
 
 std::string codex_event_label(std::string_view event) {
@@ -243,14 +266,10 @@ ReadFile read_codex_config(const std::string& path) {
 }
 
 std::vector<CodexHookState> installed_hook_states(const std::string& project_dir) {
-  HookSourceOptions sources;
-  sources.agent = &kCodexCli;
-  sources.settings_files = {project_dir + "/" + std::string(kCodexCli.project_hook_file)};
   std::vector<CodexHookState> states;
-  for (const ConfiguredHook& hook : collect_hooks(sources).hooks) {
-    const SuiteHook* suite = suite_hook_of_command(hook.command, hook.event, kCodexCli);
-    if (suite == nullptr || !written_by_install(hook.command, *suite, kCodexCli)) continue;
-    if (auto state = codex_hook_state(hook); state && state->hash) states.push_back(*state);
+  for (const SuiteHookInProject& found : suite_hooks_in_project(project_dir)) {
+    if (!written_by_install(found.hook.command, *found.suite, kCodexCli)) continue;
+    if (auto state = codex_hook_state(found.hook); state && state->hash) states.push_back(*state);
   }
   return states;
 }
@@ -278,7 +297,7 @@ std::vector<Finding> codex_trust_findings(const std::string& project_dir,
                             "hook at all, and every dispatch runs unguarded. Remove that line",
                         config});
   }
-  const std::string project_file = project_dir + "/.codex/hooks.json";
+  const std::string project_file = project_hook_path(project_dir);
   const bool in_project = std::any_of(hooks.begin(), hooks.end(), [&](const HookToTrust& h) {
     return h.hook->file == project_file;
   });
@@ -308,10 +327,6 @@ std::vector<Finding> codex_trust_findings(const std::string& project_dir,
 TrustUpdate trust_codex_hooks(const std::string& project_dir, const std::string& codex_home,
                               bool dry_run) {
   const AgentCli& codex = kCodexCli;
-  HookSourceOptions sources;
-  sources.agent = &codex;
-  sources.settings_files = {project_dir + "/" + std::string(codex.project_hook_file)};
-  const HookSources collected = collect_hooks(sources);
   TrustUpdate update;
   update.path = codex_config_path(codex_home);
   update.project = resolved(project_dir);
@@ -320,9 +335,7 @@ TrustUpdate trust_codex_hooks(const std::string& project_dir, const std::string&
   if (current.status == FileStatus::failed) throw Error(current.problem + "; nothing was trusted");
   update.text = set_config_string(update.path, current.content, {"projects", update.project},
                                   "trust_level", "trusted");
-  for (const ConfiguredHook& hook : collected.hooks) {
-    const SuiteHook* suite = suite_hook_of_command(hook.command, hook.event, codex);
-    if (suite == nullptr) continue;
+  for (const auto& [hook, suite] : suite_hooks_in_project(project_dir)) {
     const std::optional<CodexHookState> state = codex_hook_state(hook);
     if (!state || !state->hash)
       throw Error("Codex cannot read the hook " + hook.event + " in " + hook.file +
@@ -336,7 +349,7 @@ TrustUpdate trust_codex_hooks(const std::string& project_dir, const std::string&
     update.trusted.push_back(state->key);
   }
   if (update.trusted.empty())
-    throw Error("no hook in " + sources.settings_files.front() +
+    throw Error("no hook in " + project_hook_path(project_dir) +
                 " is one fleet-hooks install writes, so there is nothing to trust; run "
                 "fleet-hooks install --agent codex first (nothing was trusted)");
   update.changed = update.text != current.content;

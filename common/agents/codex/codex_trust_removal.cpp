@@ -56,7 +56,6 @@ TrustUpdate untrust_codex_hooks(const std::string& project_dir, const std::strin
                                 bool dry_run) {
   TrustUpdate update;
   update.path = codex_config_path(codex_home);
-  update.project = real_path(project_dir).value_or(project_dir);
   const std::vector<CodexHookState> states = installed_hook_states(project_dir);
   if (states.empty()) return update;
   const std::optional<UniqueFd> lock = dry_run ? std::nullopt : lock_settings(update.path, false);

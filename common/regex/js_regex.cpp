@@ -1,10 +1,10 @@
-#include "settings/js_regex.h"
+#include "regex/js_regex.h"
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "settings/js_regex_syntax.h"
+#include "regex/js_regex_syntax.h"
 
 namespace fleet {
 namespace {

@@ -5,6 +5,7 @@
 // JavaScript reads it, in UTF-16 code units (a code unit above 0xFF matches no byte).
 // Nesting deeper than kMaxDepth groups is reported, never recursed into.
 // Failing: never throws; an invalid or unsupported pattern is the parse's status.
+// Private to common/regex/: the rest of the code includes js_regex.h.
 
 #include <bitset>
 #include <cstdint>

@@ -8,7 +8,8 @@
 //
 // What a regular automaton cannot decide is reported, not guessed: backreferences,
 // lookahead/lookbehind, inline modifiers, and patterns whose counted repetitions expand past
-// a fixed size. The parser is js_regex_syntax.h; this file holds the automaton.
+// a fixed size. The parser is js_regex_syntax.h (with js_regex_class.h and js_regex_cursor.h);
+// this file holds the automaton.
 // Failing: never throws; an invalid or unsupported pattern is an outcome of the search.
 
 #include <string_view>
