@@ -227,6 +227,7 @@ const ErrorCase kErrorCases[] = {
     {"gemini", 503 % 256, "status 503 UNAVAILABLE", ErrorClass::fatal, true},
     {"gemini", 401 % 256, "API error 401", ErrorClass::fatal, false},
     {"copilot", 1, "Error: No session, task, or name matched 's-1'.", ErrorClass::stale_session,
+     false},
     {"opencode", 1, "\x1b[91m\x1b[1mError: \x1b[0mSession not found", ErrorClass::stale_session,
      false},
 };
