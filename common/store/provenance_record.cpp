@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <iterator>
+#include <vector>
 
 #include <rapidjson/document.h>
 
@@ -201,10 +202,16 @@ ProvenanceRecord build_record(ProvenanceRecord given) {
 }
 
 std::string caller_variables(std::span<const AgentCli* const> clis) {
-  std::string named;
+  std::vector<std::string> names;
   for (const AgentCli* agent : clis) {
     if (agent->caller_variable.empty()) continue;
-    named += (named.empty() ? "$" : " or $") + std::string(agent->caller_variable);
+    names.emplace_back(1, '$');
+    names.back() += agent->caller_variable;
+  }
+  std::string named;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) named += i + 1 == names.size() ? " or " : ", ";
+    named += names[i];
   }
   return named;
 }

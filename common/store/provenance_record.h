@@ -117,7 +117,7 @@ Result<ProvenanceRecord> record_to_append(ProvenanceRecord given,
                                           std::span<const AgentCli* const> callers);
 
 // The variables in which the agent CLIs of `clis` name the calling session, as a person types
-// them: "$CLAUDE_CODE_SESSION_ID or $QWEN_CODE_SESSION_ID".
+// them: "$CLAUDE_CODE_SESSION_ID, $QWEN_CODE_SESSION_ID or $COPILOT_AGENT_SESSION_ID".
 std::string caller_variables(std::span<const AgentCli* const> clis);
 
 }  // namespace fleet

@@ -76,9 +76,9 @@ TEST_CASE("fleet-hooks query: outside a project it says which store it read and 
   CHECK(contains(r.err, "the current directory " + cwd.path()));
   CHECK(contains(r.err, store));
   CHECK_MESSAGE(
-      contains(
-          r.err,
-          "no caller given (--as-caller, or $CLAUDE_CODE_SESSION_ID or $QWEN_CODE_SESSION_ID)"),
+      contains(r.err,
+               "no caller given (--as-caller, or $CLAUDE_CODE_SESSION_ID, $QWEN_CODE_SESSION_ID or "
+               "$COPILOT_AGENT_SESSION_ID)"),
       r.err);
   // Said only when it was not given: a project and a caller say nothing more.
   const RunResult given = run_process(
