@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "agents/agent_option.h"
+#include "agents/agents.h"
 #include "base/cli.h"
 #include "base/error.h"
 #include "base/exit_status.h"
@@ -112,10 +113,9 @@ int record(const RecordOptions& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{
-      "Records who launched which agent session (Claude Code, Codex, Gemini CLI) in the "
-      "provenance store that resume-guard reads.",
-      "provenance-writer"};
+  CLI::App app{"Records who launched which agent session (" + fleet::agent_cli_display_names(", ") +
+                   ") in the provenance store that resume-guard reads.",
+               "provenance-writer"};
   app.set_version_flag("--version", std::string("provenance-writer ") + fleet::kVersion);
   app.require_subcommand(1);
   RecordOptions record_options;

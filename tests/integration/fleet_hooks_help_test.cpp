@@ -124,5 +124,6 @@ TEST_CASE("fleet-hooks --help says the suite wires every agent CLI") {
   CHECK_FALSE(contains(uninstall.out, "to wire"));
   CHECK(contains(uninstall.out, "to unwire"));
   const auto writer = run_process({FLEET_PROVENANCE_WRITER, "--help"});
-  CHECK(contains(writer.out, "(Claude Code, Codex, Gemini CLI)"));
+  for (const fleet::AgentCli* agent : fleet::agent_clis())
+    CHECK(contains(writer.out, std::string(agent->display_name)));
 }
