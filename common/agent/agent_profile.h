@@ -40,7 +40,7 @@ struct ResumeForm {
 // ("" : the CLI picks its own). `stdout_event`/`stdout_key`: the JSON line on the agent's
 // stdout whose "type" is `stdout_event` names the id in member `stdout_key` ("" : none).
 // `turn_event`: any line after the one of this type comes after the session's start hooks
-// have run (they run before the turn's first model request). `stdout_flag`: the option without
+// have run (they run before the turn's first model request); "" : the line naming the id does. `stdout_flag`: the option without
 // which the CLI prints no such lines ("--json").
 struct SessionIdForm {
   std::string_view assign_option;

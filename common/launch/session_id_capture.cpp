@@ -32,6 +32,8 @@ bool SessionIdCapture::read_line(std::string_view line) {
   const auto id = string_member(*doc, std::string(form_.stdout_key).c_str());
   if (!id || !is_valid_id(*id)) return false;
   id_ = std::string(*id);
+  // No turn event: the CLI ran its start hooks before it printed this line.
+  hooks_done_ = form_.turn_event.empty();
   return true;
 }
 

@@ -10,7 +10,10 @@
 // resume-guard reads from parent_agent_id. After the dispatch tool ran, tool.execute.after
 // gives `provenance-writer hook --agent opencode` the MCP answer (Claude Code's PostToolUse
 // input) to record the dispatched worker; that cannot refuse anything any more, so a failure
-// there is only reported on OpenCode's stderr.
+// there is only reported on OpenCode's stderr. A run that launch-wrapper --record-provenance
+// started (it names the launch in $FLEET_HOOKS_PENDING_LAUNCH) is recorded by its first
+// chat.message, before OpenCode's first model request: `provenance-writer session-start
+// --agent opencode` claims the launch for the session, as the other CLIs' SessionStart hooks do.
 // Checked with OpenCode 1.18.33.
 import { spawnSync } from "node:child_process";
 
@@ -91,7 +94,26 @@ function recordDispatch(hook, directory) {
   }
 }
 
+// Claims the pending launch for `sessionID`: the first session of this process is the one
+// launch-wrapper started (a subagent's child session comes later, and is not a launch).
+let launchClaimed = false;
+function claimLaunch(sessionID, directory) {
+  if (launchClaimed || !process.env.FLEET_HOOKS_PENDING_LAUNCH) return;
+  launchClaimed = true;
+  const hook = { hook_event_name: "SessionStart", session_id: sessionID, cwd: directory };
+  const run = spawnSync(WRITER, ["session-start", "--agent", "opencode"], {
+    input: JSON.stringify(hook), encoding: "utf8", cwd: directory, timeout: 30000,
+  });
+  if (run.error || run.status !== 0) {
+    console.error(`fleet-hooks: ${WRITER} session-start did not record the session: ` +
+      `${run.error ? run.error.message : run.stderr.trim()}`);
+  }
+}
+
 export const FleetHooksGuard = async ({ client, directory }) => ({
+  "chat.message": async (input) => {
+    claimLaunch(input.sessionID, directory);
+  },
   "tool.execute.before": async (input, output) => {
     if (!DISPATCH_TOOL.test(input.tool)) return;
     const hook = await hookInput(client, directory, "PreToolUse", input, output.args);

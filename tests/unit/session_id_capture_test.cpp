@@ -60,3 +60,15 @@ TEST_CASE("session_id_capture: the start hooks have run once a line follows turn
   CHECK(capture.start_hooks_done());
   CHECK(capture.id() == "019a8d2e-5b1c-7f20-9a4e-3c2d1b0a9f88");
 }
+
+TEST_CASE("session_id_capture: OpenCode's start hook ran before the line that names its session") {
+  // The suite's plugin claims the launch in chat.message, before OpenCode's first model
+  // request; the first step_start comes with that request's answer.
+  SessionIdCapture capture(find_agent_profile("opencode")->session_id);
+  const std::string step =
+      R"({"type":"step_start","sessionID":"ses_de5591d66ffeX42VdPq2BLF4xe","part":{}})"
+      "\n";
+  CHECK(capture.feed(step.data(), step.size()));
+  CHECK(capture.start_hooks_done());
+  CHECK(capture.id() == "ses_de5591d66ffeX42VdPq2BLF4xe");
+}

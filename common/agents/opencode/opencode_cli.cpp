@@ -20,7 +20,7 @@ constexpr AgentCli kOpenCodeCli = {
     .project_hook_file = ".opencode/plugins/fleet-hooks-guard.js",
     .pre_tool_event = "PreToolUse",
     .post_tool_event = "PostToolUse",
-    .session_start_event = "",
+    .session_start_event = "SessionStart",  // what the plugin's chat.message sends
     .fields = kClaudeHookFields,
     .mcp = {.prefix = "", .separator = "_"},
     .deny = kClaudeDeny,

@@ -32,7 +32,7 @@ constexpr AgentProfile kOpenCodeProfile = {
     .session_id = {.assign_option = "",
                    .stdout_event = "step_start",
                    .stdout_key = "sessionID",
-                   .turn_event = "step_start",
+                   .turn_event = "",
                    .stdout_flag = "json"},
     .resume = {.subcommand = "",
                .word = "--session",
