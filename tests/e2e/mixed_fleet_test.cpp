@@ -1,9 +1,10 @@
 // End to end, a mixed fleet: a Claude Code L3 orchestrator dispatches a worker of each other
-// CLI (kWorkers: Codex, Gemini, Qwen Code) through the stdio MCP dispatcher, which launches
-// each with launch-wrapper --agent <cli> --record-provenance, and resumes it; every CLI talks
-// to the same scripted mock and the project is wired for all of them by fleet-hooks install
-// (Codex trusted with --trust, Gemini's folder trusted). Assertions use what each worker's
-// model was sent, the store, and each CLI's own session files.
+// CLI (kWorkers: Codex, Gemini, Qwen Code, GitHub Copilot CLI, OpenCode) through the stdio MCP
+// dispatcher, which launches each with launch-wrapper --agent <cli> --record-provenance, and
+// resumes it; every CLI talks to the same scripted mock and the project is wired for all six by
+// fleet-hooks install (Codex and Copilot trusted with --trust, Gemini's folder trusted).
+// Assertions use what each worker's model was sent, the store, and each CLI's own session
+// files (OpenCode's: its database).
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>
@@ -34,8 +35,11 @@ class MixedFleet {
       : claude_(fleet::test::cli_or_skip(FLEET_E2E_CACHE, "claude")),
         codex_(fleet::test::cli_or_skip(FLEET_E2E_CACHE, "codex")),
         gemini_(fleet::test::cli_or_skip(FLEET_E2E_CACHE, "gemini")),
-        qwen_(fleet::test::cli_or_skip(FLEET_E2E_CACHE, "qwen")) {
-    for (const std::string& dir : {home_, home_ + "/.qwen", codex_home_, project_, bin_, state_}) {
+        qwen_(fleet::test::cli_or_skip(FLEET_E2E_CACHE, "qwen")),
+        copilot_(fleet::test::cli_or_skip(FLEET_E2E_CACHE, "copilot")),
+        opencode_(fleet::test::cli_or_skip(FLEET_E2E_CACHE, "opencode")) {
+    for (const std::string& dir : {home_, home_ + "/.qwen", home_ + "/.config", codex_home_,
+                                   project_, project_ + "/.opencode", bin_, state_}) {
       ::mkdir(dir.c_str(), 0755);
     }
     fleet::test::link_suite(bin_,
@@ -47,11 +51,13 @@ class MixedFleet {
     // Qwen Code's OpenAI auth; its key, base URL and model come from the environment.
     fleet::test::write_file(home_ + "/.qwen/settings.json",
                             R"({"security":{"auth":{"selectedType":"openai"}}})");
+    fleet::test::write_copilot_config(home_, {});
+    configure_opencode();
     std::vector<std::string> agents;
-    for (const char* cli : {"claude", "codex", "gemini", "qwen"})
+    for (const char* cli : {"claude", "codex", "gemini", "qwen", "copilot", "opencode"})
       agents.insert(agents.end(), {"--agent", cli});
     fleet_hooks(with(agents, "install"));
-    fleet_hooks({"install", "--agent", "codex", "--trust"});
+    fleet_hooks({"install", "--agent", "codex", "--agent", "copilot", "--trust"});
     fleet_hooks(with(agents, "check"));
 
     EnvList env = {{"HOME", home_},
@@ -63,6 +69,16 @@ class MixedFleet {
                    {"FLEET_E2E_CODEX", codex_},
                    {"FLEET_E2E_GEMINI", gemini_},
                    {"FLEET_E2E_QWEN", qwen_},
+                   {"FLEET_E2E_COPILOT", copilot_},
+                   {"FLEET_E2E_COPILOT_CACHE", std::string(FLEET_E2E_CACHE) + "/copilot-xdg-cache"},
+                   {"FLEET_E2E_OPENCODE", opencode_},
+                   {"COPILOT_OFFLINE", "true"},
+                   {"COPILOT_AUTO_UPDATE", "false"},
+                   {"COPILOT_PROVIDER_BASE_URL", "http://127.0.0.1:" + api_->port() + "/v1"},
+                   {"COPILOT_PROVIDER_API_KEY", "fleet-e2e-7c41d9b2"},
+                   {"COPILOT_MODEL", "mock"},
+                   {"OPENCODE_DISABLE_MODELS_FETCH", "1"},
+                   {"OPENCODE_DISABLE_AUTOUPDATE", "1"},
                    {"OPENAI_API_KEY", "test"},
                    {"OPENAI_BASE_URL", "http://127.0.0.1:" + api_->port() + "/v1"},
                    {"OPENAI_MODEL", "mock"},
@@ -96,12 +112,13 @@ class MixedFleet {
   }
   std::string store() const { return state_ + "/session_provenance.jsonl"; }
   std::string api_log() const { return read_file(tmp_ / "api.jsonl"); }
-  // Every session file of a CLI under `root` (Codex rollouts, Gemini chats), concatenated.
+  // Every file a CLI keeps its sessions in under `root` (Codex rollouts, Gemini chats, Copilot's
+  // events, OpenCode's SQLite database and its log), concatenated.
   static std::string session_files(const std::string& root) {
     std::string all;
     std::error_code ignored;
     for (const auto& entry : std::filesystem::recursive_directory_iterator(root, ignored)) {
-      if (entry.path().extension() == ".jsonl") all += read_file(entry.path().string());
+      if (entry.is_regular_file(ignored)) all += read_file(entry.path().string());
     }
     return all;
   }
@@ -109,6 +126,27 @@ class MixedFleet {
   std::string sessions(const std::string& folder) const { return session_files(tmp_ / folder); }
 
  private:
+  // OpenCode's: opencode.json names the mock as its OpenAI-compatible provider and lets the
+  // worker's shell read the store outside the project. OpenCode installs @opencode-ai/plugin
+  // into each config folder on start unless it holds node_modules/ and a package-lock.json
+  // naming that package (OpenCode 1.18.33): saying so keeps it offline.
+  void configure_opencode() const {
+    fleet::test::write_file(
+        project_ + "/opencode.json",
+        R"({"provider":{"mock":{"npm":"@ai-sdk/openai-compatible","options":{"apiKey":"k",)"
+        R"("baseURL":"http://127.0.0.1:)" +
+            api_->port() +
+            R"(/v1"},"models":{"mock":{"tool_call":true}}}},"model":"mock/mock",)"
+            R"("permission":{"external_directory":"allow"}})");
+    const std::string config = home_ + "/.config/opencode";
+    ::mkdir(config.c_str(), 0755);
+    for (const std::string& dir : {config, project_ + "/.opencode"}) {
+      ::mkdir((dir + "/node_modules").c_str(), 0755);
+      fleet::test::write_file(dir + "/package-lock.json",
+                              R"({"packages":{"":{"dependencies":{"@opencode-ai/plugin":"*"}}}})");
+    }
+  }
+
   static std::vector<std::string> with(std::vector<std::string> args, const char* subcommand) {
     args.insert(args.begin(), subcommand);
     return args;
@@ -127,6 +165,8 @@ class MixedFleet {
   std::string codex_;
   std::string gemini_;
   std::string qwen_;
+  std::string copilot_;
+  std::string opencode_;
   std::string home_ = tmp_ / "home";
   std::string codex_home_ = tmp_ / "codex-home";
   std::string project_ = tmp_ / "project";
@@ -193,6 +233,14 @@ constexpr Worker kWorkers[] = {
      .name = "QWEN",
      .shell_call = R"({"name":"run_shell_command","input":{"command":"cat )",
      .sessions = "home/.qwen/projects"},
+    {.cli = "copilot",
+     .name = "COPILOT",
+     .shell_call = R"({"name":"bash","input":{"description":"print the store","command":"cat )",
+     .sessions = "home/.copilot/session-state"},
+    {.cli = "opencode",
+     .name = "OPENCODE",
+     .shell_call = R"({"name":"bash","input":{"description":"print the store","command":"cat )",
+     .sessions = "home/.local/share/opencode"},
 };
 
 TEST_CASE("e2e: mixed fleet - Claude Code dispatches and resumes a worker of each other CLI") {
@@ -221,7 +269,7 @@ TEST_CASE("e2e: mixed fleet - Claude Code dispatches and resumes a worker of eac
 
   for (std::size_t i = 0; i < std::size(kWorkers); ++i) {
     const Worker& worker = kWorkers[i];
-    INFO(worker.cli);
+    INFO(std::string(worker.cli));
     const std::string id = field(calls[2 * i], "session_id");
     REQUIRE(!id.empty());
     // The resume ran the same session, with its CLI's own flags.
@@ -239,12 +287,15 @@ TEST_CASE("e2e: mixed fleet - Claude Code dispatches and resumes a worker of eac
         seen = true;
       }
     }
-    CHECK(seen);
+    CHECK_MESSAGE(seen, fleet.api_log());
     // The resumed worker was not stopped by the completion marker its session files already
     // held: it made its slow second answer, which its CLI wrote to the same session.
     CHECK(fleet.sessions(worker.sessions).find(std::string(worker.name) + " part two") !=
           std::string::npos);
-    // A resume records nothing, and has nothing to warn about.
+    // Its own start hook recorded it (launch-wrapper had no late record to warn about); a
+    // resume records nothing, and has nothing to warn about either.
+    CHECK_MESSAGE(stderr_of(calls[2 * i]).find("was not recorded") == std::string::npos,
+                  stderr_of(calls[2 * i]));
     CHECK(stderr_of(calls[2 * i + 1]).find("was not recorded") == std::string::npos);
   }
 }
