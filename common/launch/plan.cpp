@@ -197,7 +197,7 @@ void check_plan(const LaunchOptions& options, const LaunchPlan& plan, const std:
       plan.resume_id.empty()) {
     throw Error("--session-id " + options.session.session_id + " cannot name a new " +
                 std::string(agent.display_name) +
-                " session: it picks its own id (captured from its --json output); leave "
+                " session: it picks its own id (captured from its JSON output on stdout); leave "
                 "--session-id out, or resume the session with the command");
   }
   if (options.provenance.record) {
