@@ -68,14 +68,21 @@ USAGE
 
 # The names --agent takes, joined by $1: one home per agent CLI in the source tree,
 # common/agents/<name>/ (the built fleet-hooks lists the same with `fleet-hooks agents`).
+# With $2, only the CLIs whose table row, <name>/<name>_cli.cpp, has a line matching that
+# extended regular expression.
 known_agents() {
   local home names=""
   for home in "$source_dir"/common/agents/*/; do
     home="${home%/}"
+    [ -z "${2:-}" ] || grep -Eq -- "$2" "$home/${home##*/}_cli.cpp" 2>/dev/null || continue
     names+="${names:+$1}${home##*/}"
   done
   printf '%s\n' "$names"
 }
+
+# The line of a CLI's table row that gives its HookTrust a writer: the CLIs whose trust
+# `fleet-hooks install --trust` writes (Codex: `.write = &trust_codex_hooks,`).
+trust_writer_line='^[[:space:]]*\.write = &'
 
 die_usage() {
   echo "install.sh: $1" >&2
@@ -140,6 +147,14 @@ done
 if [ ${#agents[@]} -gt 0 ] || [ -n "$trust" ]; then
   [ "$mode" = install ] && [ -n "$project" ] ||
     die_usage "--agent and --trust go with --project DIR (the project to wire), in an install"
+fi
+if [ -n "$trust" ]; then
+  writers="$(known_agents ' ' "$trust_writer_line")"
+  if ! printf '%s\n' ${agents[@]+"${agents[@]}"} | grep -Fxq -f <(printf '%s\n' $writers); then
+    options=""
+    for agent in $writers; do options+="${options:+ or }--agent $agent"; done
+    die_usage "--trust trusts the wiring of a CLI whose trust the suite writes: pass $options with it"
+  fi
 fi
 [ ${#agents[@]} -gt 0 ] || agents=(claude)
 
@@ -614,10 +629,11 @@ if ! guard_on_path_is_ours; then
   step=$((step + 1))
 fi
 if [ -n "$project" ]; then
+  declare -A project_file=()  # --agent name -> the project file install wires
+  while IFS=$'\t' read -r name file _; do project_file[$name]="$file"; done \
+    < <("$prefix/bin/fleet-hooks" agents)
   wired_files=()
-  for agent in "${agents[@]}"; do
-    wired_files+=("$("$prefix/bin/fleet-hooks" agents | awk -F '\t' -v name="$agent" '$1 == name { print $2 }')")
-  done
+  for agent in "${agents[@]}"; do wired_files+=("${project_file[$agent]}"); done
   echo "  $step. If $project is a git repository, commit ${wired_files[*]} there (every"
   echo "     clone and CI runner then runs the guard); not their .bak backups (the state"
   echo "     directory, .autoskillit/temp/, keeps itself out of git):"

@@ -95,6 +95,10 @@ struct PluginWiring {
   std::string_view file_name;  // "fleet-hooks-guard.js"
   // The plugin's bytes as the suite ships them (embedded at build time).
   std::string_view (*contents)() = nullptr;
+  // The start of the plugin's line that lists the dispatch tools of `fleet-hooks install
+  // --tool`: then a JSON array of their names and ";" ("const MORE_TOOLS = ": shipped as
+  // `const MORE_TOOLS = [];`, the only line install changes).
+  std::string_view tools_line = "";
 };
 
 struct AgentCli {

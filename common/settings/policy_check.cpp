@@ -401,9 +401,9 @@ void append(std::vector<Finding>& to, std::vector<Finding> more) {
 CheckResult check_wiring(const CheckOptions& options) {
   const AgentCli& agent = *options.agent;
   if (wired_by_plugin(agent)) {  // the suite's plugin file, not hook entries (OpenCode)
-    std::vector<Finding> findings = plugin_findings(options.project_dir, agent);
-    if (auto unsafe = store_finding(options)) findings.push_back(std::move(*unsafe));
-    return {std::move(findings), {std::string(kDispatchToolName)}};
+    PluginCheck plugin = check_plugin(options.project_dir, agent, options.tools);
+    if (auto unsafe = store_finding(options)) plugin.findings.push_back(std::move(*unsafe));
+    return {std::move(plugin.findings), std::move(plugin.checked_tools)};
   }
   HookSources collected = collect_hooks(hook_source_options(options));
   std::vector<Finding> findings = std::move(collected.findings);

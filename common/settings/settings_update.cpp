@@ -200,7 +200,8 @@ SettingsUpdate update_settings(const SettingsRequest& request, SettingsAction ac
                                bool dry_run) {
   const std::string path = request_path(request);
   if (wired_by_plugin(*request.agent)) {  // a plugin file, not hook entries (OpenCode)
-    SettingsUpdate update = plan_plugin_update(request.project_dir, *request.agent, action);
+    SettingsUpdate update =
+        plan_plugin_update(request.project_dir, *request.agent, action, request.tools);
     if (!dry_run) apply_plugin_update(update);
     return update;
   }

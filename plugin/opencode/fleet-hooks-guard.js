@@ -1,26 +1,36 @@
 // fleet-hooks' resume guard for OpenCode (doc/opencode.md). OpenCode runs no hook commands; it
 // imports this file from <project>/.opencode/plugins/ (where `fleet-hooks install --agent
 // opencode` writes it) and calls tool.execute.before before every tool call. For the dispatch
-// tool (an MCP tool reaches plugins as <server>_<tool>: fleet_dispatch_food_truck) it asks
-// `resume-guard --agent opencode`, in Claude Code's PreToolUse input, and refuses the call by
-// throwing: OpenCode then does not run the tool and gives the model the message. It also
-// refuses when resume-guard cannot run, fails or answers something it cannot read: a guard that
-// silently lets calls through is worse than none. A subagent runs in a child session; its call
-// is judged as the call of the session at the root of its parents (the L3 that owns it), which
-// resume-guard reads from parent_agent_id. After the dispatch tool ran, tool.execute.after
-// gives `provenance-writer hook --agent opencode` the MCP answer (Claude Code's PostToolUse
-// input) to record the dispatched worker; that cannot refuse anything any more, so a failure
-// there is only reported on OpenCode's stderr. A run that launch-wrapper --record-provenance
-// started (it names the launch in $FLEET_HOOKS_PENDING_LAUNCH) is recorded by its first
-// chat.message, before OpenCode's first model request: `provenance-writer session-start
-// --agent opencode` claims the launch for the session, as the other CLIs' SessionStart hooks do.
+// tool (an MCP tool reaches plugins as <server>_<tool>: fleet_dispatch_food_truck) and each tool
+// of MORE_TOOLS it asks `resume-guard --agent opencode`, in Claude Code's PreToolUse input, and
+// refuses the call by throwing: OpenCode then does not run the tool and gives the model the
+// message. It also refuses when resume-guard cannot run, fails or answers something it cannot
+// read: a guard that silently lets calls through is worse than none. A subagent runs in a child
+// session; its call is judged as the call of the session at the root of its parents (the L3
+// that owns it), which resume-guard reads from parent_agent_id. After the dispatch tool ran,
+// tool.execute.after gives `provenance-writer hook --agent opencode` the MCP answer (Claude
+// Code's PostToolUse input) to record the dispatched worker; that cannot refuse anything any
+// more, so a failure there is only reported on OpenCode's stderr. A run that launch-wrapper
+// --record-provenance started (it names the launch in $FLEET_HOOKS_PENDING_LAUNCH) is recorded
+// by its first chat.message, before OpenCode's first model request: `provenance-writer
+// session-start --agent opencode` claims the launch for the session, as the other CLIs'
+// SessionStart hooks do.
 // Checked with OpenCode 1.18.33.
 import { spawnSync } from "node:child_process";
 
 const GUARD = "resume-guard";
 const WRITER = "provenance-writer";
-const DISPATCH_TOOL = /(^|_)dispatch_food_truck$/;
+// The dispatch tools besides dispatch_food_truck: `fleet-hooks install --tool NAME` writes this
+// line (and `check` reads it back); every other byte of this file is as the suite ships it.
+const MORE_TOOLS = [];
+const DISPATCH_TOOLS = ["dispatch_food_truck", ...MORE_TOOLS];
+const TOOL_OPTIONS = MORE_TOOLS.flatMap((tool) => ["--tool", tool]);
 const MAX_SESSION_DEPTH = 16;
+
+// True for a dispatch tool, by its own name or as <server>_<tool>.
+function isDispatchTool(name) {
+  return DISPATCH_TOOLS.some((tool) => name === tool || name.endsWith(`_${tool}`));
+}
 
 function refuse(reason) {
   throw new Error(`fleet-hooks: ${reason}`);
@@ -45,7 +55,7 @@ async function owningSession(client, sessionID) {
 
 // resume-guard's answer to `hookInput`: "" to let the call run, else the reason it is refused.
 function guardAnswer(hookInput, directory) {
-  const run = spawnSync(GUARD, ["--agent", "opencode"], {
+  const run = spawnSync(GUARD, ["--agent", "opencode", ...TOOL_OPTIONS], {
     input: JSON.stringify(hookInput), encoding: "utf8", cwd: directory, timeout: 30000,
   });
   if (run.error) {
@@ -83,15 +93,21 @@ async function hookInput(client, directory, event, input, args) {
   return hook;
 }
 
-// `provenance-writer hook` on `hook`: records the worker a dispatch launched.
-function recordDispatch(hook, directory) {
-  const run = spawnSync(WRITER, ["hook", "--agent", "opencode"], {
+// provenance-writer `args` on `hook`; it cannot refuse anything any more, so a failure is only
+// reported on OpenCode's stderr, as what was not recorded.
+function runWriter(args, hook, directory, unrecorded) {
+  const run = spawnSync(WRITER, args, {
     input: JSON.stringify(hook), encoding: "utf8", cwd: directory, timeout: 30000,
   });
   if (run.error || run.status !== 0) {
-    console.error(`fleet-hooks: ${WRITER} hook did not record the dispatch: ` +
+    console.error(`fleet-hooks: ${WRITER} ${args[0]} did not record ${unrecorded}: ` +
       `${run.error ? run.error.message : run.stderr.trim()}`);
   }
+}
+
+// `provenance-writer hook` on `hook`: records the worker a dispatch launched.
+function recordDispatch(hook, directory) {
+  runWriter(["hook", "--agent", "opencode", ...TOOL_OPTIONS], hook, directory, "the dispatch");
 }
 
 // Claims the pending launch for `sessionID`: the first session of this process is the one
@@ -101,13 +117,7 @@ function claimLaunch(sessionID, directory) {
   if (launchClaimed || !process.env.FLEET_HOOKS_PENDING_LAUNCH) return;
   launchClaimed = true;
   const hook = { hook_event_name: "SessionStart", session_id: sessionID, cwd: directory };
-  const run = spawnSync(WRITER, ["session-start", "--agent", "opencode"], {
-    input: JSON.stringify(hook), encoding: "utf8", cwd: directory, timeout: 30000,
-  });
-  if (run.error || run.status !== 0) {
-    console.error(`fleet-hooks: ${WRITER} session-start did not record the session: ` +
-      `${run.error ? run.error.message : run.stderr.trim()}`);
-  }
+  runWriter(["session-start", "--agent", "opencode"], hook, directory, "the session");
 }
 
 export const FleetHooksGuard = async ({ client, directory }) => ({
@@ -115,13 +125,13 @@ export const FleetHooksGuard = async ({ client, directory }) => ({
     claimLaunch(input.sessionID, directory);
   },
   "tool.execute.before": async (input, output) => {
-    if (!DISPATCH_TOOL.test(input.tool)) return;
+    if (!isDispatchTool(input.tool)) return;
     const hook = await hookInput(client, directory, "PreToolUse", input, output.args);
     const reason = guardAnswer(hook, directory);
     if (reason !== "") throw new Error(reason);
   },
   "tool.execute.after": async (input, output) => {
-    if (!DISPATCH_TOOL.test(input.tool) || !output || !Array.isArray(output.content)) return;
+    if (!isDispatchTool(input.tool) || !output || !Array.isArray(output.content)) return;
     let hook;
     try {
       hook = await hookInput(client, directory, "PostToolUse", input, input.args);

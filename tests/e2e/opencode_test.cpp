@@ -46,9 +46,12 @@ constexpr const char* kTool = "kitchen_dispatch_food_truck";  // OpenCode's name
 class OpenCodeProject {
  public:
   // With `record_at_launch` the dispatcher records each worker at launch
-  // (launch-wrapper --record-provenance); else the plugin's tool.execute.after does.
-  explicit OpenCodeProject(bool record_at_launch = true)
+  // (launch-wrapper --record-provenance); else the plugin's tool.execute.after does. The
+  // dispatcher's tool is `tool`, wired with install --tool when it is not dispatch_food_truck.
+  explicit OpenCodeProject(bool record_at_launch = true,
+                           const std::string& tool = "dispatch_food_truck")
       : record_at_launch_(record_at_launch),
+        tool_(tool),
         opencode_(fleet::test::cli_or_skip(FLEET_E2E_CACHE, "opencode")),
         claude_(fleet::test::claude_or_skip(FLEET_E2E_CACHE)) {
     for (const std::string& dir :
@@ -67,7 +70,9 @@ class OpenCodeProject {
     fleet::test::link_suite(bin_,
                             {"resume-guard", "provenance-writer", "launch-wrapper", "fleet-hooks"});
     path_ = bin_ + ":" + fleet::env_value("PATH");
-    const RunResult installed = fleet_hooks({"install", "--agent", "opencode"});
+    std::vector<std::string> install = {"install", "--agent", "opencode"};
+    if (tool != "dispatch_food_truck") install.insert(install.end(), {"--tool", tool});
+    const RunResult installed = fleet_hooks(install);
     REQUIRE_MESSAGE(installed.exit_code == 0, installed.err);
     api_ = std::make_unique<MockMessagesApi>(FLEET_E2E_FIXTURES, tmp_.path());
     write_file(project_ + "/opencode.json", config());
@@ -122,8 +127,9 @@ class OpenCodeProject {
   // opencode.json: the mock as an OpenAI-compatible provider, the dispatcher as the local MCP
   // server "kitchen".
   std::string config() const {
-    const Env dispatcher = fleet::test::mcp_dispatcher_env(
+    Env dispatcher = fleet::test::mcp_dispatcher_env(
         *api_, {home_, path_, bin_, claude_, state_, calls_, record_at_launch_});
+    dispatcher.emplace_back("FLEET_E2E_TOOL", tool_);
     rapidjson::Document doc = fleet::test::json_document(
         R"({"provider":{"mock":{"npm":"@ai-sdk/openai-compatible","options":{"apiKey":"k"},)"
         R"("models":{"mock":{"tool_call":true}}}},"model":"mock/mock",)"
@@ -141,6 +147,7 @@ class OpenCodeProject {
   }
 
   bool record_at_launch_;
+  std::string tool_;
   std::string opencode_;
   std::string claude_;
   TempDir tmp_;
@@ -241,4 +248,46 @@ TEST_CASE("e2e: opencode - the plugin records a fresh dispatch with the run's ow
   REQUIRE_MESSAGE(record.status == fleet::StoreLookup::Status::found, run.err);
   CHECK(record.record.caller_session_id == session);
   CHECK(record.record.recipe_name == "implement");
+}
+
+TEST_CASE("e2e: opencode - install --tool spawn_worker guards and records that tool too") {
+  // The dispatcher's tool is spawn_worker (the model calls kitchen_spawn_worker); the plugin
+  // the L3 runs was written by install --agent opencode --tool spawn_worker.
+  OpenCodeProject project(/*record_at_launch=*/false, "spawn_worker");
+  const RunResult checked =
+      project.fleet_hooks({"check", "--agent", "opencode", "--tool", "spawn_worker"});
+  CHECK_MESSAGE(checked.exit_code == 0, checked.out);
+  const auto spawn_turn = [](const std::string& input_json) {
+    return fleet::test::dispatch_turn(input_json, "kitchen_spawn_worker");
+  };
+  // The owner's fresh spawn_worker call runs and the plugin records it with the owner's session.
+  project.script(
+      R"({"rules":[{"match":"L3-FRESH","turns":[)" +
+      spawn_turn(R"({"prompt":"L2-WORK build","recipe_name":"implement"})") +
+      R"(,{"text":"L3 done"}]},{"match":"L2-WORK","turns":[{"text":"worker finished"}]}],)"
+      R"("default":{"text":"ok"}})");
+  const auto [owner, owner_session] =
+      project.l3("L3-FRESH dispatch the build", "kitchen-1", project.suite_path());
+  CHECK_MESSAGE(owner.exit_code == 0, owner.err);
+  REQUIRE(owner_session.rfind("ses_", 0) == 0);
+  REQUIRE_MESSAGE(project.calls().size() == 1, (project.tool_results() + owner.out + owner.err));
+  const std::string worker = call_field(project.calls()[0], "result", "session_id");
+  const auto record = fleet::lookup_session(project.store(), worker);
+  REQUIRE_MESSAGE(record.status == fleet::StoreLookup::Status::found, owner.err);
+  CHECK(record.record.caller_session_id == owner_session);
+
+  // A stranger in another kitchen resumes that worker through spawn_worker: refused with the
+  // guard's reason, and the dispatcher never runs.
+  project.script(
+      R"({"rules":[{"match":"L3-STEAL","turns":[)" +
+      spawn_turn(R"({"prompt":"L2-WORK steal","resume_session_id":")" + worker + R"("})") +
+      R"(,{"text":"gave up"}]}],"default":{"text":"ok"}})");
+  const auto [stranger, stranger_session] =
+      project.l3("L3-STEAL resume the worker", "kitchen-2", project.suite_path());
+  CHECK_MESSAGE(stranger.exit_code == 0, stranger.err);
+  CHECK(stranger_session != owner_session);
+  CHECK(project.calls().size() == 1);
+  CHECK_MESSAGE(
+      project.tool_results().find("Refused to resume session '" + worker) != std::string::npos,
+      project.tool_results());
 }

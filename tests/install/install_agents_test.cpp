@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "agents/agents.h"
 #include "install_sh.h"
 #include "process.h"
 #include "temp_dir.h"
@@ -56,6 +57,46 @@ TEST_CASE("install.sh --agent: a wrong name or a list is refused before anything
   CHECK(help.exit_code == 0);
   CHECK(contains(help.out, "--agent NAME"));
   CHECK(contains(help.out, "codex (DIR/.codex/hooks.json)"));
+}
+
+TEST_CASE("install.sh --trust: without a CLI whose trust it writes it is refused before a build") {
+  TempDir t;
+  fs::create_directories(t / "work");
+  fs::create_directories(t / "orch");
+  const std::string trace = t / "cmake-ran";
+  const std::string path = fleet::test::path_with_tracing_cmake(t / "fakebin", trace);
+  // The CLIs whose trust fleet-hooks install --trust writes, as its table says.
+  std::string writers;
+  for (const fleet::AgentCli* agent : fleet::agent_clis()) {
+    if (agent->hook_trust.write != nullptr)
+      writers += (writers.empty() ? "--agent " : " or --agent ") + std::string(agent->name);
+  }
+  CHECK(writers == "--agent codex or --agent copilot");
+  const std::string refusal =
+      "install.sh: --trust trusts the wiring of a CLI whose trust the "
+      "suite writes: pass " +
+      writers + " with it";
+  const auto run = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"--project", "../orch", "--trust"});
+    const RunResult r = install_sh(args, t / "work", t / "home", path);
+    const bool built = fs::exists(trace);
+    fs::remove(trace);
+    return std::pair{r, built};
+  };
+  // No --agent (Claude Code), or only CLIs without a trust to write: refused, nothing built.
+  for (const auto& args : {std::vector<std::string>{},
+                           std::vector<std::string>{"--agent", "gemini", "--agent", "qwen"}}) {
+    const auto [r, built] = run(args);
+    CHECK(r.exit_code == 2);
+    CHECK_MESSAGE(contains(r.err, refusal), r.err);
+    CHECK_FALSE(built);
+  }
+  // Each CLI alone: refused before the build exactly when its table row has no trust writer.
+  for (const fleet::AgentCli* agent : fleet::agent_clis()) {
+    const auto [r, built] = run({"--agent", std::string(agent->name)});
+    CHECK_MESSAGE(built == (agent->hook_trust.write != nullptr), agent->name);
+    CHECK_MESSAGE(contains(r.err, refusal) == !built, r.err);
+  }
 }
 
 TEST_CASE("install.sh --agent codex --agent gemini: wires and checks both, uninstall unwires") {

@@ -100,3 +100,70 @@ TEST_CASE("fleet-hooks opencode: uninstall leaves no folder the suite made") {
   CHECK(again.exit_code == 0);
   CHECK(contains(again.out, "nothing to remove"));
 }
+
+TEST_CASE("fleet-hooks opencode: install --tool guards that tool too, check reads it back") {
+  Machine m;
+  REQUIRE(m.run({"install", "--project", m.dir, "--agent", "opencode"}).exit_code == 0);
+  // Installed without --tool, the plugin leaves spawn_worker unguarded: check says so.
+  const RunResult unguarded =
+      m.run({"check", "--project", m.dir, "--agent", "opencode", "--tool", "spawn_worker"});
+  CHECK(unguarded.exit_code == 1);
+  CHECK_MESSAGE(contains(unguarded.out,
+                         "error guard-missing: the fleet-hooks plugin does not "
+                         "guard spawn_worker"),
+                unguarded.out);
+  CHECK_MESSAGE(contains(unguarded.out, "--agent opencode --tool spawn_worker"), unguarded.out);
+
+  const RunResult installed = m.run({"install", "--project", m.dir, "--agent", "opencode", "--tool",
+                                     "spawn_worker", "--tool", "hire-cook"});
+  REQUIRE_MESSAGE(installed.exit_code == 0, installed.err);
+  // One line differs from the shipped plugin: the one listing the tools.
+  std::string expected = shipped();
+  const std::string line = "\nconst MORE_TOOLS = [];\n";
+  REQUIRE(contains(expected, line));
+  expected.replace(expected.find(line), line.size(),
+                   "\nconst MORE_TOOLS = [\"spawn_worker\",\"hire-cook\"];\n");
+  CHECK(read_file(plugin(m)) == expected);
+
+  const RunResult guarded =
+      m.run({"check", "--project", m.dir, "--agent", "opencode", "--tool", "spawn_worker"});
+  CHECK_MESSAGE(guarded.exit_code == 0, guarded.out);
+  // Without --tool, check names every tool the plugin guards.
+  const RunResult all = m.run({"check", "--project", m.dir, "--agent", "opencode"});
+  CHECK_MESSAGE(all.exit_code == 0, all.out);
+  CHECK_MESSAGE(contains(all.out,
+                         "ok: resume-guard guards dispatch_food_truck and "
+                         "*_dispatch_food_truck, spawn_worker and *_spawn_worker, "
+                         "hire-cook and *_hire-cook"),
+                all.out);
+  // A second install with the same tools changes nothing; one without them drops them.
+  CHECK(contains(m.run({"install", "--project", m.dir, "--agent", "opencode", "--tool",
+                        "spawn_worker", "--tool", "hire-cook"})
+                     .out,
+                 "unchanged"));
+  REQUIRE(m.run({"install", "--project", m.dir, "--agent", "opencode"}).exit_code == 0);
+  CHECK(read_file(plugin(m)) == shipped());
+}
+
+TEST_CASE("fleet-hooks opencode: check fails on a tools line OpenCode could not load") {
+  Machine m;
+  REQUIRE(m.run({"install", "--project", m.dir, "--agent", "opencode", "--tool", "spawn_worker"})
+              .exit_code == 0);
+  const std::string installed = read_file(plugin(m));
+  const std::string line = "const MORE_TOOLS = [\"spawn_worker\"];";
+  REQUIRE(contains(installed, line));
+  // A syntax error (OpenCode skips the plugin without a word), a name --tool refuses, a value
+  // that is not a list of names: each is a plugin install does not write.
+  for (const std::string& edited :
+       {std::string("const MORE_TOOLS = [\"spawn_worker\";"),
+        std::string("const MORE_TOOLS = [\"spawn worker\"];"),
+        std::string("const MORE_TOOLS = \"spawn_worker\";"), std::string("const MORE_TOOLS = [1];"),
+        std::string("const MORE_TOOLS = [\"spawn_worker\"]; ")}) {
+    std::string text = installed;
+    text.replace(text.find(line), line.size(), edited);
+    write_file(plugin(m), text);
+    const RunResult checked = m.run({"check", "--project", m.dir, "--agent", "opencode"});
+    CHECK_MESSAGE(checked.exit_code == 1, edited);
+    CHECK_MESSAGE(contains(checked.out, "error opencode-plugin-differs"), checked.out);
+  }
+}

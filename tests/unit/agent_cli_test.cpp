@@ -104,6 +104,9 @@ TEST_CASE("agent_cli: the facts observed with each pinned CLI") {
   CHECK(opencode.plugin.folder == ".opencode/plugins");
   CHECK(opencode.plugin.file_name == "fleet-hooks-guard.js");
   CHECK(opencode.plugin.contents().find("tool.execute.before") != std::string_view::npos);
+  // The one line install writes: the --tool names, shipped empty.
+  CHECK(opencode.plugin.tools_line == "const MORE_TOOLS = ");
+  CHECK(opencode.plugin.contents().find("\nconst MORE_TOOLS = [];\n") != std::string_view::npos);
   CHECK(opencode.mcp.prefix.empty());
   CHECK(opencode.mcp.separator == "_");
   CHECK(std::string(opencode.deny.wrapper) == "hookSpecificOutput");

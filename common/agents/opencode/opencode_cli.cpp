@@ -40,7 +40,8 @@ constexpr AgentCli kOpenCodeCli = {
     .caller_variable = "",
     .plugin = {.folder = ".opencode/plugins",
                .file_name = "fleet-hooks-guard.js",
-               .contents = &opencode_plugin_contents},
+               .contents = &opencode_plugin_contents,
+               .tools_line = "const MORE_TOOLS = "},
 };
 
 }  // namespace fleet
