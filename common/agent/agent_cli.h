@@ -156,8 +156,12 @@ std::optional<std::string> known_config_home(const AgentCli& agent);
 // `seconds` in the unit of `agent`'s hook "timeout".
 int hook_timeout_value(const AgentCli& agent, int seconds);
 
-// The names of `clis` joined by `separator` ("claude|codex|gemini").
-std::string agent_cli_names(std::span<const AgentCli* const> clis, std::string_view separator);
+// The `field` of each of `clis` that has one, after `prefix`, joined by `separator` and the last
+// two by `last_separator`: (&AgentCli::name, "|", "|") "claude|codex|gemini";
+// (&AgentCli::caller_variable, ", ", " or ", "$") "$CLAUDE_CODE_SESSION_ID, … or $…".
+std::string agent_cli_list(std::span<const AgentCli* const> clis, std::string_view AgentCli::*field,
+                           std::string_view separator, std::string_view last_separator,
+                           std::string_view prefix = "");
 
 // The session that runs this process as the agent CLIs above it, of `clis`, name it to their
 // MCP servers (AgentCli::caller_variable): "" when no such variable is set; the problem, naming

@@ -19,6 +19,20 @@ TEST_CASE("agent_cli: the CLIs by the names --agent takes - claude first") {
   CHECK(find_agent_cli("claude-code") == nullptr);
 }
 
+TEST_CASE("agent_cli: a field of several CLIs as a list - those without one left out") {
+  const AgentCli* clis[] = {&claude_code(), find_agent_cli("codex"), find_agent_cli("qwen"),
+                            find_agent_cli("copilot")};
+  CHECK(agent_cli_list(clis, &AgentCli::name, "|", "|") == "claude|codex|qwen|copilot");
+  CHECK(agent_cli_list(clis, &AgentCli::display_name, ", ", " and ") ==
+        "Claude Code, Codex CLI, Qwen Code and GitHub Copilot CLI");
+  // Codex names no caller to its MCP servers: left out, and the last two joined by " or ".
+  CHECK(agent_cli_list(clis, &AgentCli::caller_variable, ", ", " or ", "$") ==
+        "$CLAUDE_CODE_SESSION_ID, $QWEN_CODE_SESSION_ID or $COPILOT_AGENT_SESSION_ID");
+  CHECK(agent_cli_list(std::span(clis, 1), &AgentCli::caller_variable, ", ", " or ", "$") ==
+        "$CLAUDE_CODE_SESSION_ID");
+  CHECK(agent_cli_list({}, &AgentCli::name, "|", "|").empty());
+}
+
 TEST_CASE("agent_cli: every table is complete") {
   std::set<std::string_view> names;
   for (const AgentCli* agent : agent_clis()) {
