@@ -79,6 +79,14 @@ struct HookFileReader {
 
 enum class TimeoutUnit { seconds, milliseconds };
 
+// The settings files `fleet-hooks install --scope local` and `--scope user` write, besides the
+// project's project_hook_file; the CLI runs the hooks of all three (Claude Code). Empty: the CLI
+// has no such files, and only project_hook_file is wired.
+struct SettingsScopes {
+  std::string_view local_file;  // from the project's root: ".claude/settings.local.json"
+  std::string_view user_file;   // from $HOME: ".claude/settings.json"
+};
+
 // The hooks `fleet-hooks install --agent` wires beyond the guard and the writer: a
 // session-start hook running `provenance-writer session-start --agent <name>` for the sessions
 // whose matcher is `session_start_matcher` ("" : none is wired).
@@ -123,9 +131,9 @@ struct AgentCli {
   std::string_view user_hook_file;        // "hooks.json"
   HookTrust hook_trust;                   // what a project's hooks need before the CLI runs them
   bool settings_comments;  // reads // and /* */ comments in its hook file (Gemini CLI)
-  // Hooks also come from a project-local and a user settings file (fleet-hooks --scope) and
-  // from plugins (Claude Code); else only from project_hook_file and the user's hook file.
-  bool settings_scopes;
+  // Hooks also come from a project-local and a user settings file (fleet-hooks --scope);
+  // else only from project_hook_file and the user's hook file.
+  SettingsScopes settings_scopes;
   // What the CLI does with a hook file that is not plain JSON, after "so <display name> ".
   std::string_view on_not_plain_json;
   // The other CLIs that run the hooks of project_hook_file (Claude Code's: GitHub Copilot CLI).
@@ -140,6 +148,11 @@ struct AgentCli {
 // True when `agent` is wired by a plugin file (AgentCli::plugin), not by hook entries.
 inline bool wired_by_plugin(const AgentCli& agent) {
   return !agent.plugin.folder.empty();
+}
+
+// True when `agent` has settings files besides its project's (AgentCli::settings_scopes).
+inline bool has_settings_scopes(const AgentCli& agent) {
+  return !agent.settings_scopes.local_file.empty();
 }
 
 // The MCP forms of a tool name the hooks of `agent`'s project_hook_file are called with:

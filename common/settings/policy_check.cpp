@@ -135,7 +135,7 @@ HookSourceOptions hook_source_options(const CheckOptions& options) {
   sources.agent = options.agent;
   const std::string project_file =
       options.project_dir + "/" + std::string(options.agent->project_hook_file);
-  if (!options.agent->settings_scopes) {
+  if (!has_settings_scopes(*options.agent)) {
     if (!options.config_home.empty()) {
       sources.settings_files.push_back(options.config_home + "/" +
                                        std::string(options.agent->user_hook_file));
@@ -144,8 +144,9 @@ HookSourceOptions hook_source_options(const CheckOptions& options) {
     return sources;
   }
   if (!options.user_settings.empty()) sources.settings_files.push_back(options.user_settings);
-  sources.settings_files.push_back(settings_path(SettingsScope::project, options.project_dir));
-  sources.settings_files.push_back(settings_path(SettingsScope::local, options.project_dir));
+  sources.settings_files.push_back(project_file);
+  sources.settings_files.push_back(
+      settings_path(SettingsScope::local, options.project_dir, *options.agent));
   sources.plugin_dirs = options.plugin_dirs;
   sources.config_dir = env_value("CLAUDE_CONFIG_DIR");
   if (sources.config_dir.empty()) sources.config_dir = env_value("HOME") + "/.claude";

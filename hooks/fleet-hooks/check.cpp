@@ -32,10 +32,10 @@ fleet::CheckOptions check_options(const CheckArguments& a, const std::string& pr
   options.state_dir = a.state_dir;
   options.tools = a.tools;
   options.agent = &agent;
-  if (agent.settings_scopes) {
+  if (fleet::has_settings_scopes(agent)) {
     for (const std::string& dir : a.plugin_dirs)
       options.plugin_dirs.push_back(fleet::absolute_path(dir));
-    options.user_settings = fleet::user_settings_path().value_or("");
+    options.user_settings = fleet::user_settings_path(agent).value_or("");
   } else {
     options.config_home = home_required ? fleet::agent_config_home(agent)
                                         : fleet::known_config_home(agent).value_or("");

@@ -67,7 +67,9 @@ TEST_CASE("agent_cli: the facts observed with each pinned CLI") {
   CHECK(claude.post_tool_event == "PostToolUse");
   CHECK(std::string(claude.deny.wrapper) == "hookSpecificOutput");
   CHECK(claude.timeout_unit == TimeoutUnit::seconds);
-  CHECK(claude.settings_scopes);  // project, local and user settings, and plugins
+  CHECK(has_settings_scopes(claude));  // project, local and user settings
+  CHECK(claude.settings_scopes.local_file == ".claude/settings.local.json");
+  CHECK(claude.settings_scopes.user_file == ".claude/settings.json");
 
   const AgentCli& codex = *find_agent_cli("codex");
   CHECK(codex.version_checked == "0.169.0");
@@ -79,11 +81,11 @@ TEST_CASE("agent_cli: the facts observed with each pinned CLI") {
   CHECK(std::string(codex.deny.wrapper) == "hookSpecificOutput");  // Claude Code's dialect
   CHECK(std::string(codex.response.blocks_key) == "content");
   CHECK(codex.timeout_unit == TimeoutUnit::seconds);
-  CHECK_FALSE(codex.settings_scopes);
+  CHECK_FALSE(has_settings_scopes(codex));
 
   const AgentCli& gemini = *find_agent_cli("gemini");
   CHECK(gemini.version_checked == "0.61.0");
-  CHECK_FALSE(gemini.settings_scopes);
+  CHECK_FALSE(has_settings_scopes(gemini));
   CHECK(gemini.project_hook_file == ".gemini/settings.json");
   CHECK(gemini.pre_tool_event == "BeforeTool");
   CHECK(gemini.post_tool_event == "AfterTool");

@@ -43,7 +43,8 @@ constexpr AgentCli kClaudeCli = {
     .user_hook_file = "settings.json",
     .hook_trust = {},  // a project's settings run as they are
     .settings_comments = false,
-    .settings_scopes = true,
+    .settings_scopes = {.local_file = ".claude/settings.local.json",
+                        .user_file = ".claude/settings.json"},
     .on_not_plain_json = "ignores the whole file, without a warning",
     .also_read_by = kClaudeFileReaders,
     .caller_variable = "CLAUDE_CODE_SESSION_ID",

@@ -34,7 +34,7 @@ constexpr AgentCli kGeminiCli = {
     .user_hook_file = "settings.json",
     .hook_trust = {.named_as = "Gemini", .check = &gemini_trust_findings},
     .settings_comments = true,
-    .settings_scopes = false,
+    .settings_scopes = {},
     .on_not_plain_json = "stops with a configuration error (a trailing comma is fatal)",
     .also_read_by = {},
 };
