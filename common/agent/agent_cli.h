@@ -105,6 +105,19 @@ struct PluginWiring {
   std::string_view (*contents)() = nullptr;
 };
 
+// The plugins a CLI loads hooks from (Claude Code): a plugin is a directory whose `hooks_file`
+// holds entries in the CLI's dialect, their commands naming the plugin's directory as
+// $`root_variable`. The CLI's `command` adds a marketplace (a directory holding
+// `marketplace_file`) and installs a plugin from it, recorded in `installed_file` of the CLI's
+// configuration directory (agent_config_home). Empty: the CLI loads no such plugins.
+struct HookPlugins {
+  std::string_view command;           // "claude": `claude plugin marketplace add`, `… install`
+  std::string_view marketplace_file;  // ".claude-plugin/marketplace.json"
+  std::string_view hooks_file;        // "hooks/hooks.json"
+  std::string_view installed_file;    // "plugins/installed_plugins.json"
+  std::string_view root_variable;     // "CLAUDE_PLUGIN_ROOT"
+};
+
 struct AgentCli {
   std::string_view name;  // what --agent takes: "claude", "codex", "gemini"
   // The CLI the hook programs speak without --agent (one row: Claude Code's): the commands
@@ -143,7 +156,17 @@ struct AgentCli {
   std::string_view caller_variable = "";
   // The plugin install places instead of hook entries (OpenCode); empty for the others.
   PluginWiring plugin = {};
+  // The variable the CLI sets to the project's root in its hook commands' environment, which a
+  // command may name ($CLAUDE_PROJECT_DIR/bin/resume-guard); "" : none.
+  std::string_view project_dir_variable = "";
+  // The plugins it loads hooks from besides its hook files (Claude Code); empty for the others.
+  HookPlugins hook_plugins = {};
 };
+
+// True when `agent` loads hooks from plugins (AgentCli::hook_plugins).
+inline bool loads_hook_plugins(const AgentCli& agent) {
+  return !agent.hook_plugins.command.empty();
+}
 
 // True when `agent` is wired by a plugin file (AgentCli::plugin), not by hook entries.
 inline bool wired_by_plugin(const AgentCli& agent) {

@@ -48,6 +48,14 @@ constexpr AgentCli kClaudeCli = {
     .on_not_plain_json = "ignores the whole file, without a warning",
     .also_read_by = kClaudeFileReaders,
     .caller_variable = "CLAUDE_CODE_SESSION_ID",
+    .project_dir_variable = "CLAUDE_PROJECT_DIR",
+    // `claude --plugin-dir DIR`, or `claude plugin marketplace add DIR` and `claude plugin
+    // install <plugin>@<marketplace>` (recorded in ~/.claude/plugins/installed_plugins.json).
+    .hook_plugins = {.command = "claude",
+                     .marketplace_file = ".claude-plugin/marketplace.json",
+                     .hooks_file = "hooks/hooks.json",
+                     .installed_file = "plugins/installed_plugins.json",
+                     .root_variable = "CLAUDE_PLUGIN_ROOT"},
 };
 
 }  // namespace fleet

@@ -41,6 +41,7 @@ constexpr AgentCli kCodexCli = {
     .settings_scopes = {},
     .on_not_plain_json = "loads none of its hooks (it warns: failed to parse hooks config)",
     .also_read_by = {},
+    .project_dir_variable = "",  // none (codex-cli 0.169.0 names no such variable)
 };
 
 }  // namespace fleet

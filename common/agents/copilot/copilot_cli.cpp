@@ -53,6 +53,9 @@ constexpr AgentCli kCopilotCli = {
     .on_not_plain_json = "skips the whole file (one line in its log, nothing on screen)",
     .also_read_by = {},
     .caller_variable = "COPILOT_AGENT_SESSION_ID",
+    // Its hook runner names ${COPILOT_PROJECT_DIR} and ${CLAUDE_PROJECT_DIR} (GitHub Copilot CLI
+    // 1.0.102, read in its code; doc/cli-facts.md).
+    .project_dir_variable = "CLAUDE_PROJECT_DIR",
 };
 
 }  // namespace fleet

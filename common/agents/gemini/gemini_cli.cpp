@@ -37,6 +37,8 @@ constexpr AgentCli kGeminiCli = {
     .settings_scopes = {},
     .on_not_plain_json = "stops with a configuration error (a trailing comma is fatal)",
     .also_read_by = {},
+    // Also GEMINI_PROJECT_DIR (Gemini CLI 0.61.0, doc/cli-facts.md).
+    .project_dir_variable = "CLAUDE_PROJECT_DIR",
 };
 
 }  // namespace fleet
