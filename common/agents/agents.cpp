@@ -48,8 +48,12 @@ constexpr auto kProfiles = [] {
 
 }  // namespace
 
-const AgentCli& claude_code() {
+const AgentCli& default_agent_cli() {
   return *kHomes[0].cli;
+}
+
+const AgentCli& claude_code() {
+  return kClaudeCli;
 }
 
 std::span<const AgentCli* const> agent_clis() {

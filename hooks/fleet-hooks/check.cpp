@@ -44,7 +44,7 @@ fleet::CheckOptions check_options(const CheckArguments& a, const std::string& pr
 }
 
 // The CLIs to check: those --agent names; else each CLI whose hooks for the project hold the
-// suite's entries (Claude Code when none does, so that the check fails saying how to wire).
+// suite's entries (the default CLI when none does, so that the check fails saying how to wire).
 fleet::CheckedClis clis_to_check(const CheckArguments& a, const std::string& project_dir) {
   fleet::CheckedClis clis;
   if (!a.agents.empty()) {
@@ -57,7 +57,7 @@ fleet::CheckedClis clis_to_check(const CheckArguments& a, const std::string& pro
         .push_back(agent);
   }
   clis.none_wired = clis.checked.empty();
-  if (clis.none_wired) clis.checked.push_back(&fleet::claude_code());
+  if (clis.none_wired) clis.checked.push_back(&fleet::default_agent_cli());
   return clis;
 }
 

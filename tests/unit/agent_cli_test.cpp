@@ -19,6 +19,13 @@ TEST_CASE("agent_cli: the CLIs by the names --agent takes - claude first") {
   CHECK(find_agent_cli("claude-code") == nullptr);
 }
 
+TEST_CASE("agent_cli: the default CLI - the first of the list, the one row marked default") {
+  CHECK(&default_agent_cli() == agent_clis()[0]);
+  CHECK(&default_agent_cli() == &claude_code());
+  for (const AgentCli* agent : agent_clis())
+    CHECK(agent->is_default == (agent == &default_agent_cli()));
+}
+
 TEST_CASE("agent_cli: a field of several CLIs as a list - those without one left out") {
   const AgentCli* clis[] = {&claude_code(), find_agent_cli("codex"), find_agent_cli("qwen"),
                             find_agent_cli("copilot")};
