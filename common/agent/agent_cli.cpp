@@ -36,13 +36,20 @@ int hook_timeout_value(const AgentCli& agent, int seconds) {
   return agent.timeout_unit == TimeoutUnit::milliseconds ? seconds * 1000 : seconds;
 }
 
-std::string agent_cli_names(std::span<const AgentCli* const> clis, std::string_view separator) {
-  std::string names;
+std::string agent_cli_list(std::span<const AgentCli* const> clis, std::string_view AgentCli::*field,
+                           std::string_view separator, std::string_view last_separator,
+                           std::string_view prefix) {
+  std::vector<std::string_view> values;
   for (const AgentCli* agent : clis) {
-    if (!names.empty()) names += separator;
-    names += agent->name;
+    if (!(agent->*field).empty()) values.push_back(agent->*field);
   }
-  return names;
+  std::string list;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) list += i + 1 == values.size() ? last_separator : separator;
+    list += prefix;
+    list += values[i];
+  }
+  return list;
 }
 
 Result<std::string> caller_from_environment(std::span<const AgentCli* const> clis) {

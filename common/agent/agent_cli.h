@@ -79,6 +79,14 @@ struct HookFileReader {
 
 enum class TimeoutUnit { seconds, milliseconds };
 
+// The settings files `fleet-hooks install --scope local` and `--scope user` write, besides the
+// project's project_hook_file; the CLI runs the hooks of all three (Claude Code). Empty: the CLI
+// has no such files, and only project_hook_file is wired.
+struct SettingsScopes {
+  std::string_view local_file;  // from the project's root: ".claude/settings.local.json"
+  std::string_view user_file;   // from $HOME: ".claude/settings.json"
+};
+
 // The hooks `fleet-hooks install --agent` wires beyond the guard and the writer: a
 // session-start hook running `provenance-writer session-start --agent <name>` for the sessions
 // whose matcher is `session_start_matcher` ("" : none is wired).
@@ -99,6 +107,19 @@ struct PluginWiring {
   // --tool`: then a JSON array of their names and ";" ("const MORE_TOOLS = ": shipped as
   // `const MORE_TOOLS = [];`, the only line install changes).
   std::string_view tools_line = "";
+};
+
+// The plugins a CLI loads hooks from (Claude Code): a plugin is a directory whose `hooks_file`
+// holds entries in the CLI's dialect, their commands naming the plugin's directory as
+// $`root_variable`. The CLI's `command` adds a marketplace (a directory holding
+// `marketplace_file`) and installs a plugin from it, recorded in `installed_file` of the CLI's
+// configuration directory (agent_config_home). Empty: the CLI loads no such plugins.
+struct HookPlugins {
+  std::string_view command;           // "claude": `claude plugin marketplace add`, `… install`
+  std::string_view marketplace_file;  // ".claude-plugin/marketplace.json"
+  std::string_view hooks_file;        // "hooks/hooks.json"
+  std::string_view installed_file;    // "plugins/installed_plugins.json"
+  std::string_view root_variable;     // "CLAUDE_PLUGIN_ROOT"
 };
 
 struct AgentCli {
@@ -127,9 +148,9 @@ struct AgentCli {
   std::string_view user_hook_file;        // "hooks.json"
   HookTrust hook_trust;                   // what a project's hooks need before the CLI runs them
   bool settings_comments;  // reads // and /* */ comments in its hook file (Gemini CLI)
-  // Hooks also come from a project-local and a user settings file (fleet-hooks --scope) and
-  // from plugins (Claude Code); else only from project_hook_file and the user's hook file.
-  bool settings_scopes;
+  // Hooks also come from a project-local and a user settings file (fleet-hooks --scope);
+  // else only from project_hook_file and the user's hook file.
+  SettingsScopes settings_scopes;
   // What the CLI does with a hook file that is not plain JSON, after "so <display name> ".
   std::string_view on_not_plain_json;
   // The other CLIs that run the hooks of project_hook_file (Claude Code's: GitHub Copilot CLI).
@@ -139,11 +160,26 @@ struct AgentCli {
   std::string_view caller_variable = "";
   // The plugin install places instead of hook entries (OpenCode); empty for the others.
   PluginWiring plugin = {};
+  // The variable the CLI sets to the project's root in its hook commands' environment, which a
+  // command may name ($CLAUDE_PROJECT_DIR/bin/resume-guard); "" : none.
+  std::string_view project_dir_variable = "";
+  // The plugins it loads hooks from besides its hook files (Claude Code); empty for the others.
+  HookPlugins hook_plugins = {};
 };
+
+// True when `agent` loads hooks from plugins (AgentCli::hook_plugins).
+inline bool loads_hook_plugins(const AgentCli& agent) {
+  return !agent.hook_plugins.command.empty();
+}
 
 // True when `agent` is wired by a plugin file (AgentCli::plugin), not by hook entries.
 inline bool wired_by_plugin(const AgentCli& agent) {
   return !agent.plugin.folder.empty();
+}
+
+// True when `agent` has settings files besides its project's (AgentCli::settings_scopes).
+inline bool has_settings_scopes(const AgentCli& agent) {
+  return !agent.settings_scopes.local_file.empty();
 }
 
 // The MCP forms of a tool name the hooks of `agent`'s project_hook_file are called with:
@@ -160,8 +196,12 @@ std::optional<std::string> known_config_home(const AgentCli& agent);
 // `seconds` in the unit of `agent`'s hook "timeout".
 int hook_timeout_value(const AgentCli& agent, int seconds);
 
-// The names of `clis` joined by `separator` ("claude|codex|gemini").
-std::string agent_cli_names(std::span<const AgentCli* const> clis, std::string_view separator);
+// The `field` of each of `clis` that has one, after `prefix`, joined by `separator` and the last
+// two by `last_separator`: (&AgentCli::name, "|", "|") "claude|codex|gemini";
+// (&AgentCli::caller_variable, ", ", " or ", "$") "$CLAUDE_CODE_SESSION_ID, … or $…".
+std::string agent_cli_list(std::span<const AgentCli* const> clis, std::string_view AgentCli::*field,
+                           std::string_view separator, std::string_view last_separator,
+                           std::string_view prefix = "");
 
 // The session that runs this process as the agent CLIs above it, of `clis`, name it to their
 // MCP servers (AgentCli::caller_variable): "" when no such variable is set; the problem, naming

@@ -15,10 +15,10 @@
 
 namespace fleet {
 
-// Adds --agent NAME to `app` and points `agent` at claude_code(), the default; parsing the
-// option points it at that CLI's table.
+// Adds --agent NAME to `app` and points `agent` at default_agent_cli(); parsing the option
+// points it at that CLI's table.
 inline CLI::Option* add_agent_option(CLI::App& app, const AgentCli*& agent) {
-  agent = &claude_code();
+  agent = &default_agent_cli();
   return app
       .add_option_function<std::string>(
           "--agent",

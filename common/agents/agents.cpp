@@ -48,8 +48,12 @@ constexpr auto kProfiles = [] {
 
 }  // namespace
 
-const AgentCli& claude_code() {
+const AgentCli& default_agent_cli() {
   return *kHomes[0].cli;
+}
+
+const AgentCli& claude_code() {
+  return kClaudeCli;
 }
 
 std::span<const AgentCli* const> agent_clis() {
@@ -64,16 +68,11 @@ const AgentCli* find_agent_cli(std::string_view name) {
 }
 
 std::string agent_cli_names(std::string_view separator) {
-  return agent_cli_names(kClis, separator);
+  return agent_cli_list(kClis, &AgentCli::name, separator, separator);
 }
 
 std::string agent_cli_display_names(std::string_view separator) {
-  std::string names;
-  for (const AgentCli* agent : kClis) {
-    if (!names.empty()) names += separator;
-    names += agent->display_name;
-  }
-  return names;
+  return agent_cli_list(kClis, &AgentCli::display_name, separator, separator);
 }
 
 const AgentProfile& claude_profile() {

@@ -14,10 +14,14 @@
 
 namespace fleet {
 
-// The CLI a hook speaks when --agent is not given (Claude Code).
+// The CLI the programs speak when no --agent is given: the first of agent_clis(), the one row
+// whose AgentCli::is_default is set.
+const AgentCli& default_agent_cli();
+
+// Claude Code's table (agents/claude/claude_cli.h).
 const AgentCli& claude_code();
 
-// Every CLI the suite knows, claude_code() first.
+// Every CLI the suite knows, default_agent_cli() first.
 std::span<const AgentCli* const> agent_clis();
 
 // The CLI `name` names (AgentCli::name), nullptr for any other word.

@@ -35,6 +35,7 @@ bool path_within(const std::string& parent, const std::string& child) {
 }
 
 std::string resolve_project_root(std::string_view hook_cwd) {
+  // The store's peer contract (AutoSkillit finds it so, doc/files.md), not one CLI's fact.
   std::string root = env_value("CLAUDE_PROJECT_DIR");
   if (!root.empty()) return root;
   if (!hook_cwd.empty()) return std::string(hook_cwd);

@@ -33,12 +33,7 @@ namespace {
 
 // "Claude Code, Codex and Gemini CLI".
 std::string display_names(const std::vector<const AgentCli*>& clis) {
-  std::string names;
-  for (std::size_t i = 0; i < clis.size(); ++i) {
-    if (i > 0) names += i + 1 == clis.size() ? " and " : ", ";
-    names += clis[i]->display_name;
-  }
-  return names;
+  return agent_cli_list(clis, &AgentCli::display_name, ", ", " and ");
 }
 
 }  // namespace
@@ -46,13 +41,12 @@ std::string display_names(const std::vector<const AgentCli*>& clis) {
 std::string checked_clis_text(const CheckedClis& clis, const std::string& project_dir) {
   if (!clis.chosen) return "";
   if (clis.none_wired) {
-    std::string files;
-    for (const AgentCli* agent : clis.unwired)
-      files += (files.empty() ? "" : ", ") + std::string(agent->project_hook_file);
+    const std::string files =
+        agent_cli_list(clis.unwired, &AgentCli::project_hook_file, ", ", ", ");
     return "checking " + display_names(clis.checked) + ": no agent CLI runs fleet-hooks in " +
            project_dir + " (" + files + "); wire each CLI the project uses with fleet-hooks " +
-           "install --project " + project_dir + " --agent " + agent_cli_names(clis.unwired, "|") +
-           " (repeatable)\n";
+           "install --project " + project_dir + " --agent " +
+           agent_cli_list(clis.unwired, &AgentCli::name, "|", "|") + " (repeatable)\n";
   }
   std::string text = "checking " + display_names(clis.checked) + ": wired in " + project_dir;
   if (!clis.unwired.empty()) text += " (not wired: " + display_names(clis.unwired) + ")";

@@ -40,9 +40,11 @@ ForgeryOutcome run_forgery(const ConfiguredHook& hook, const std::string& tool,
   const std::string input = pre_tool_use_input(
       kForgedSession, mcp_tool_name("kitchen", tool, agent), kForgedSession, project_dir, agent);
 
-  std::vector<std::string> env = {"FLEET_HOOKS_STATE_DIR=" + state,
-                                  "CLAUDE_PROJECT_DIR=" + project_dir};
-  if (!hook.plugin_root.empty()) env.push_back("CLAUDE_PLUGIN_ROOT=" + hook.plugin_root);
+  std::vector<std::string> env = {"FLEET_HOOKS_STATE_DIR=" + state};
+  if (!agent.project_dir_variable.empty())
+    env.push_back(std::string(agent.project_dir_variable) + "=" + project_dir);
+  if (!hook.plugin_root.empty())
+    env.push_back(std::string(agent.hook_plugins.root_variable) + "=" + hook.plugin_root);
   const double seconds =
       hook.timeout ? *hook.timeout / hook_timeout_value(agent, 1) : kHookTimeoutSeconds;
   CommandResult result;

@@ -55,11 +55,13 @@ void collect_from(const rapidjson::Value& doc, const std::string& file,
   }
 }
 
-// The install path of plugin `key` ("fleet-hooks@<marketplace>") recorded by
-// `claude plugin install`; nullopt when it is not installed.
-std::optional<std::string> installed_plugin(const std::string& config_dir, const std::string& key) {
+// The install path of plugin `key` ("fleet-hooks@<marketplace>") recorded by the plugin
+// command of `source`; nullopt when it is not installed.
+std::optional<std::string> installed_plugin(const std::string& config_dir, const std::string& key,
+                                            const HookPlugins& source) {
   rapidjson::Document doc;
-  const SettingsRead read = read_settings(config_dir + "/plugins/installed_plugins.json", doc);
+  const SettingsRead read =
+      read_settings(config_dir + "/" + std::string(source.installed_file), doc);
   if (read.status != SettingsRead::Status::ok) return std::nullopt;
   const rapidjson::Value* plugins = member(doc, "plugins");
   const rapidjson::Value* installs = plugins ? member(*plugins, key.c_str()) : nullptr;
@@ -72,11 +74,12 @@ std::optional<std::string> installed_plugin(const std::string& config_dir, const
 
 // Where the local marketplace of this installation is (`<prefix>/share/fleet-hooks` beside the
 // `<prefix>/bin` this program runs from), or how to find it when it is not there.
-std::string marketplace_hint() {
+std::string marketplace_hint(const HookPlugins& plugins) {
   if (const std::optional<std::string> bin = executable_directory()) {
     if (const std::size_t slash = bin->find_last_of('/'); slash != std::string::npos && slash > 0) {
       const std::string share = bin->substr(0, slash) + "/share/fleet-hooks";
-      if (::access((share + "/.claude-plugin/marketplace.json").c_str(), R_OK) == 0) return share;
+      const std::string marketplace = share + "/" + std::string(plugins.marketplace_file);
+      if (::access(marketplace.c_str(), R_OK) == 0) return share;
     }
   }
   return "<prefix>/share/fleet-hooks";
@@ -135,21 +138,24 @@ bool read_hook_settings(const std::string& file, const AgentCli& agent, rapidjso
 // The suite's plugin enabled in settings `doc` (of `file`): its directory added to `plugins`
 // once, or a finding when it is not installed for this user.
 void add_enabled_plugins(const rapidjson::Value& doc, const std::string& file,
-                         const std::string& config_dir, std::vector<std::string>& plugins,
+                         const HookSourceOptions& options, std::vector<std::string>& plugins,
                          std::vector<Finding>& findings) {
+  const HookPlugins& source = options.agent->hook_plugins;
+  const std::string& config_dir = options.config_dir;
   const rapidjson::Value* enabled = member(doc, "enabledPlugins");
   if (enabled == nullptr || !enabled->IsObject()) return;
   for (const auto& plugin : enabled->GetObject()) {
     const std::string key(plugin.name.GetString(), plugin.name.GetStringLength());
     if (!key.starts_with(std::string(kPluginName) + "@") || !plugin.value.IsTrue()) continue;
-    const std::optional<std::string> root = installed_plugin(config_dir, key);
+    const std::optional<std::string> root = installed_plugin(config_dir, key, source);
     if (!root) {
-      const std::string marketplace = marketplace_hint();
+      const std::string marketplace = marketplace_hint(source);
+      const std::string command(source.command);
       findings.push_back(
           {"plugin-missing", Severity::error,
            "the plugin " + key + " is enabled but not installed for this user (" + config_dir +
-               "/plugins): its hooks do not run. Run `claude plugin marketplace add " +
-               marketplace + "` and `claude plugin install " + key + "`" +
+               "/plugins): its hooks do not run. Run `" + command + " plugin marketplace add " +
+               marketplace + "` and `" + command + " plugin install " + key + "`" +
                (marketplace.starts_with("<")
                     ? " (<prefix> is where fleet-hooks is installed: the directory above the "
                       "bin/ that holds it, e.g. ~/.local, or /usr for the .deb)"
@@ -171,19 +177,21 @@ HookSources collect_hooks(const HookSourceOptions& options) {
     rapidjson::Document doc;
     if (!read_hook_settings(file, agent, doc, sources.findings)) continue;
     collect_from(doc, file, "", agent, sources.hooks);
-    add_enabled_plugins(doc, file, options.config_dir, plugins, sources.findings);
+    if (loads_hook_plugins(agent))
+      add_enabled_plugins(doc, file, options, plugins, sources.findings);
   }
   for (const std::string& root : plugins) {
-    const std::string file = root + "/hooks/hooks.json";
+    const std::string hooks_file(agent.hook_plugins.hooks_file);
+    const std::string file = root + "/" + hooks_file;
     rapidjson::Document doc;
     const SettingsRead read = read_settings(file, doc);
     if (read.status != SettingsRead::Status::ok) {
-      sources.findings.push_back(
-          {"plugin-missing", Severity::error,
-           read.status == SettingsRead::Status::missing
-               ? root + " is not a Claude Code plugin with hooks (no hooks/hooks.json)"
-               : read.problem,
-           file});
+      sources.findings.push_back({"plugin-missing", Severity::error,
+                                  read.status == SettingsRead::Status::missing
+                                      ? root + " is not a " + std::string(agent.display_name) +
+                                            " plugin with hooks (no " + hooks_file + ")"
+                                      : read.problem,
+                                  file});
       continue;
     }
     collect_from(doc, file, root, agent, sources.hooks);
@@ -210,17 +218,21 @@ std::string machine_directory(const std::string& path, std::size_t at) {
 }  // namespace
 
 std::optional<std::string> resolve_hook_executable(const ConfiguredHook& hook,
-                                                   const std::string& project_dir) {
+                                                   const std::string& project_dir,
+                                                   const AgentCli& agent) {
   std::optional<std::string> executable = command_executable(hook.command);
   if (!executable) return std::nullopt;
   std::string& path = *executable;
-  const std::pair<std::string, std::string> vars[] = {{"${CLAUDE_PROJECT_DIR}", project_dir},
-                                                      {"$CLAUDE_PROJECT_DIR", project_dir},
-                                                      {"${CLAUDE_PLUGIN_ROOT}", hook.plugin_root},
-                                                      {"$CLAUDE_PLUGIN_ROOT", hook.plugin_root}};
-  for (const auto& [var, value] : vars) {
-    for (std::size_t at; (at = path.find(var)) != std::string::npos;)
-      path.replace(at, var.size(), value);
+  const std::pair<std::string_view, const std::string&> vars[] = {
+      {agent.project_dir_variable, project_dir},
+      {agent.hook_plugins.root_variable, hook.plugin_root}};
+  for (const auto& [name, value] : vars) {
+    if (name.empty()) continue;
+    const std::string bare = std::string("$").append(name);
+    for (const std::string& var : {std::string("${").append(name).append("}"), bare}) {
+      for (std::size_t at; (at = path.find(var)) != std::string::npos;)
+        path.replace(at, var.size(), value);
+    }
   }
   if (const std::size_t at = path.find(kMachineDirectory); at != std::string::npos)
     path.replace(at, kMachineDirectory.size(), machine_directory(path, at));

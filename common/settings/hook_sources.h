@@ -1,8 +1,8 @@
 #pragma once
-// The hook commands Claude Code will run for a project on this machine: those of the user,
-// project and local settings files (read the way Claude Code reads them) and of the Claude
-// Code plugins that are enabled or named, with problems that make hooks silently not run
-// reported as findings.
+// The hook commands an agent CLI will run for a project on this machine: those of its hook
+// files (the user's, the project's and, with settings scopes, the local one; read the way the
+// CLI reads them) and of its plugins that are enabled or named (AgentCli::hook_plugins), with
+// problems that make hooks silently not run reported as findings.
 // Failing: a settings or plugin file that cannot be used is a finding in the result, never an
 // exception; an executable that is not found is nullopt.
 
@@ -23,7 +23,7 @@ struct ConfiguredHook {
   std::string command;
   HookCommand parsed;
   std::optional<double> timeout;
-  std::string plugin_root;  // the plugin's directory (${CLAUDE_PLUGIN_ROOT}), "" for settings
+  std::string plugin_root;  // the plugin's directory (HookPlugins::root_variable), "" for settings
   // The entry's "type" when it is a string. Claude Code runs an entry's command only when its
   // type is "command" (the others are "prompt", "agent", "http").
   std::optional<std::string> type;
@@ -33,9 +33,9 @@ struct ConfiguredHook {
 };
 
 struct HookSourceOptions {
-  std::vector<std::string> settings_files;  // in Claude Code's order: user, project, local
-  std::vector<std::string> plugin_dirs;     // `claude --plugin-dir` directories
-  std::string config_dir;  // Claude Code's ($CLAUDE_CONFIG_DIR or ~/.claude), for plugins
+  std::vector<std::string> settings_files;  // in the CLI's order: user, project, local
+  std::vector<std::string> plugin_dirs;     // plugin directories named on its command line
+  std::string config_dir;  // the CLI's configuration directory, for its installed plugins
   // Whose files these are: the events collected and the words of the findings.
   const AgentCli* agent = nullptr;
 };
@@ -54,10 +54,12 @@ struct HookSources {
 // session-start events, and the findings on their files.
 HookSources collect_hooks(const HookSourceOptions& options);
 
-// The executable a hook command runs on this machine, as /bin/sh would find it: quotes
-// removed, $CLAUDE_PROJECT_DIR, $CLAUDE_PLUGIN_ROOT and a leading ~/ expanded, a bare name
-// looked up on PATH. nullopt when a bare name is not found.
+// The executable a hook command of `agent` runs on this machine, as /bin/sh would find it:
+// quotes removed, the variables `agent` sets (AgentCli::project_dir_variable, its plugins'
+// root_variable) and a leading ~/ expanded, a bare name looked up on PATH. nullopt when a bare
+// name is not found.
 std::optional<std::string> resolve_hook_executable(const ConfiguredHook& hook,
-                                                   const std::string& project_dir);
+                                                   const std::string& project_dir,
+                                                   const AgentCli& agent);
 
 }  // namespace fleet

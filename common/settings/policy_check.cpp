@@ -93,7 +93,7 @@ std::vector<Finding> entry_findings(const ConfiguredHook& hook, const char* what
 // finding that says what Claude Code does here.
 std::optional<Finding> binary_missing(const ConfiguredHook& hook, const char* name, bool is_guard,
                                       const std::string& project_dir, const AgentCli& agent) {
-  const std::optional<std::string> binary = resolve_hook_executable(hook, project_dir);
+  const std::optional<std::string> binary = resolve_hook_executable(hook, project_dir, agent);
   struct stat st {};
   if (binary && ::stat(binary->c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
       ::access(binary->c_str(), X_OK) == 0) {
@@ -129,26 +129,30 @@ std::optional<Finding> store_unsafe(const std::string& store) {
   return Finding{"store-unsafe", Severity::error, safety.problem + "; fix: " + safety.fix, store};
 }
 
-// The files `options.agent` reads hooks from, in its order (lowest precedence first).
+// The files `options.agent` reads hooks from, in its order (lowest precedence first), and its
+// plugins.
 HookSourceOptions hook_source_options(const CheckOptions& options) {
+  const AgentCli& agent = *options.agent;
   HookSourceOptions sources;
-  sources.agent = options.agent;
-  const std::string project_file =
-      options.project_dir + "/" + std::string(options.agent->project_hook_file);
-  if (!options.agent->settings_scopes) {
-    if (!options.config_home.empty()) {
-      sources.settings_files.push_back(options.config_home + "/" +
-                                       std::string(options.agent->user_hook_file));
-    }
+  sources.agent = &agent;
+  const std::string project_file = options.project_dir + "/" + std::string(agent.project_hook_file);
+  if (has_settings_scopes(agent)) {
+    if (!options.user_settings.empty()) sources.settings_files.push_back(options.user_settings);
     sources.settings_files.push_back(project_file);
-    return sources;
+    sources.settings_files.push_back(
+        settings_path(SettingsScope::local, options.project_dir, agent));
+  } else {
+    if (!options.config_home.empty())
+      sources.settings_files.push_back(options.config_home + "/" +
+                                       std::string(agent.user_hook_file));
+    sources.settings_files.push_back(project_file);
   }
-  if (!options.user_settings.empty()) sources.settings_files.push_back(options.user_settings);
-  sources.settings_files.push_back(settings_path(SettingsScope::project, options.project_dir));
-  sources.settings_files.push_back(settings_path(SettingsScope::local, options.project_dir));
-  sources.plugin_dirs = options.plugin_dirs;
-  sources.config_dir = env_value("CLAUDE_CONFIG_DIR");
-  if (sources.config_dir.empty()) sources.config_dir = env_value("HOME") + "/.claude";
+  if (loads_hook_plugins(agent)) {
+    sources.plugin_dirs = options.plugin_dirs;
+    // Where its plugins are recorded (without HOME: under the root directory, found empty).
+    sources.config_dir =
+        known_config_home(agent).value_or(std::string("/").append(agent.config_home_default));
+  }
   return sources;
 }
 

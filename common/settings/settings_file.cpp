@@ -203,22 +203,24 @@ SettingsScope settings_scope_named(std::string_view name) {
   return SettingsScope::project;
 }
 
-std::optional<std::string> user_settings_path() {
+std::optional<std::string> user_settings_path(const AgentCli& agent) {
   const std::string home = env_value("HOME");
-  if (home.empty()) return std::nullopt;
-  return home + "/.claude/settings.json";
+  if (home.empty() || !has_settings_scopes(agent)) return std::nullopt;
+  return home + "/" + std::string(agent.settings_scopes.user_file);
 }
 
-std::string settings_path(SettingsScope scope, const std::string& project_dir) {
-  switch (scope) {
-    case SettingsScope::project:
-      return project_dir + "/.claude/settings.json";
-    case SettingsScope::local:
-      return project_dir + "/.claude/settings.local.json";
-    case SettingsScope::user:
-      break;
+std::string settings_path(SettingsScope scope, const std::string& project_dir,
+                          const AgentCli& agent) {
+  if (scope == SettingsScope::project)
+    return project_dir + "/" + std::string(agent.project_hook_file);
+  if (!has_settings_scopes(agent)) {
+    throw Error(std::string(agent.display_name) + " has no " +
+                (scope == SettingsScope::local ? "local" : "user") + " settings file, only " +
+                std::string(agent.project_hook_file) + " in the project");
   }
-  std::optional<std::string> path = user_settings_path();
+  if (scope == SettingsScope::local)
+    return project_dir + "/" + std::string(agent.settings_scopes.local_file);
+  std::optional<std::string> path = user_settings_path(agent);
   if (!path) throw Error("HOME is not set; cannot locate the user settings file");
   return *path;
 }
@@ -253,8 +255,7 @@ SettingsRead read_settings(const std::string& path, rapidjson::Document& doc) {
       doc = std::move(*lenient);
       read.status = SettingsRead::Status::ignored;
       read.not_plain = where;
-      read.problem =
-          path + " is not plain JSON (" + where + "), so Claude Code ignores the whole file";
+      read.problem = path + " is not plain JSON (" + where + ")";
     } else {
       doc.SetObject();
       read.status = SettingsRead::Status::invalid;

@@ -31,12 +31,15 @@ enum class SettingsScope { project, local, user };
 // The scope `fleet-hooks --scope` names: "local", "user", anything else is the project's.
 SettingsScope settings_scope_named(std::string_view name);
 
-// DIR/.claude/settings.json, DIR/.claude/settings.local.json, or $HOME/.claude/settings.json.
-// Throws Error for the user's when HOME is not set.
-std::string settings_path(SettingsScope scope, const std::string& project_dir);
+// `agent`'s settings file of `scope` (AgentCli::settings_scopes): DIR/project_hook_file,
+// DIR/local_file or $HOME/user_file. Throws Error for a scope other than the project's that
+// `agent` does not have, and for the user's when HOME is not set.
+std::string settings_path(SettingsScope scope, const std::string& project_dir,
+                          const AgentCli& agent);
 
-// $HOME/.claude/settings.json; nullopt when HOME is not set.
-std::optional<std::string> user_settings_path();
+// $HOME/user_file of `agent`'s settings scopes; nullopt when HOME is not set or `agent` has no
+// such file.
+std::optional<std::string> user_settings_path(const AgentCli& agent);
 
 struct SettingsRead {
   enum class Status {

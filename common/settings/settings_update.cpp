@@ -153,18 +153,23 @@ WiringOptions wiring_options(const SettingsRequest& request) {
 
 }  // namespace
 
-std::optional<std::string> scope_problem(const SettingsRequest& request) {
-  if (request.agent->settings_scopes || request.scope == SettingsScope::project)
+std::optional<std::string> scope_problem(const SettingsRequest& request,
+                                         std::span<const AgentCli* const> clis) {
+  if (has_settings_scopes(*request.agent) || request.scope == SettingsScope::project)
     return std::nullopt;
-  return "--scope local and user are Claude Code's settings files; for --agent " +
-         std::string(request.agent->name) + " only the project's " +
-         std::string(request.agent->project_hook_file) + " is wired: drop --scope";
+  std::vector<const AgentCli*> scoped;
+  for (const AgentCli* agent : clis) {
+    if (has_settings_scopes(*agent)) scoped.push_back(agent);
+  }
+  return "--scope local and user are " +
+         agent_cli_list(scoped, &AgentCli::display_name, ", ", " and ") +
+         "'s settings files; for --agent " + std::string(request.agent->name) +
+         " only the project's " + std::string(request.agent->project_hook_file) +
+         " is wired: drop --scope";
 }
 
 std::string request_path(const SettingsRequest& request) {
-  if (const auto problem = scope_problem(request)) throw Error(*problem);
-  if (request.agent->settings_scopes) return settings_path(request.scope, request.project_dir);
-  return request.project_dir + "/" + std::string(request.agent->project_hook_file);
+  return settings_path(request.scope, request.project_dir, *request.agent);
 }
 
 SettingsUpdate plan_install(const SettingsRequest& request) {

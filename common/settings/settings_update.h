@@ -6,6 +6,7 @@
 // install is a std::optional.
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -48,16 +49,18 @@ struct SettingsRequest {
   std::string bin_dir;  // --bin-dir as given, "" when not given
   std::vector<std::string> tools;
   bool fail_open_if_missing = false;
-  // Whose file: Claude Code's settings of `scope`, or the project's .codex/hooks.json or
-  // .gemini/settings.json (AgentCli::project_hook_file; only the project scope).
+  // Whose file: its settings file of `scope` (settings_path; a CLI without settings scopes has
+  // only the project's AgentCli::project_hook_file).
   const AgentCli* agent = nullptr;
 };
 
 // Why `request` cannot be carried out: a scope other than the project's with an agent CLI
-// that has only the project's file (a usage error); nullopt when it can.
-std::optional<std::string> scope_problem(const SettingsRequest& request);
+// that has only the project's file (a usage error, naming the CLIs of `clis` that have such
+// files); nullopt when it can.
+std::optional<std::string> scope_problem(const SettingsRequest& request,
+                                         std::span<const AgentCli* const> clis);
 
-// The file `request` changes. Throws Error with scope_problem's sentence.
+// The file `request` changes (settings_path). Throws Error.
 std::string request_path(const SettingsRequest& request);
 
 // plan_install for the settings file of `request.scope`. Local and user settings name the

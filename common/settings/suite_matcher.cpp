@@ -131,12 +131,12 @@ std::vector<MatcherFault> matcher_faults(std::string_view matcher, std::string_v
   if (reading != MatcherReading::exact) {
     faults.push_back(
         {reading == MatcherReading::invalid ? "matcher-misses-dispatch" : "matcher-unjudged",
-         std::string(reading == MatcherReading::invalid
-                         ? " is not a valid JavaScript regular expression, so Claude Code runs "
-                           "this hook for no tool"
-                         : " uses a regular expression fleet-hooks cannot evaluate (a "
-                           "backreference, lookaround, inline modifier or a huge repetition "
-                           "count), so whether it selects the dispatch tool is unknown") +
+         (reading == MatcherReading::invalid
+              ? " is not a valid JavaScript regular expression, so " +
+                    std::string(agent.display_name) + " runs this hook for no tool"
+              : " uses a regular expression fleet-hooks cannot evaluate (a "
+                "backreference, lookaround, inline modifier or a huge repetition "
+                "count), so whether it selects the dispatch tool is unknown") +
              "; use " + anchored});
     tools.clear();  // nothing more can be said about what it selects
   }

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <iterator>
-#include <vector>
 
 #include <rapidjson/document.h>
 
@@ -202,18 +201,7 @@ ProvenanceRecord build_record(ProvenanceRecord given) {
 }
 
 std::string caller_variables(std::span<const AgentCli* const> clis) {
-  std::vector<std::string> names;
-  for (const AgentCli* agent : clis) {
-    if (agent->caller_variable.empty()) continue;
-    names.emplace_back(1, '$');
-    names.back() += agent->caller_variable;
-  }
-  std::string named;
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (i > 0) named += i + 1 == names.size() ? " or " : ", ";
-    named += names[i];
-  }
-  return named;
+  return agent_cli_list(clis, &AgentCli::caller_variable, ", ", " or ", "$");
 }
 
 Result<ProvenanceRecord> record_to_append(ProvenanceRecord given,

@@ -32,10 +32,10 @@ fleet::CheckOptions check_options(const CheckArguments& a, const std::string& pr
   options.state_dir = a.state_dir;
   options.tools = a.tools;
   options.agent = &agent;
-  if (agent.settings_scopes) {
+  if (fleet::has_settings_scopes(agent)) {
     for (const std::string& dir : a.plugin_dirs)
       options.plugin_dirs.push_back(fleet::absolute_path(dir));
-    options.user_settings = fleet::user_settings_path().value_or("");
+    options.user_settings = fleet::user_settings_path(agent).value_or("");
   } else {
     options.config_home = home_required ? fleet::agent_config_home(agent)
                                         : fleet::known_config_home(agent).value_or("");
@@ -44,7 +44,7 @@ fleet::CheckOptions check_options(const CheckArguments& a, const std::string& pr
 }
 
 // The CLIs to check: those --agent names; else each CLI whose hooks for the project hold the
-// suite's entries (Claude Code when none does, so that the check fails saying how to wire).
+// suite's entries (the default CLI when none does, so that the check fails saying how to wire).
 fleet::CheckedClis clis_to_check(const CheckArguments& a, const std::string& project_dir) {
   fleet::CheckedClis clis;
   if (!a.agents.empty()) {
@@ -57,7 +57,7 @@ fleet::CheckedClis clis_to_check(const CheckArguments& a, const std::string& pro
         .push_back(agent);
   }
   clis.none_wired = clis.checked.empty();
-  if (clis.none_wired) clis.checked.push_back(&fleet::claude_code());
+  if (clis.none_wired) clis.checked.push_back(&fleet::default_agent_cli());
   return clis;
 }
 

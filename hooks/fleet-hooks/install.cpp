@@ -89,7 +89,7 @@ std::optional<int> reject_misplaced(const std::string& name, const SettingsOptio
     request.project_dir = project_dir;
     request.scope = fleet::settings_scope_named(o.scope);
     request.agent = agent;
-    if (const auto problem = fleet::scope_problem(request)) {
+    if (const auto problem = fleet::scope_problem(request, fleet::agent_clis())) {
       std::fprintf(stderr, "fleet-hooks %s: %s (nothing was changed)\n", name.c_str(),
                    problem->c_str());
       return fleet::exit_status::usage;

@@ -28,8 +28,8 @@ int run_replay(const ReplayOptions& o) {
   if (state.exit_status) return *state.exit_status;
   fleet::GuardOptions options;
   options.state_dir = state.dir;
-  options.policy_case = true;             // the same outcome on every checkout and runner
-  options.agent = &fleet::claude_code();  // cases are written in Claude Code's hook input
+  options.policy_case = true;                   // the same outcome on every checkout and runner
+  options.agent = &fleet::default_agent_cli();  // cases are in the default CLI's hook input
   const auto results = fleet::replay_cases(o.cases, options);
   if (results.empty()) {
     std::fprintf(stderr, "fleet-hooks replay: %s holds no case; nothing was tested\n",

@@ -38,7 +38,7 @@ std::vector<const fleet::AgentCli*> agents_named(const std::vector<std::string>&
     if (agent != nullptr && std::find(named.begin(), named.end(), agent) == named.end())
       named.push_back(agent);
   }
-  if (named.empty()) named.push_back(&fleet::claude_code());
+  if (named.empty()) named.push_back(&fleet::default_agent_cli());
   return named;
 }
 

@@ -48,7 +48,7 @@ std::optional<int> reject_bad_tools(const std::string& subcommand,
 // name is a usage error of the subcommand.
 void add_agents_option(CLI::App& sub, std::vector<std::string>& agents, const std::string& help);
 
-// The CLIs `agents` names, each once, in order; Claude Code when none is named.
+// The CLIs `agents` names, each once, in order; the default CLI when none is named.
 std::vector<const fleet::AgentCli*> agents_named(const std::vector<std::string>& agents);
 
 // --project made absolute, or the usage error for a directory that does not exist — or,

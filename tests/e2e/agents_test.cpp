@@ -21,52 +21,13 @@
 #include "base/paths.h"
 #include "fixtures.h"
 #include "process/child_process.h"
-#include "store/provenance_store.h"
 #include "suite.h"
 #include "text.h"
 
 using fleet::test::AgentFleet;
 using fleet::test::AgentRun;
-using fleet::test::call_field;
 
 namespace {
-
-// An L3 dispatches a worker and resumes it in the same session: both calls run, and the
-// worker is recorded by the L3's after-tool hook as the L3's. Then a stranger — another L3
-// session in another kitchen — tries to resume that worker: the guard denies it, the CLI tells
-// its model so, and the dispatcher never runs. Returns nothing; REQUIREs / CHECKs each step.
-void guarded_fleet(AgentFleet& fleet) {
-  const std::string agent = fleet.profile().name;
-  fleet.script(R"({"rules":[{"match":"L3-OWN","turns":[)" +
-               fleet.dispatch_turn(
-                   R"({"prompt":"L2-WORK build","recipe_name":"implement","step_name":"build"})") +
-               "," +
-               fleet.dispatch_turn(
-                   R"({"prompt":"L2-WORK continue","resume_session_id":"{{last_session_id}}"})") +
-               R"(,{"text":"L3 done"}]},{"match":"L2-WORK","turns":[{"text":"worker finished"}]}],)"
-               R"("default":{"text":"ok"}})");
-  const AgentRun owner = fleet.l3("L3-OWN dispatch the build", "kitchen-1");
-  CHECK_MESSAGE(owner.process.exit_code == 0, owner.process.err);
-  REQUIRE_MESSAGE(!owner.session_id.empty(), (owner.process.out + owner.process.err));
-  auto calls = fleet.calls();
-  REQUIRE_MESSAGE(calls.size() == 2, (fleet.tool_results() + owner.process.err));
-  const std::string worker = call_field(calls[0], "result", "session_id");
-  REQUIRE(!worker.empty());
-  // (b) the owner's resume ran.
-  CHECK(call_field(calls[1], "input", "resume_session_id") == worker);
-  CHECK(call_field(calls[1], "result", "session_id") == worker);
-  CHECK(fleet.tool_results().find(fleet.profile().blocked_prefix) == std::string::npos);
-  // (c) the fresh dispatch was recorded by `provenance-writer hook --agent <cli>` (the
-  // dispatcher records nothing here), with the L3's own session id as the caller.
-  const auto record = fleet::lookup_session(fleet.store(), worker);
-  REQUIRE_MESSAGE(record.status == fleet::StoreLookup::Status::found, agent);
-  CHECK(record.record.caller_session_id == owner.session_id);
-  CHECK(record.record.kitchen_id == "kitchen-1");
-  CHECK(record.record.recipe_name == "implement");
-
-  // (a) a stranger's resume is denied: the model is told why, the dispatcher does not run.
-  fleet.check_stranger_denied(worker, owner.session_id, 2);
-}
 
 // Records a worker of kL3 in kitchen-1 and scripts an L3 prompt "L3-STEAL" that resumes it;
 // returns the worker's id.
@@ -88,7 +49,7 @@ TEST_CASE("e2e: codex - a stranger's resume is denied, the owner's runs, a dispa
   fleet.trust();
   const auto check = fleet.check();
   REQUIRE_MESSAGE(check.exit_code == 0, (check.out + check.err));
-  guarded_fleet(fleet);
+  fleet.check_guarded();
 }
 
 TEST_CASE("e2e: codex - an untrusted wiring fails check, and Codex runs a stranger's resume") {
@@ -130,7 +91,7 @@ TEST_CASE("e2e: copilot - --agent copilot: check fails until trusted, then guard
   REQUIRE_MESSAGE(trust.exit_code == 0, (trust.out + trust.err));
   const auto check = fleet.check();
   REQUIRE_MESSAGE(check.exit_code == 0, (check.out + check.err));
-  guarded_fleet(fleet);
+  fleet.check_guarded();
 }
 
 TEST_CASE("e2e: gemini - a stranger's resume is denied, the owner's runs, a dispatch is recorded") {
@@ -139,7 +100,7 @@ TEST_CASE("e2e: gemini - a stranger's resume is denied, the owner's runs, a disp
   fleet.trust();
   const auto check = fleet.check();
   REQUIRE_MESSAGE(check.exit_code == 0, (check.out + check.err));
-  guarded_fleet(fleet);
+  fleet.check_guarded();
 }
 
 TEST_CASE(

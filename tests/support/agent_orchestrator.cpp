@@ -7,6 +7,7 @@
 
 #include "base/json.h"
 #include "base/paths.h"
+#include "store/provenance_store.h"
 #include "suite.h"
 
 namespace fleet::test {
@@ -14,100 +15,36 @@ namespace {
 
 using Env = EnvList;
 
-// A TOML basic string: JSON's escapes are TOML's for the plain paths and values used here.
-std::string toml_string(const std::string& text) {
-  rapidjson::Document doc;
-  return to_json(json_string(text, doc.GetAllocator()));
-}
+constexpr const char* kDefaultTool = "dispatch_food_truck";
 
-// The MCP dispatcher as a Gemini "mcpServers" entry (trusted: no confirmation).
-rapidjson::Value gemini_server(const std::string& script, const Env& env,
-                               rapidjson::Document::AllocatorType& alloc) {
-  rapidjson::Value variables(rapidjson::kObjectType);
-  for (const auto& [name, value] : env) {
-    variables.AddMember(json_string(name, alloc), json_string(value, alloc), alloc);
-  }
-  rapidjson::Value args(rapidjson::kArrayType);
-  args.PushBack(json_string(script, alloc), alloc);
-  rapidjson::Value server(rapidjson::kObjectType);
-  server.AddMember("command", "node", alloc);
-  server.AddMember("args", args, alloc);
-  server.AddMember("env", variables, alloc);
-  server.AddMember("trust", true, alloc);
-  return server;
+// The member of a CLI's JSON output that names its session (Codex: "thread.started"'s
+// thread_id; Copilot: the "result" line's sessionId; OpenCode: every event's sessionID).
+const char* session_key(const std::string& agent) {
+  if (agent == "codex") return "thread_id";
+  if (agent == "copilot") return "sessionId";
+  if (agent == "opencode") return "sessionID";
+  return "session_id";
 }
 
 }  // namespace
-
-void write_codex_config(const std::string& codex_home, const std::string& port,
-                        const std::string& dispatcher_script, const Env& dispatcher_env) {
-  std::string toml =
-      "model = \"gpt-5\"\nmodel_provider = \"mock\"\n\n[model_providers.mock]\n"
-      "name = \"mock\"\nbase_url = " +
-      toml_string("http://127.0.0.1:" + port + "/v1") +
-      "\nwire_api = \"responses\"\nenv_key = \"FLEET_E2E_MODEL_KEY\"\n";
-  if (!dispatcher_script.empty()) {
-    toml += "\n[mcp_servers.kitchen]\ncommand = \"node\"\nargs = [" +
-            toml_string(dispatcher_script) +
-            "]\ndefault_tools_approval_mode = \"approve\"\n\n[mcp_servers.kitchen.env]\n";
-    for (const auto& [name, value] : dispatcher_env) {
-      toml += name + " = " + toml_string(value) + "\n";
-    }
-  }
-  write_file(codex_home + "/config.toml", toml);
-}
-
-void write_gemini_user_settings(const std::string& home) {
-  ::mkdir((home + "/.gemini").c_str(), 0755);
-  write_file(home + "/.gemini/settings.json",
-             R"({"security":{"auth":{"selectedType":"gemini-api-key"}},)"
-             R"("privacy":{"usageStatisticsEnabled":false}})");
-}
-
-Env agent_model_env(const std::string& port) {
-  return {{"FLEET_E2E_MODEL_KEY", "test"},
-          {"GOOGLE_GEMINI_BASE_URL", "http://127.0.0.1:" + port},
-          {"GEMINI_API_KEY", "test"},
-          // One process instead of a relaunched child: seconds less per run.
-          {"GEMINI_CLI_NO_RELAUNCH", "true"},
-          // Under GitHub Actions Gemini strips the hooks' environment to a few variables
-          // (FLEET_HOOKS_* among the lost): not in these tests.
-          {"GITHUB_SHA", ""},
-          {"SURFACE", ""}};
-}
-
-void trust_gemini_folder(const std::string& home, const std::string& project) {
-  rapidjson::Document folders(rapidjson::kObjectType);
-  rapidjson::Value folder = json_string(project, folders.GetAllocator());
-  folders.AddMember(folder, "TRUST_FOLDER", folders.GetAllocator());
-  write_file(home + "/.gemini/trustedFolders.json", to_json(folders));
-}
-
-void write_copilot_config(const std::string& home, const std::vector<std::string>& trusted) {
-  rapidjson::Document config(rapidjson::kObjectType);
-  rapidjson::Value folders(rapidjson::kArrayType);
-  for (const std::string& folder : trusted)
-    folders.PushBack(json_string(folder, config.GetAllocator()), config.GetAllocator());
-  config.AddMember("trustedFolders", folders, config.GetAllocator());
-  ::mkdir((home + "/.copilot").c_str(), 0755);
-  write_file(home + "/.copilot/config.json",
-             std::string(kCopilotConfigComments) + to_json(config) + "\n");
-}
 
 const AgentCliProfile& agent_profile(const std::string& name) {
   static const AgentCliProfile codex{"codex", "Tool call blocked by PreToolUse hook: "};
   static const AgentCliProfile gemini{"gemini", "Tool execution blocked: "};
   static const AgentCliProfile copilot{"copilot", "Denied by preToolUse hook: "};
-  if (name == "codex") return codex;
-  if (name == "gemini") return gemini;
-  if (name == "copilot") return copilot;
+  // Qwen Code gives the model the hook's reason itself; OpenCode, the plugin's thrown message.
+  static const AgentCliProfile qwen{"qwen", ""};
+  static const AgentCliProfile opencode{"opencode", ""};
+  for (const AgentCliProfile* profile : {&codex, &gemini, &copilot, &qwen, &opencode}) {
+    if (profile->name == name) return *profile;
+  }
   throw std::invalid_argument("no agent CLI profile named " + name);
 }
 
 AgentFleet::AgentFleet(const std::string& agent, const std::string& fixtures_dir,
-                       const std::string& cache_dir, bool record_at_launch)
+                       const std::string& cache_dir, const FleetOptions& options)
     : profile_(agent_profile(agent)),
-      record_at_launch_(record_at_launch),
+      options_(options),
       fixtures_(fixtures_dir),
       cache_dir_(cache_dir),
       cli_(cli_or_skip(cache_dir, agent)),
@@ -117,7 +54,7 @@ AgentFleet::AgentFleet(const std::string& agent, const std::string& fixtures_dir
   }
   link_suite(bin_, {"resume-guard", "provenance-writer", "launch-wrapper", "fleet-hooks"});
   path_ = bin_ + ":" + env_value("PATH");
-  if (record_at_launch_) {
+  if (options_.record_at_launch) {
     // Named claude: launch-wrapper gives it --session-id <id> as Claude Code's own option.
     ::mkdir((tmp_ / "worker").c_str(), 0755);
     claude_ = write_script(tmp_ / "worker/claude",
@@ -131,10 +68,16 @@ AgentFleet::AgentFleet(const std::string& agent, const std::string& fixtures_dir
                                "echo '{\"type\":\"result\",\"result\":\"worker finished\"}'\n");
   }
   api_ = std::make_unique<MockMessagesApi>(fixtures_dir, tmp_.path());
+  const std::string dispatcher = fixtures_ + "/mcp_dispatcher.mjs";
   if (agent == "codex") {
     configure_codex();
   } else if (agent == "copilot") {
     write_copilot_config(home_, {});  // its MCP server is on its command line (l3)
+  } else if (agent == "qwen") {
+    write_qwen_user_settings(home_, mcp_server_json(dispatcher, dispatcher_env()),
+                             options_.folder_trust);
+  } else if (agent == "opencode") {
+    write_opencode_config(home_, project_, api_->port(), dispatcher, dispatcher_env());
   } else {
     configure_gemini();
   }
@@ -153,6 +96,7 @@ Env mcp_dispatcher_env(const MockMessagesApi& api, const DispatcherPaths& paths)
                          {"FLEET_E2E_CALLS", paths.calls}});
   // Else the record comes from the L3's PostToolUse / AfterTool hook.
   if (!paths.record_at_launch) env.emplace_back("FLEET_E2E_NO_RECORD", "1");
+  if (!paths.tool.empty()) env.emplace_back("FLEET_E2E_TOOL", paths.tool);
   return env;
 }
 
@@ -168,8 +112,8 @@ std::string call_field(const std::string& call_line, const char* object, const c
 }
 
 Env AgentFleet::dispatcher_env() const {
-  return mcp_dispatcher_env(*api_,
-                            {home_, path_, bin_, claude_, state_, calls_, record_at_launch_});
+  return mcp_dispatcher_env(*api_, {home_, path_, bin_, claude_, state_, calls_,
+                                    options_.record_at_launch, options_.tool});
 }
 
 void AgentFleet::configure_codex() const {
@@ -180,37 +124,32 @@ void AgentFleet::configure_codex() const {
 // The project's .gemini/settings.json: the dispatcher as the trusted MCP server "kitchen".
 void AgentFleet::configure_gemini() const {
   write_gemini_user_settings(home_);
-  rapidjson::Document settings(rapidjson::kObjectType);
-  auto& alloc = settings.GetAllocator();
-  rapidjson::Value servers(rapidjson::kObjectType);
-  servers.AddMember(
-      "kitchen", gemini_server(fixtures_ + "/mcp_dispatcher.mjs", dispatcher_env(), alloc), alloc);
-  settings.AddMember("mcpServers", servers, alloc);
   ::mkdir((project_ + "/.gemini").c_str(), 0755);
-  write_file(project_ + "/.gemini/settings.json", to_json(settings));
+  write_file(project_ + "/.gemini/settings.json",
+             R"({"mcpServers":{"kitchen":)" +
+                 mcp_server_json(fixtures_ + "/mcp_dispatcher.mjs", dispatcher_env()) + "}}");
 }
 
 // The dispatcher as Copilot's MCP server "kitchen", for --additional-mcp-config.
 std::string AgentFleet::copilot_mcp_config() const {
-  rapidjson::Document doc(rapidjson::kObjectType);
+  rapidjson::Document doc =
+      json_document(R"({"mcpServers":{"kitchen":)" +
+                    mcp_server_json(fixtures_ + "/mcp_dispatcher.mjs", dispatcher_env()) + "}}");
   auto& alloc = doc.GetAllocator();
-  rapidjson::Value server =
-      gemini_server(fixtures_ + "/mcp_dispatcher.mjs", dispatcher_env(), alloc);
+  rapidjson::Value& server = doc["mcpServers"]["kitchen"];
   server.RemoveMember("trust");
   server.AddMember("type", "local", alloc);
   rapidjson::Value tools(rapidjson::kArrayType);
   tools.PushBack("*", alloc);
   server.AddMember("tools", tools, alloc);
-  rapidjson::Value servers(rapidjson::kObjectType);
-  servers.AddMember("kitchen", server, alloc);
-  doc.AddMember("mcpServers", servers, alloc);
   return to_json(doc);
 }
 
 void AgentFleet::install() const {
-  const RunResult install = run_process(
-      {bin_ + "/fleet-hooks", "install", "--agent", profile_.name, "--project", project_},
-      {"", suite_env(), ""});
+  std::vector<std::string> argv = {bin_ + "/fleet-hooks", "install",   "--agent",
+                                   profile_.name,         "--project", project_};
+  if (options_.tool != kDefaultTool) argv.insert(argv.end(), {"--tool", options_.tool});
+  const RunResult install = run_process(argv, {"", suite_env(), ""});
   REQUIRE_MESSAGE(install.exit_code == 0, (install.out + install.err));
 }
 
@@ -236,10 +175,19 @@ void AgentFleet::trust() const {
     write_copilot_config(home_, {project_});
     return;
   }
+  if (profile_.name == "qwen") {
+    trust_qwen_folder(home_, project_);
+    return;
+  }
   const RunResult trusted = run_process(
       {bin_ + "/fleet-hooks", "install", "--agent", "codex", "--trust", "--project", project_},
       {"", suite_env(), ""});
   REQUIRE_MESSAGE(trusted.exit_code == 0, (trusted.out + trusted.err));
+}
+
+void AgentFleet::take_suite_off_path() {
+  path_ = env_value("PATH");
+  require_suite_absent(path_);
 }
 
 void AgentFleet::check_stranger_denied(const std::string& worker, const std::string& owner,
@@ -256,20 +204,59 @@ void AgentFleet::check_stranger_denied(const std::string& worker, const std::str
                 tool_results());
 }
 
+std::string AgentFleet::check_guarded(const std::vector<std::string>& extra) const {
+  const std::string agent = profile_.name;
+  script(
+      R"({"rules":[{"match":"L3-OWN","turns":[)" +
+      dispatch_turn(R"({"prompt":"L2-WORK build","recipe_name":"implement","step_name":"build"})") +
+      "," +
+      dispatch_turn(R"({"prompt":"L2-WORK continue","resume_session_id":"{{last_session_id}}"})") +
+      R"(,{"text":"L3 done"}]},{"match":"L2-WORK","turns":[{"text":"worker finished"}]}],)"
+      R"("default":{"text":"ok"}})");
+  const AgentRun owner = l3("L3-OWN dispatch the build", "kitchen-1", extra);
+  CHECK_MESSAGE(owner.process.exit_code == 0, owner.process.err);
+  REQUIRE_MESSAGE(!owner.session_id.empty(), (owner.process.out + owner.process.err));
+  auto calls = this->calls();
+  REQUIRE_MESSAGE(calls.size() == 2, (tool_results() + owner.process.err));
+  const std::string worker = call_field(calls[0], "result", "session_id");
+  REQUIRE(!worker.empty());
+  // (b) the owner's resume ran.
+  CHECK(call_field(calls[1], "input", "resume_session_id") == worker);
+  CHECK(call_field(calls[1], "result", "session_id") == worker);
+  // Nothing was blocked (Qwen Code and OpenCode give the model the guard's reason alone).
+  const std::string blocked = profile_.blocked_prefix.empty() ? "Refused" : profile_.blocked_prefix;
+  CHECK(tool_results().find(blocked) == std::string::npos);
+  // (c) the fresh dispatch was recorded by `provenance-writer hook --agent <cli>` (the
+  // dispatcher records nothing here), with the L3's own session id as the caller.
+  const auto record = fleet::lookup_session(store(), worker);
+  REQUIRE_MESSAGE(record.status == fleet::StoreLookup::Status::found, agent);
+  CHECK(record.record.caller_session_id == owner.session_id);
+  CHECK(record.record.kitchen_id == "kitchen-1");
+  CHECK(record.record.recipe_name == "implement");
+
+  // (a) a stranger's resume is denied: the model is told why, the dispatcher does not run.
+  check_stranger_denied(worker, owner.session_id, 2);
+  return owner.session_id;
+}
+
 void AgentFleet::script(const std::string& json) const {
   api_->script(json);
 }
 
 std::string AgentFleet::dispatch_turn(const std::string& input_json) const {
+  const std::string& tool = options_.tool;
   // Codex offers an MCP server's tools in the namespace mcp__<server>, under their own names;
-  // Gemini offers them as mcp_<server>_<tool>.
+  // Gemini offers them as mcp_<server>_<tool>, Qwen Code as mcp__<server>__<tool>, Copilot as
+  // <server>-<tool>, OpenCode as <server>_<tool>.
   if (profile_.name == "codex") {
-    return R"({"tool_use":{"name":"dispatch_food_truck","namespace":"mcp__kitchen","input":)" +
+    return R"({"tool_use":{"name":")" + tool + R"(","namespace":"mcp__kitchen","input":)" +
            input_json + "}}";
   }
-  if (profile_.name == "copilot")
-    return fleet::test::dispatch_turn(input_json, "kitchen-dispatch_food_truck");
-  return R"({"tool_use":{"name":"mcp_kitchen_dispatch_food_truck","input":)" + input_json + "}}";
+  if (profile_.name == "copilot") return fleet::test::dispatch_turn(input_json, "kitchen-" + tool);
+  if (profile_.name == "qwen")
+    return fleet::test::dispatch_turn(input_json, "mcp__kitchen__" + tool);
+  if (profile_.name == "opencode") return fleet::test::dispatch_turn(input_json, "kitchen_" + tool);
+  return fleet::test::dispatch_turn(input_json, "mcp_kitchen_" + tool);
 }
 
 Env AgentFleet::suite_env() const {
@@ -279,25 +266,49 @@ Env AgentFleet::suite_env() const {
           {"FLEET_HOOKS_STATE_DIR", state_}};
 }
 
-AgentRun AgentFleet::l3(const std::string& prompt, const std::string& kitchen,
-                        const std::vector<std::string>& extra) const {
+Env AgentFleet::cli_env(const std::string& kitchen) const {
   Env env = suite_env();
   env.emplace_back("FLEET_HOOKS_KITCHEN_ID", kitchen);
-  std::vector<std::string> argv;
   const Env model = agent_model_env(api_->port());
   env.insert(env.end(), model.begin(), model.end());
+  const std::string base_url = "http://127.0.0.1:" + api_->port() + "/v1";
+  if (profile_.name == "copilot") {
+    env.insert(env.end(), {{"COPILOT_OFFLINE", "true"},
+                           {"COPILOT_AUTO_UPDATE", "false"},
+                           {"COPILOT_PROVIDER_BASE_URL", base_url},
+                           {"COPILOT_PROVIDER_API_KEY", "fleet-e2e-7c41d9b2"},
+                           {"COPILOT_MODEL", "mock"},
+                           // The loader unpacks ~235 MB of Copilot into its cache once, not into
+                           // every test's home.
+                           {"XDG_CACHE_HOME", cache_dir_ + "/copilot-xdg-cache"}});
+  } else if (profile_.name == "qwen") {
+    env.insert(env.end(), {{"OPENAI_API_KEY", "test"},
+                           {"OPENAI_BASE_URL", base_url},
+                           {"OPENAI_MODEL", "mock"},
+                           {"QWEN_CODE_SUPPRESS_YOLO_WARNING", "1"}});
+  } else if (profile_.name == "opencode") {
+    env.insert(env.end(), {{"XDG_CONFIG_HOME", home_ + "/.config"},
+                           {"XDG_DATA_HOME", home_ + "/.local/share"},
+                           {"XDG_CACHE_HOME", home_ + "/.cache"},
+                           {"XDG_STATE_HOME", home_ + "/.local/state"},
+                           {"PWD", project_},  // OpenCode takes its project folder from $PWD
+                           {"OPENCODE_DISABLE_MODELS_FETCH", "1"},
+                           {"OPENCODE_DISABLE_AUTOUPDATE", "1"},
+                           // Should it install @opencode-ai/plugin after all, offline that fails
+                           // at once instead of after npm's retries.
+                           {"npm_config_registry", "http://127.0.0.1:9/"},
+                           {"npm_config_fetch_retries", "0"},
+                           {"npm_config_offline", "true"}});
+  }
+  return env;
+}
+
+std::vector<std::string> AgentFleet::l3_command(const std::string& prompt,
+                                                const std::vector<std::string>& extra) const {
+  std::vector<std::string> argv;
   if (profile_.name == "codex") {
     argv = {cli_, "exec", "--json", "--skip-git-repo-check", prompt};
   } else if (profile_.name == "copilot") {
-    env.insert(env.end(),
-               {{"COPILOT_OFFLINE", "true"},
-                {"COPILOT_AUTO_UPDATE", "false"},
-                {"COPILOT_PROVIDER_BASE_URL", "http://127.0.0.1:" + api_->port() + "/v1"},
-                {"COPILOT_PROVIDER_API_KEY", "fleet-e2e-7c41d9b2"},
-                {"COPILOT_MODEL", "mock"},
-                // The loader unpacks ~235 MB of Copilot into its cache once, not into every
-                // test's home.
-                {"XDG_CACHE_HOME", cache_dir_ + "/copilot-xdg-cache"}});
     argv = {cli_,
             "-p",
             prompt,
@@ -306,24 +317,42 @@ AgentRun AgentFleet::l3(const std::string& prompt, const std::string& kitchen,
             "json",
             "--additional-mcp-config",
             copilot_mcp_config()};
+  } else if (profile_.name == "qwen") {
+    argv = {cli_, "-o", "stream-json", "--yolo", prompt};
+  } else if (profile_.name == "opencode") {
+    argv = {cli_, "run", "--format", "json", prompt};
   } else {
     argv = {cli_, "-p", prompt, "-o", "json"};
   }
   argv.insert(argv.end(), extra.begin(), extra.end());
-  AgentRun run{run_process(argv, {"", env, project_}), ""};
-  // Codex: the "thread.started" line of --json; Gemini: the object -o json prints; Copilot: the
-  // last line of --output-format json, {"type":"result","sessionId":…}.
+  return argv;
+}
+
+AgentRun AgentFleet::l3(const std::string& prompt, const std::string& kitchen,
+                        const std::vector<std::string>& extra) const {
+  AgentRun run{run_process(l3_command(prompt, extra), {"", cli_env(kitchen), project_}), ""};
+  // Gemini prints one JSON object (-o json); the others a JSON line per event. OpenCode's first
+  // event names the run's own session (a subagent's events name its child session).
   const std::vector<std::string> lines =
       profile_.name == "gemini" ? std::vector{run.process.out} : split_lines(run.process.out);
   for (const auto& line : lines) {
     const auto doc = parse_json_object(line);
     if (!doc.ok()) continue;
-    const char* key = profile_.name == "codex"     ? "thread_id"
-                      : profile_.name == "copilot" ? "sessionId"
-                                                   : "session_id";
-    if (auto id = string_member(*doc, key)) run.session_id = std::string(*id);
+    if (auto id = string_member(*doc, session_key(profile_.name)))
+      run.session_id = std::string(*id);
+    if (profile_.name == "opencode" && !run.session_id.empty()) break;
   }
   return run;
+}
+
+std::pair<RunResult, std::string> AgentFleet::launch(const std::vector<std::string>& args,
+                                                     const std::string& cwd) const {
+  const std::string summary = tmp_ / ("summary-" + std::to_string(++launches_) + ".json");
+  std::vector<std::string> argv = {bin_ + "/launch-wrapper", "--state-dir", state_,
+                                   "--summary-file", summary};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const RunResult run = run_process(argv, {"", cli_env("kitchen-1"), cwd});
+  return {run, read_file(summary)};
 }
 
 void AgentFleet::record(const std::string& worker, const std::string& caller,

@@ -1,48 +1,29 @@
 #pragma once
-// Test support for the end-to-end tests of the Codex CLI and the Gemini CLI as L3
-// orchestrators: the real CLI that tests/e2e/setup.sh installed, run headless in a private
-// home against the scripted model API (tests/e2e/fixtures/mock_api.mjs, which speaks each CLI's
-// wire), with the stdio MCP dispatcher (fixtures/mcp_dispatcher.mjs) as the server "kitchen";
+// Test support for the end-to-end tests of the agent CLIs (Codex, Gemini, Copilot, Qwen Code,
+// OpenCode) as L3 orchestrators: the real CLI that tests/e2e/setup.sh installed, run headless in a
+// private home against the scripted model API (tests/e2e/fixtures/mock_api.mjs, which speaks each
+// CLI's wire), with the stdio MCP dispatcher (fixtures/mcp_dispatcher.mjs) as the server "kitchen";
 // the workers it launches through launch-wrapper are Claude Code sessions.
 
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "agent_configs.h"
 #include "claude_cli.h"
 #include "process.h"
 #include "temp_dir.h"
 
 namespace fleet::test {
 
-// What one agent CLI needs from the tests: its name for --agent and setup.sh, how its model
-// calls the dispatch tool, and what it tells the model when a hook blocks a call.
+// What one agent CLI needs from the tests: its name for --agent and setup.sh, and what it tells
+// the model when a hook (or OpenCode's plugin) blocks a call.
 struct AgentCliProfile {
-  std::string name;            // "codex" or "gemini"
+  std::string name;            // "codex", "gemini", "copilot", "qwen" or "opencode"
   std::string blocked_prefix;  // the text the model gets for a denied call, before the reason
 };
 const AgentCliProfile& agent_profile(const std::string& name);
 
-using EnvList = std::vector<std::pair<std::string, std::string>>;
-
-// $CODEX_HOME/config.toml: the mock on `port` as the model provider (Responses API, key in
-// FLEET_E2E_MODEL_KEY); with a `dispatcher_script`, that script as the MCP server "kitchen"
-// (run with node, `dispatcher_env` in its environment) whose tools run without asking.
-void write_codex_config(const std::string& codex_home, const std::string& port,
-                        const std::string& dispatcher_script, const EnvList& dispatcher_env);
-// ~/.gemini/settings.json: API-key auth (the base URL alone selects a gateway auth that
-// headless runs refuse) and no usage statistics.
-void write_gemini_user_settings(const std::string& home);
-// The environment that points Codex and Gemini at the mock on `port`.
-EnvList agent_model_env(const std::string& port);
-// Gemini: `project` in ~/.gemini/trustedFolders.json.
-void trust_gemini_folder(const std::string& home, const std::string& project);
-// GitHub Copilot CLI: ~/.copilot/config.json as Copilot writes it (its comment lines first),
-// trusting `trusted` folders.
-void write_copilot_config(const std::string& home, const std::vector<std::string>& trusted);
-// The comment lines GitHub Copilot CLI 1.0.102 writes at the top of its config.json.
-inline constexpr const char* kCopilotConfigComments =
-    "// User settings belong in settings.json.\n// This file is managed automatically.\n";
 // Where the MCP dispatcher (fixtures/mcp_dispatcher.mjs) of an L3 runs its Claude Code workers.
 struct DispatcherPaths {
   std::string home;    // HOME
@@ -54,6 +35,7 @@ struct DispatcherPaths {
   // Each worker recorded by `launch-wrapper --record-provenance` with no caller passed (the
   // guard's caller handover), instead of by the L3's post-tool hook.
   bool record_at_launch = false;
+  std::string tool = "";  // its tool (FLEET_E2E_TOOL); "" : dispatch_food_truck
 };
 // The dispatcher's environment: `api` for its Claude Code workers (kitchen-1) and `paths`; no
 // record of its own (the L3's post-tool hook records the worker) unless paths.record_at_launch.
@@ -71,21 +53,35 @@ struct AgentRun {
   std::string session_id;
 };
 
+// How an AgentFleet is set up beyond its CLI.
+struct FleetOptions {
+  // The dispatcher records each worker through `launch-wrapper --record-provenance` with no
+  // caller, and the workers are a script standing in for Claude Code that writes the store's
+  // line of its own session, as it starts, to seen(<its id>).
+  bool record_at_launch = false;
+  // The dispatcher's tool; install wires it with --tool when it is not dispatch_food_truck.
+  std::string tool = "dispatch_food_truck";
+  // Qwen Code: folder trust turned on in the user's settings.
+  bool folder_trust = false;
+};
+
 class AgentFleet {
  public:
   // Sets up a private home, project, state directory and the suite on PATH, the CLI configured
   // for the mock API and the dispatcher, no hooks wired yet; skips (fails where CI is set)
   // when setup.sh could not install the CLI or Claude Code. `fixtures_dir` holds the mock and
-  // the dispatcher, `cache_dir` is setup.sh's cache.
-  // With `record_at_launch` the dispatcher records each worker through `launch-wrapper
-  // --record-provenance` with no caller, and the workers are a script standing in for Claude
-  // Code that writes the store's line of its own session, as it starts, to seen(<its id>).
+  // the dispatcher, `cache_dir` is setup.sh's cache; `options` says the rest.
   AgentFleet(const std::string& agent, const std::string& fixtures_dir,
-             const std::string& cache_dir, bool record_at_launch = false);
+             const std::string& cache_dir, const FleetOptions& options);
+  AgentFleet(const std::string& agent, const std::string& fixtures_dir,
+             const std::string& cache_dir, bool record_at_launch = false)
+      : AgentFleet(agent, fixtures_dir, cache_dir,
+                   FleetOptions{.record_at_launch = record_at_launch}) {}
   ~AgentFleet();
 
   // Wires the hooks into the project as a user does: `fleet-hooks install --agent <cli>`
-  // (.codex/hooks.json, or the "hooks" key of .gemini/settings.json); REQUIREs exit 0.
+  // (.codex/hooks.json, the "hooks" key of .gemini/settings.json, OpenCode's plugin, …; with
+  // --tool for FleetOptions::tool); REQUIREs exit 0.
   void install() const;
   // `fleet-hooks check --agent <cli>` on the project, as a user runs it.
   RunResult check() const;
@@ -94,8 +90,11 @@ class AgentFleet {
   // Trusts the project and its hooks: Codex, `fleet-hooks install --agent codex --trust` (the
   // project and the suite's hooks in $CODEX_HOME/config.toml); Gemini, the folder in
   // ~/.gemini/trustedFolders.json; Copilot, the folder in ~/.copilot/config.json, as
-  // Copilot's own trust prompt writes it.
+  // Copilot's own trust prompt writes it; Qwen Code, the folder in ~/.qwen/trustedFolders.json.
   void trust() const;
+  // From now on the CLI and the suite's programs run with the PATH the tests started with, which
+  // holds no suite (REQUIREd).
+  void take_suite_off_path();
 
   // The mock API's script (mock_api.mjs's format); dispatch_turn gives a turn calling the
   // dispatch tool with `input_json` the way this CLI's model calls it.
@@ -106,6 +105,17 @@ class AgentFleet {
   // added to the command line; session_id is empty when the CLI reported none.
   AgentRun l3(const std::string& prompt, const std::string& kitchen,
               const std::vector<std::string>& extra = {}) const;
+  // `launch-wrapper ARGS` in `cwd` with the CLI's environment (kitchen-1), with
+  // --state-dir and a --summary-file of its own; returns the run and that summary.
+  std::pair<RunResult, std::string> launch(const std::vector<std::string>& args,
+                                           const std::string& cwd) const;
+
+  // An L3 (run with `extra` options) dispatches a worker and resumes it in the same session:
+  // both calls run, and the worker is recorded by the L3's after-tool hook as the L3's. Then a
+  // stranger — another L3 session in another kitchen — tries to resume that worker: the guard
+  // denies it, the CLI tells its model so, and the dispatcher never runs. REQUIREs / CHECKs
+  // each step; returns the owner's session id.
+  std::string check_guarded(const std::vector<std::string>& extra = {}) const;
 
   // Another L3, in kitchen-2, tries to resume `worker` (owned by the L3 session `owner`):
   // CHECKs that the guard denies it, the model is told why, and the dispatcher, which ran
@@ -126,6 +136,9 @@ class AgentFleet {
   std::string tool_results() const { return api_->tool_results(); }
   const AgentCliProfile& profile() const { return profile_; }
   const std::string& project() const { return project_; }
+  const std::string& state() const { return state_; }
+  // The CLI's executable.
+  const std::string& cli() const { return cli_; }
   // The environment the suite's programs run with here (HOME, PATH, CODEX_HOME, state dir).
   std::vector<std::pair<std::string, std::string>> suite_env() const;
 
@@ -134,9 +147,13 @@ class AgentFleet {
   void configure_gemini() const;
   std::string copilot_mcp_config() const;
   std::vector<std::pair<std::string, std::string>> dispatcher_env() const;
+  // The environment and command line of one headless run (l3).
+  EnvList cli_env(const std::string& kitchen) const;
+  std::vector<std::string> l3_command(const std::string& prompt,
+                                      const std::vector<std::string>& extra) const;
 
   const AgentCliProfile& profile_;
-  bool record_at_launch_;
+  FleetOptions options_;
   std::string fixtures_;
   std::string cache_dir_;
   TempDir tmp_;
@@ -150,6 +167,7 @@ class AgentFleet {
   std::string calls_ = tmp_ / "calls.jsonl";
   std::string path_;
   std::unique_ptr<MockMessagesApi> api_;
+  mutable int launches_ = 0;
 };
 
 }  // namespace fleet::test

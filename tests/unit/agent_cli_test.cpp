@@ -19,6 +19,27 @@ TEST_CASE("agent_cli: the CLIs by the names --agent takes - claude first") {
   CHECK(find_agent_cli("claude-code") == nullptr);
 }
 
+TEST_CASE("agent_cli: the default CLI - the first of the list, the one row marked default") {
+  CHECK(&default_agent_cli() == agent_clis()[0]);
+  CHECK(&default_agent_cli() == &claude_code());
+  for (const AgentCli* agent : agent_clis())
+    CHECK(agent->is_default == (agent == &default_agent_cli()));
+}
+
+TEST_CASE("agent_cli: a field of several CLIs as a list - those without one left out") {
+  const AgentCli* clis[] = {&claude_code(), find_agent_cli("codex"), find_agent_cli("qwen"),
+                            find_agent_cli("copilot")};
+  CHECK(agent_cli_list(clis, &AgentCli::name, "|", "|") == "claude|codex|qwen|copilot");
+  CHECK(agent_cli_list(clis, &AgentCli::display_name, ", ", " and ") ==
+        "Claude Code, Codex CLI, Qwen Code and GitHub Copilot CLI");
+  // Codex names no caller to its MCP servers: left out, and the last two joined by " or ".
+  CHECK(agent_cli_list(clis, &AgentCli::caller_variable, ", ", " or ", "$") ==
+        "$CLAUDE_CODE_SESSION_ID, $QWEN_CODE_SESSION_ID or $COPILOT_AGENT_SESSION_ID");
+  CHECK(agent_cli_list(std::span(clis, 1), &AgentCli::caller_variable, ", ", " or ", "$") ==
+        "$CLAUDE_CODE_SESSION_ID");
+  CHECK(agent_cli_list({}, &AgentCli::name, "|", "|").empty());
+}
+
 TEST_CASE("agent_cli: every table is complete") {
   std::set<std::string_view> names;
   for (const AgentCli* agent : agent_clis()) {
@@ -53,7 +74,9 @@ TEST_CASE("agent_cli: the facts observed with each pinned CLI") {
   CHECK(claude.post_tool_event == "PostToolUse");
   CHECK(std::string(claude.deny.wrapper) == "hookSpecificOutput");
   CHECK(claude.timeout_unit == TimeoutUnit::seconds);
-  CHECK(claude.settings_scopes);  // project, local and user settings, and plugins
+  CHECK(has_settings_scopes(claude));  // project, local and user settings
+  CHECK(claude.settings_scopes.local_file == ".claude/settings.local.json");
+  CHECK(claude.settings_scopes.user_file == ".claude/settings.json");
 
   const AgentCli& codex = *find_agent_cli("codex");
   CHECK(codex.version_checked == "0.169.0");
@@ -65,11 +88,11 @@ TEST_CASE("agent_cli: the facts observed with each pinned CLI") {
   CHECK(std::string(codex.deny.wrapper) == "hookSpecificOutput");  // Claude Code's dialect
   CHECK(std::string(codex.response.blocks_key) == "content");
   CHECK(codex.timeout_unit == TimeoutUnit::seconds);
-  CHECK_FALSE(codex.settings_scopes);
+  CHECK_FALSE(has_settings_scopes(codex));
 
   const AgentCli& gemini = *find_agent_cli("gemini");
   CHECK(gemini.version_checked == "0.61.0");
-  CHECK_FALSE(gemini.settings_scopes);
+  CHECK_FALSE(has_settings_scopes(gemini));
   CHECK(gemini.project_hook_file == ".gemini/settings.json");
   CHECK(gemini.pre_tool_event == "BeforeTool");
   CHECK(gemini.post_tool_event == "AfterTool");

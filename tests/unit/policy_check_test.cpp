@@ -5,6 +5,7 @@
 #include "settings/policy_check.h"
 #include "agents/agents.h"
 #include "settings/check_report.h"
+#include "settings/hook_sources.h"
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>
@@ -103,6 +104,20 @@ std::string listed(const std::vector<Finding>& findings) {
 }
 
 }  // namespace
+
+TEST_CASE("policy_check: a hook command's executable - with the variables its CLI sets") {
+  ConfiguredHook hook;
+  hook.command = "$CLAUDE_PROJECT_DIR/bin/resume-guard --tool x";
+  CHECK(resolve_hook_executable(hook, "/p", fleet::claude_code()) == "/p/bin/resume-guard");
+  CHECK(resolve_hook_executable(hook, "/p", *fleet::find_agent_cli("gemini")) ==
+        "/p/bin/resume-guard");
+  // Codex sets no such variable for its hooks: the command finds no file there.
+  CHECK(resolve_hook_executable(hook, "/p", *fleet::find_agent_cli("codex")) ==
+        "$CLAUDE_PROJECT_DIR/bin/resume-guard");
+  hook.command = "\"${CLAUDE_PLUGIN_ROOT}/bin/resume-guard\"";
+  hook.plugin_root = "/plugin";
+  CHECK(resolve_hook_executable(hook, "/p", fleet::claude_code()) == "/plugin/bin/resume-guard");
+}
 
 TEST_CASE("policy_check: a correct wiring has no finding - the guard may deny by exit 2 or JSON") {
   Wiring w;

@@ -18,9 +18,10 @@ using fleet::test::write_file;
 
 TEST_CASE("settings_file: paths per scope") {
   ScopedEnv home("HOME", "/home/u");
-  CHECK(settings_path(SettingsScope::project, "/p") == "/p/.claude/settings.json");
-  CHECK(settings_path(SettingsScope::local, "/p") == "/p/.claude/settings.local.json");
-  CHECK(settings_path(SettingsScope::user, "/p") == "/home/u/.claude/settings.json");
+  const AgentCli& claude = fleet::claude_code();
+  CHECK(settings_path(SettingsScope::project, "/p", claude) == "/p/.claude/settings.json");
+  CHECK(settings_path(SettingsScope::local, "/p", claude) == "/p/.claude/settings.local.json");
+  CHECK(settings_path(SettingsScope::user, "/p", claude) == "/home/u/.claude/settings.json");
 }
 
 TEST_CASE("settings_file: missing - empty - object - invalid") {
@@ -94,9 +95,10 @@ TEST_CASE("settings_file: read like Claude Code - BOM - duplicate keys last wins
     write_file(tmp / "lenient.json", text);
     read = read_settings(tmp / "lenient.json", doc);
     CHECK(read.status == SettingsRead::Status::ignored);
-    CHECK(read.problem.find("Claude Code ignores the whole file") != std::string::npos);
+    CHECK(read.problem.find(" is not plain JSON (") != std::string::npos);
     CHECK((doc["a"].IsNumber() || doc["a"].IsArray()));
-    CHECK_THROWS_AS(load_settings(tmp / "lenient.json", doc, fleet::claude_code()), Error);
+    CHECK_THROWS_WITH_AS(load_settings(tmp / "lenient.json", doc, fleet::claude_code()),
+                         doctest::Contains("so Claude Code ignores the whole file"), Error);
   }
   write_file(tmp / "bad.json", "{\"a\": ");
   CHECK(read_settings(tmp / "bad.json", doc).status == SettingsRead::Status::invalid);

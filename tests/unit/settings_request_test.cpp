@@ -44,13 +44,37 @@ TEST_CASE("settings_request: --scope names - the user settings path follows HOME
   CHECK(settings_scope_named("user") == SettingsScope::user);
   {
     const ScopedEnv home("HOME", "/h");
-    CHECK(user_settings_path() == "/h/.claude/settings.json");
-    CHECK(settings_path(SettingsScope::user, "/p") == "/h/.claude/settings.json");
+    CHECK(user_settings_path(claude_code()) == "/h/.claude/settings.json");
+    CHECK(settings_path(SettingsScope::user, "/p", claude_code()) == "/h/.claude/settings.json");
+    // A CLI with only its project's file has no user or local settings file.
+    CHECK_FALSE(user_settings_path(*find_agent_cli("codex")).has_value());
+    CHECK_THROWS_WITH_AS(settings_path(SettingsScope::user, "/p", *find_agent_cli("codex")),
+                         "Codex CLI has no user settings file, only .codex/hooks.json in the "
+                         "project",
+                         Error);
+    CHECK(settings_path(SettingsScope::project, "/p", *find_agent_cli("codex")) ==
+          "/p/.codex/hooks.json");
   }
   const ScopedEnv no_home("HOME", nullptr);
-  CHECK_FALSE(user_settings_path().has_value());
-  CHECK_THROWS_AS(settings_path(SettingsScope::user, "/p"), Error);
-  CHECK(settings_path(SettingsScope::local, "/p") == "/p/.claude/settings.local.json");
+  CHECK_FALSE(user_settings_path(claude_code()).has_value());
+  CHECK_THROWS_AS(settings_path(SettingsScope::user, "/p", claude_code()), Error);
+  CHECK(settings_path(SettingsScope::local, "/p", claude_code()) ==
+        "/p/.claude/settings.local.json");
+}
+
+TEST_CASE(
+    "settings_request: --scope with a CLI that has only its project's file names those that "
+    "have more") {
+  Request r;
+  r.request.agent = find_agent_cli("gemini");
+  CHECK_FALSE(scope_problem(r.request, agent_clis()).has_value());
+  r.request.scope = SettingsScope::user;
+  CHECK(scope_problem(r.request, agent_clis()) ==
+        "--scope local and user are Claude Code's settings files; for --agent gemini only the "
+        "project's .gemini/settings.json is wired: drop --scope");
+  CHECK_THROWS_AS(plan_install(r.request), Error);
+  r.request.agent = &claude_code();
+  CHECK_FALSE(scope_problem(r.request, agent_clis()).has_value());
 }
 
 TEST_CASE("settings_request: local and user settings name bin_dir - project settings name none") {

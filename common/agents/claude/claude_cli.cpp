@@ -43,10 +43,19 @@ constexpr AgentCli kClaudeCli = {
     .user_hook_file = "settings.json",
     .hook_trust = {},  // a project's settings run as they are
     .settings_comments = false,
-    .settings_scopes = true,
+    .settings_scopes = {.local_file = ".claude/settings.local.json",
+                        .user_file = ".claude/settings.json"},
     .on_not_plain_json = "ignores the whole file, without a warning",
     .also_read_by = kClaudeFileReaders,
     .caller_variable = "CLAUDE_CODE_SESSION_ID",
+    .project_dir_variable = "CLAUDE_PROJECT_DIR",
+    // `claude --plugin-dir DIR`, or `claude plugin marketplace add DIR` and `claude plugin
+    // install <plugin>@<marketplace>` (recorded in ~/.claude/plugins/installed_plugins.json).
+    .hook_plugins = {.command = "claude",
+                     .marketplace_file = ".claude-plugin/marketplace.json",
+                     .hooks_file = "hooks/hooks.json",
+                     .installed_file = "plugins/installed_plugins.json",
+                     .root_variable = "CLAUDE_PLUGIN_ROOT"},
 };
 
 }  // namespace fleet

@@ -38,9 +38,10 @@ constexpr AgentCli kCodexCli = {
                    .record_path = &codex_config_path,
                    .remove = &untrust_codex_hooks},
     .settings_comments = false,
-    .settings_scopes = false,
+    .settings_scopes = {},
     .on_not_plain_json = "loads none of its hooks (it warns: failed to parse hooks config)",
     .also_read_by = {},
+    .project_dir_variable = "",  // none (codex-cli 0.169.0 names no such variable)
 };
 
 }  // namespace fleet

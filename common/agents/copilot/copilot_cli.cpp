@@ -49,10 +49,13 @@ constexpr AgentCli kCopilotCli = {
                    .write = &trust_copilot_folder,
                    .record_path = &copilot_config_path},
     .settings_comments = false,
-    .settings_scopes = false,
+    .settings_scopes = {},
     .on_not_plain_json = "skips the whole file (one line in its log, nothing on screen)",
     .also_read_by = {},
     .caller_variable = "COPILOT_AGENT_SESSION_ID",
+    // Its hook runner names ${COPILOT_PROJECT_DIR} and ${CLAUDE_PROJECT_DIR} (GitHub Copilot CLI
+    // 1.0.102, read in its code; doc/cli-facts.md).
+    .project_dir_variable = "CLAUDE_PROJECT_DIR",
 };
 
 }  // namespace fleet

@@ -34,9 +34,11 @@ constexpr AgentCli kGeminiCli = {
     .user_hook_file = "settings.json",
     .hook_trust = {.named_as = "Gemini", .check = &gemini_trust_findings},
     .settings_comments = true,
-    .settings_scopes = false,
+    .settings_scopes = {},
     .on_not_plain_json = "stops with a configuration error (a trailing comma is fatal)",
     .also_read_by = {},
+    // Also GEMINI_PROJECT_DIR (Gemini CLI 0.61.0, doc/cli-facts.md).
+    .project_dir_variable = "CLAUDE_PROJECT_DIR",
 };
 
 }  // namespace fleet

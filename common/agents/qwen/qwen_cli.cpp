@@ -35,10 +35,12 @@ constexpr AgentCli kQwenCli = {
     .user_hook_file = "settings.json",
     .hook_trust = {.named_as = "Qwen Code", .check = &qwen_trust_findings},
     .settings_comments = true,
-    .settings_scopes = false,
+    .settings_scopes = {},
     .on_not_plain_json = "ignores the whole file (its MCP servers too), without a warning",
     .also_read_by = {},
     .caller_variable = "QWEN_CODE_SESSION_ID",
+    // Also QWEN_PROJECT_DIR and GEMINI_PROJECT_DIR (Qwen Code 0.24.4, doc/cli-facts.md).
+    .project_dir_variable = "CLAUDE_PROJECT_DIR",
 };
 
 }  // namespace fleet
