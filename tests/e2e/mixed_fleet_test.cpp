@@ -38,8 +38,7 @@ class MixedFleet {
         qwen_(fleet::test::cli_or_skip(FLEET_E2E_CACHE, "qwen")),
         copilot_(fleet::test::cli_or_skip(FLEET_E2E_CACHE, "copilot")),
         opencode_(fleet::test::cli_or_skip(FLEET_E2E_CACHE, "opencode")) {
-    for (const std::string& dir : {home_, home_ + "/.qwen", home_ + "/.config", codex_home_,
-                                   project_, project_ + "/.opencode", bin_, state_}) {
+    for (const std::string& dir : {home_, home_ + "/.qwen", codex_home_, project_, bin_, state_}) {
       ::mkdir(dir.c_str(), 0755);
     }
     fleet::test::link_suite(bin_,
@@ -52,7 +51,8 @@ class MixedFleet {
     fleet::test::write_file(home_ + "/.qwen/settings.json",
                             R"({"security":{"auth":{"selectedType":"openai"}}})");
     fleet::test::write_copilot_config(home_, {});
-    configure_opencode();
+    // OpenCode's opencode.json: the mock as its provider, no MCP server for a worker.
+    fleet::test::write_opencode_config(home_, project_, api_->port(), "", {});
     std::vector<std::string> agents;
     for (const char* cli : {"claude", "codex", "gemini", "qwen", "copilot", "opencode"})
       agents.insert(agents.end(), {"--agent", cli});
@@ -126,27 +126,6 @@ class MixedFleet {
   std::string sessions(const std::string& folder) const { return session_files(tmp_ / folder); }
 
  private:
-  // OpenCode's: opencode.json names the mock as its OpenAI-compatible provider and lets the
-  // worker's shell read the store outside the project. OpenCode installs @opencode-ai/plugin
-  // into each config folder on start unless it holds node_modules/ and a package-lock.json
-  // naming that package (OpenCode 1.18.33): saying so keeps it offline.
-  void configure_opencode() const {
-    fleet::test::write_file(
-        project_ + "/opencode.json",
-        R"({"provider":{"mock":{"npm":"@ai-sdk/openai-compatible","options":{"apiKey":"k",)"
-        R"("baseURL":"http://127.0.0.1:)" +
-            api_->port() +
-            R"(/v1"},"models":{"mock":{"tool_call":true}}}},"model":"mock/mock",)"
-            R"("permission":{"external_directory":"allow"}})");
-    const std::string config = home_ + "/.config/opencode";
-    ::mkdir(config.c_str(), 0755);
-    for (const std::string& dir : {config, project_ + "/.opencode"}) {
-      ::mkdir((dir + "/node_modules").c_str(), 0755);
-      fleet::test::write_file(dir + "/package-lock.json",
-                              R"({"packages":{"":{"dependencies":{"@opencode-ai/plugin":"*"}}}})");
-    }
-  }
-
   static std::vector<std::string> with(std::vector<std::string> args, const char* subcommand) {
     args.insert(args.begin(), subcommand);
     return args;

@@ -127,16 +127,25 @@ void write_opencode_config(const std::string& home, const std::string& project,
     write_file(dir + "/package-lock.json",
                R"({"packages":{"":{"dependencies":{"@opencode-ai/plugin":"*"}}}})");
   }
+  // A shell command reading outside the project (a worker printing the store) asks the
+  // external_directory permission, which `opencode run` rejects unless it is allowed.
   rapidjson::Document doc = json_document(
       R"({"provider":{"mock":{"npm":"@ai-sdk/openai-compatible","options":{"apiKey":"k"},)"
       R"("models":{"mock":{"tool_call":true}}}},"model":"mock/mock",)"
-      R"("mcp":{"kitchen":{"type":"local","command":["node"]}}})");
+      R"("permission":{"external_directory":"allow"}})");
   auto& alloc = doc.GetAllocator();
   doc["provider"]["mock"]["options"].AddMember(
       "baseURL", json_string("http://127.0.0.1:" + port + "/v1", alloc), alloc);
-  rapidjson::Value& server = doc["mcp"]["kitchen"];
-  server["command"].PushBack(json_string(script, alloc), alloc);
-  server.AddMember("environment", json_variables(env, alloc), alloc);
+  if (!script.empty()) {
+    rapidjson::Value command(rapidjson::kArrayType);
+    command.PushBack("node", alloc).PushBack(json_string(script, alloc), alloc);
+    rapidjson::Value server(rapidjson::kObjectType);
+    server.AddMember("type", "local", alloc).AddMember("command", command, alloc);
+    server.AddMember("environment", json_variables(env, alloc), alloc);
+    rapidjson::Value servers(rapidjson::kObjectType);
+    servers.AddMember("kitchen", server, alloc);
+    doc.AddMember("mcp", servers, alloc);
+  }
   write_file(project + "/opencode.json", to_json(doc));
 }
 

@@ -41,7 +41,8 @@ void write_qwen_user_settings(const std::string& home, const std::string& server
 // Qwen Code: `project` in ~/.qwen/trustedFolders.json, as its trust dialog writes it.
 void trust_qwen_folder(const std::string& home, const std::string& project);
 // OpenCode: the project's opencode.json naming the mock on `port` as an OpenAI-compatible
-// provider and `script` as the local MCP server "kitchen"; and, in each of its config folders
+// provider, allowing shell commands outside the project, and (unless empty) `script` as the
+// local MCP server "kitchen"; and, in each of its config folders
 // (~/.config/opencode, the project's .opencode), what keeps it from installing
 // @opencode-ai/plugin from the network on start.
 void write_opencode_config(const std::string& home, const std::string& project,
