@@ -227,8 +227,9 @@ Subcommand add_install(CLI::App& program) {
   add_scope_options(*sub, *o, "project, local (settings.local.json) or user (~/.claude)",
                     "The agent CLI whose project file to wire: claude (.claude/settings.json), "
                     "codex (.codex/hooks.json), gemini (.gemini/settings.json), qwen "
-                    "(.qwen/settings.json) or copilot (.github/hooks/fleet-hooks.json); "
-                    "repeatable (default: claude)");
+                    "(.qwen/settings.json), copilot (.github/hooks/fleet-hooks.json) or "
+                    "opencode (.opencode/plugins/fleet-hooks-guard.js); repeatable (default: "
+                    "claude)");
   sub->add_option("--bin-dir", o->bin_dir,
                   "Directory of the suite's binaries, written into local and user settings "
                   "(default: where fleet-hooks is); project settings find them on PATH");
