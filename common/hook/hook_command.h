@@ -55,7 +55,7 @@ inline constexpr std::string_view kInstallRoutes =
 // The command text for `hook`. `name` is the suite executable's name and `agent` the agent
 // CLI that runs the hook (for the message: "…, then start Codex CLI again").
 std::string format_hook_command(const HookCommand& hook, std::string_view name,
-                                std::string_view agent = "Claude Code");
+                                std::string_view agent);
 
 // The executable a hook command runs, with shell quotes removed; nullopt when the command
 // names none.

@@ -32,7 +32,7 @@ TEST_CASE("hook_command: the guarded form reads back as written") {
         "\"${CLAUDE_PLUGIN_ROOT}/bin/resume-guard\""}) {
     for (const int exit : {fleet::exit_status::hook_blocks, fleet::exit_status::hook_warns}) {
       const HookCommand hook{executable, " --strict --tool 'a b'", true, exit};
-      const std::string text = format_hook_command(hook, "resume-guard");
+      const std::string text = format_hook_command(hook, "resume-guard", "Claude Code");
       const auto back = parse_hook_command(text);
       REQUIRE(back);
       CHECK(back->executable == executable);
@@ -40,7 +40,7 @@ TEST_CASE("hook_command: the guarded form reads back as written") {
       CHECK(back->guarded);
       CHECK(back->exit_if_missing == exit);
       CHECK(command_executable_name(text) == "resume-guard");
-      CHECK(format_hook_command(*back, "resume-guard") == text);
+      CHECK(format_hook_command(*back, "resume-guard", "Claude Code") == text);
     }
   }
 }
@@ -66,8 +66,8 @@ TEST_CASE("hook_command: the plugin's command, which picks the machine's binary,
 TEST_CASE("hook_command: /bin/sh runs the guarded form - blocks with the fix when missing") {
   const HookCommand missing{"fleet-hooks-no-such-binary", " --x", true,
                             fleet::exit_status::hook_blocks};
-  CommandResult r = run_shell_command(format_hook_command(missing, "resume-guard"), "{}",
-                                      environment_with({}), std::chrono::seconds(10));
+  CommandResult r = run_shell_command(format_hook_command(missing, "resume-guard", "Claude Code"),
+                                      "{}", environment_with({}), std::chrono::seconds(10));
   CHECK(r.exit_code == 2);
   CHECK(
       r.err.find(
@@ -81,13 +81,13 @@ TEST_CASE("hook_command: /bin/sh runs the guarded form - blocks with the fix whe
   CHECK(r.out.empty());
   // Present: exec'd with its arguments and the hook input on stdin.
   const HookCommand present{"cat", " -", true, fleet::exit_status::hook_blocks};
-  r = run_shell_command(format_hook_command(present, "cat"), "{\"a\":1}", environment_with({}),
-                        std::chrono::seconds(10));
+  r = run_shell_command(format_hook_command(present, "cat", "Claude Code"), "{\"a\":1}",
+                        environment_with({}), std::chrono::seconds(10));
   CHECK(r.exit_code == 0);
   CHECK(r.out == "{\"a\":1}");
   const HookCommand open{"/nonexistent/dir/resume-guard", "", true, fleet::exit_status::hook_warns};
-  r = run_shell_command(format_hook_command(open, "resume-guard"), "", environment_with({}),
-                        std::chrono::seconds(10));
+  r = run_shell_command(format_hook_command(open, "resume-guard", "Claude Code"), "",
+                        environment_with({}), std::chrono::seconds(10));
   CHECK(r.exit_code == 1);
   CHECK(r.err.find("not found at /nonexistent/dir/resume-guard") != std::string::npos);
 }
