@@ -3,8 +3,9 @@
 // table per CLI, looked up by the name `--agent` takes (agent/agent_cli.h holds the hook side):
 // which command line is the agent's own, how a session id is given or learned, how a session
 // is resumed, where its session file is and which record in it (or on its stdout) finishes
-// a turn, and which of its failures are worth another attempt. The types only: each CLI's row is in its home,
-// common/agents/<name>/, and agents/agents.h lists them (doc/development.md, "Adding a CLI").
+// a turn, and which of its failures are worth another attempt. The types only: each CLI's row is in
+// its home, common/agents/<name>/, and agents/agents.h lists them (doc/development.md, "Adding a
+// CLI").
 
 #include <span>
 #include <string>
@@ -40,8 +41,8 @@ struct ResumeForm {
 // ("" : the CLI picks its own). `stdout_event`/`stdout_key`: the JSON line on the agent's
 // stdout whose "type" is `stdout_event` names the id in member `stdout_key` ("" : none).
 // `turn_event`: any line after the one of this type comes after the session's start hooks
-// have run (they run before the turn's first model request); "" : the line naming the id does. `stdout_flag`: the option without
-// which the CLI prints no such lines ("--json").
+// have run (they run before the turn's first model request); "" : the line naming the id does.
+// `stdout_flag`: the option without which the CLI prints no such lines ("--json").
 struct SessionIdForm {
   std::string_view assign_option;
   std::string_view stdout_event;
