@@ -25,8 +25,11 @@ std::string check_report_text(const std::vector<Finding>& findings,
   std::string names;
   for (const std::string& tool : checked_tools)
     names += (names.empty() ? "" : ", ") + tool + " and " + mcp_tool_name("*", tool, agent);
-  return text + "ok: resume-guard guards " + names + ", and denied a forged self-resume (" +
-         std::string(agent.display_name) + ")\n";
+  // A plugin is checked by its text (no hook command to send a forged self-resume to).
+  const char* proof = wired_by_plugin(agent) ? ", and the plugin is the one install writes ("
+                                             : ", and denied a forged self-resume (";
+  return text + "ok: resume-guard guards " + names + proof + std::string(agent.display_name) +
+         ")\n";
 }
 
 namespace {

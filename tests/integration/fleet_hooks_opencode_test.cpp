@@ -134,8 +134,10 @@ TEST_CASE("fleet-hooks opencode: install --tool guards that tool too, check read
   CHECK_MESSAGE(contains(all.out,
                          "ok: resume-guard guards dispatch_food_truck and "
                          "*_dispatch_food_truck, spawn_worker and *_spawn_worker, "
-                         "hire-cook and *_hire-cook"),
+                         "hire-cook and *_hire-cook, and the plugin is the one install writes "
+                         "(OpenCode)\n"),
                 all.out);
+  CHECK_FALSE(contains(all.out, "forged"));  // no hook command was run to deny one
   // A second install with the same tools changes nothing; one without them drops them.
   CHECK(contains(m.run({"install", "--project", m.dir, "--agent", "opencode", "--tool",
                         "spawn_worker", "--tool", "hire-cook"})
