@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "base/error.h"
+#include "base/word_list.h"
 
 namespace fleet {
 
@@ -39,17 +40,12 @@ int hook_timeout_value(const AgentCli& agent, int seconds) {
 std::string agent_cli_list(std::span<const AgentCli* const> clis, std::string_view AgentCli::*field,
                            std::string_view separator, std::string_view last_separator,
                            std::string_view prefix) {
-  std::vector<std::string_view> values;
+  std::vector<std::string> values;
   for (const AgentCli* agent : clis) {
-    if (!(agent->*field).empty()) values.push_back(agent->*field);
+    if (!(agent->*field).empty())
+      values.push_back(std::string(prefix) + std::string(agent->*field));
   }
-  std::string list;
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (i > 0) list += i + 1 == values.size() ? last_separator : separator;
-    list += prefix;
-    list += values[i];
-  }
-  return list;
+  return word_list(values, separator, last_separator);
 }
 
 Result<std::string> caller_from_environment(std::span<const AgentCli* const> clis) {

@@ -42,7 +42,8 @@ struct ResumeForm {
 // stdout whose "type" is `stdout_event` names the id in member `stdout_key` ("" : none).
 // `turn_event`: any line after the one of this type comes after the session's start hooks
 // have run (they run before the turn's first model request); "" : the line naming the id does.
-// `stdout_flag`: the option without which the CLI prints no such lines ("--json").
+// `stdout_flag`: the option without which the CLI prints no such lines, as a user writes it:
+// a flag ("--json") or an option and its value ("--format json").
 struct SessionIdForm {
   std::string_view assign_option;
   std::string_view stdout_event;
@@ -52,6 +53,9 @@ struct SessionIdForm {
   // `assign_option` with the id of a session that exists resumes it (GitHub Copilot CLI's
   // --session-id), and one that names no session starts it: a launch gives it new ids only.
   bool assign_resumes_existing = false;
+  // The hook that records a launch under the id the CLI picked (`assign_option` empty), as a
+  // message tells the user to wire it.
+  std::string_view start_hook = "SessionStart hook";
 };
 
 // An option of the CLI that a launch cannot supervise, and why (for the refusal).

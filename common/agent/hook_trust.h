@@ -43,6 +43,11 @@ struct TrustUpdate {
 struct HookTrust {
   // How the trust messages name the CLI ("Codex"); "" : no trust.
   std::string_view named_as = "";
+  // What `fleet-hooks check` reads of that trust, after "and " in its help ("its trust").
+  std::string_view checked = "";
+  // What write trusts, before the path of its record in the help of `install --trust` ("the
+  // project and the suite's own hooks in").
+  std::string_view written = "";
   // The findings that say the CLI will not run the suite's `hooks` of `project_dir`, read from
   // its records under its configuration directory `config_home`; null: nothing to trust.
   std::vector<Finding> (*check)(const std::string& project_dir, const std::string& config_home,

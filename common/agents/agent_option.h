@@ -30,7 +30,8 @@ inline CLI::Option* add_agent_option(CLI::App& app, const AgentCli*& agent) {
             }
           },
           "The agent CLI that runs this hook: its hook input is read and answered in its "
-          "dialect (default: claude)")
+          "dialect (default: " +
+              std::string(agent->name) + ")")
       ->option_text(agent_cli_names("|"));
 }
 

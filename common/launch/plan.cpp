@@ -34,13 +34,21 @@ void assign_session_id(LaunchPlan& plan, const SessionIdSource& new_session_id,
   plan.notice = plan.notice ? *plan.notice + "; " + line : line;
 }
 
+// Whether `command` has `flag`: a word ("--json"), or an option and its value ("--format json",
+// also "--format=json").
+bool has_flag(const std::vector<std::string>& command, std::string_view flag) {
+  const std::size_t space = flag.find(' ');
+  if (space == std::string_view::npos) return std::ranges::find(command, flag) != command.end();
+  return option_value(command, flag.substr(0, space)) == flag.substr(space + 1);
+}
+
 // A CLI that picks its own id says it on stdout only with its flag (`codex exec --json`):
 // its own command without the flag cannot have its id captured, which is said.
 void mark_capture(LaunchPlan& plan, const AgentProfile& agent) {
   const SessionIdForm& form = agent.session_id;
   plan.capture_session_id = plan.session_id.empty() && !form.stdout_event.empty();
   if (!plan.capture_session_id || !is_agent_command(plan.command, agent) ||
-      std::ranges::find(plan.command, form.stdout_flag) != plan.command.end())
+      has_flag(plan.command, form.stdout_flag))
     return;
   const std::string line = std::string(agent.display_name) + " prints its session id only with " +
                            std::string(form.stdout_flag) +

@@ -6,8 +6,10 @@ namespace fleet {
 namespace {
 
 std::string wire_the_hook(const AgentProfile& agent) {
-  return "wire its SessionStart hook with `fleet-hooks install --agent " + std::string(agent.name) +
-         "` and trust it (doc/agents.md)";
+  const std::string name(agent.name);
+  return "wire its " + std::string(agent.session_id.start_hook) +
+         " with `fleet-hooks install --agent " + name + "`; `fleet-hooks check --agent " + name +
+         "` says whether " + std::string(agent.display_name) + " will run it (doc/agents.md)";
 }
 
 }  // namespace
@@ -20,10 +22,10 @@ SettledLaunch settle_pending_launch(const std::string& pending_path, const std::
   if (!captured_id.empty() && claim_pending_launch(pending_path, captured_id, options)) {
     settled.session_id = captured_id;
     settled.recorded_late = true;
-    settled.warning = cli + " session " + captured_id +
-                      " was not recorded by its SessionStart hook (not wired, or not trusted): "
-                      "launch-wrapper recorded it only now, so the worker ran unguarded until "
-                      "then; " +
+    settled.warning = cli + " session " + captured_id + " was not recorded by its " +
+                      std::string(agent.session_id.start_hook) +
+                      " (not wired, or not trusted): launch-wrapper recorded it only now, so the "
+                      "worker ran unguarded until then; " +
                       wire_the_hook(agent);
     return settled;
   }
@@ -34,10 +36,10 @@ SettledLaunch settle_pending_launch(const std::string& pending_path, const std::
     settled.session_id = captured_id;  // a hook is claiming it this moment (its rename won)
   } else {
     settled.warning = "the " + cli +
-                      " worker's session id never appeared on its stdout (run it with "
-                      "--json) and no SessionStart hook recorded it: the worker ran "
-                      "unrecorded; " +
-                      wire_the_hook(agent);
+                      " worker's session id never appeared on its stdout (run it with " +
+                      std::string(agent.session_id.stdout_flag) + ") and no " +
+                      std::string(agent.session_id.start_hook) +
+                      " recorded it: the worker ran unrecorded; " + wire_the_hook(agent);
   }
   return settled;
 }

@@ -10,6 +10,7 @@
 #include "base/files.h"
 #include "base/json.h"
 #include "base/paths.h"
+#include "base/word_list.h"
 #include "hook/tool_names.h"
 #include "settings/settings_file.h"
 
@@ -111,12 +112,12 @@ SettingsUpdate plan_plugin_update(const std::string& project_dir, const AgentCli
   const std::vector<std::string> more = more_tools(tools);
   update.text = plugin_text(agent, more);
   update.changed = !(current.status == FileStatus::ok && current.content == update.text);
-  std::string guarded(kDispatchToolName);
-  for (const std::string& tool : more) guarded += ", " + tool;
-  update.summary = update.changed
-                       ? "wrote the fleet-hooks plugin for " + std::string(agent.display_name) +
-                             ", guarding " + guarded + ", into " + update.path
-                       : "unchanged: " + update.path;
+  std::vector<std::string> guarded = {std::string(kDispatchToolName)};
+  guarded.insert(guarded.end(), more.begin(), more.end());
+  update.summary = update.changed ? "wrote the fleet-hooks plugin for " +
+                                        std::string(agent.display_name) + ", guarding " +
+                                        word_list(guarded, ", ", ", ") + ", into " + update.path
+                                  : "unchanged: " + update.path;
   return update;
 }
 

@@ -1,6 +1,7 @@
 // fleet-hooks check: the CI policy check of the effective hook configuration
 // (common/settings/policy_check.h).
 
+#include "agents/agent_texts.h"
 #include "base/exit_status.h"
 #include "base/paths.h"
 #include "settings/check_report.h"
@@ -92,15 +93,12 @@ Subcommand add_check(CLI::App& program) {
       ->allow_extra_args(false)
       ->option_text("NAME");
   sub->add_option("--plugin-dir", a->plugin_dirs,
-                  "A Claude Code plugin directory loaded with claude --plugin-dir (repeatable)")
+                  "A " + fleet::plugin_dirs_text() + " (repeatable)")
       ->allow_extra_args(false);
-  add_agents_option(*sub, a->agents,
-                    "The agent CLI whose wiring to check, as it reads it: claude, codex "
-                    "(.codex/hooks.json and its trust), gemini (.gemini/settings.json and the "
-                    "folder's trust), qwen (.qwen/settings.json and, where folder trust is on, "
-                    "the folder's), copilot (.github/hooks/fleet-hooks.json and the folder's "
-                    "trust) or opencode (its plugin in .opencode/plugins/); repeatable "
-                    "(default: every CLI wired in the project)");
+  add_agents_option(
+      *sub, a->agents,
+      "The agent CLI whose wiring to check, as it reads it: " + fleet::checked_wiring_text() +
+          "; repeatable (default: every CLI wired in the project)");
   sub->add_flag("--json", a->json, "Findings as a JSON array");
   return {sub, [a] { return run_check(*a); }};
 }

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <span>
 
+#include "agents/agent_texts.h"
 #include "agents/agents.h"
 #include "base/error.h"
 #include "base/exit_status.h"
@@ -27,7 +28,7 @@ struct SettingsOptions {
   std::vector<std::string> agents;
 };
 
-void add_scope_options(CLI::App& sub, SettingsOptions& o, const char* scope_help,
+void add_scope_options(CLI::App& sub, SettingsOptions& o, const std::string& scope_help,
                        const std::string& agent_help) {
   sub.add_option("--project", o.project, "Project directory (default: .)");
   sub.add_option("--scope", o.scope, scope_help)
@@ -99,11 +100,11 @@ std::optional<int> reject_misplaced(const std::string& name, const SettingsOptio
   if (install && o.scope == "project" && home && fleet::real_path(project_dir) == home) {
     std::fprintf(stderr,
                  "fleet-hooks %s: the project %s is your home directory, where each agent CLI "
-                 "keeps its user settings (~/.claude/settings.json, ~/.codex/hooks.json, "
-                 "~/.gemini/settings.json), not a project's; run it in a project or pass "
-                 "--project DIR — or --scope user to wire every project of yours into Claude "
-                 "Code (nothing was changed)\n",
-                 name.c_str(), project_dir.c_str());
+                 "keeps its user settings (%s), not a project's; run it in a project or pass "
+                 "--project DIR — or --scope user to wire every project of yours into %s "
+                 "(nothing was changed)\n",
+                 name.c_str(), project_dir.c_str(), fleet::user_hook_files_text().c_str(),
+                 fleet::scoped_clis_text().c_str());
     return fleet::exit_status::usage;
   }
   return std::nullopt;
@@ -120,14 +121,9 @@ std::vector<const fleet::AgentCli*> trusting_clis(std::span<const fleet::AgentCl
 
 // --trust without a CLI whose trust it writes: the usage error naming those CLIs.
 int reject_trust_without_writer(const std::string& name) {
-  std::string clis;
-  std::string options;
-  for (const fleet::AgentCli* writer : trusting_clis(fleet::agent_clis())) {
-    clis += (clis.empty() ? "" : " or ") + std::string(writer->hook_trust.named_as);
-    options += (options.empty() ? "--agent " : " or --agent ") + std::string(writer->name);
-  }
   std::fprintf(stderr, "fleet-hooks %s: --trust trusts the %s wiring: pass %s with it\n",
-               name.c_str(), clis.c_str(), options.c_str());
+               name.c_str(), fleet::trust_writers_text().c_str(),
+               fleet::trust_writer_options_text().c_str());
   return fleet::exit_status::usage;
 }
 
@@ -224,12 +220,10 @@ Subcommand add_install(CLI::App& program) {
       "install",
       "Wire resume-guard (before the dispatch tool) and provenance-writer (after it) into an "
       "agent CLI's hook file");
-  add_scope_options(*sub, *o, "project, local (settings.local.json) or user (~/.claude)",
-                    "The agent CLI whose project file to wire: claude (.claude/settings.json), "
-                    "codex (.codex/hooks.json), gemini (.gemini/settings.json), qwen "
-                    "(.qwen/settings.json), copilot (.github/hooks/fleet-hooks.json) or "
-                    "opencode (.opencode/plugins/fleet-hooks-guard.js); repeatable (default: "
-                    "claude)");
+  const std::string default_name(fleet::default_agent_cli().name);
+  add_scope_options(*sub, *o, "project, " + fleet::scope_files_text(),
+                    "The agent CLI whose project file to wire: " + fleet::wired_files_text() +
+                        "; repeatable (default: " + default_name + ")");
   sub->add_option("--bin-dir", o->bin_dir,
                   "Directory of the suite's binaries, written into local and user settings "
                   "(default: where fleet-hooks is); project settings find them on PATH");
@@ -240,10 +234,9 @@ Subcommand add_install(CLI::App& program) {
                 "Let dispatches run unguarded (with an error shown) on a machine without "
                 "resume-guard, instead of blocking them");
   sub->add_flag("--trust", o->trust,
-                "With --agent codex: trust the project and the suite's own hooks in "
-                "$CODEX_HOME/config.toml, so that Codex runs them (doc/agents.md, Trust); with "
-                "--agent copilot: the project among the trusted folders of "
-                "$COPILOT_HOME/config.json");
+                "Trust the suite's wiring where the CLI keeps its trust, so that it runs the "
+                "hooks (doc/agents.md, Trust): " +
+                    fleet::trust_written_text());
   sub->add_flag("--dry-run", o->dry_run, "Print the resulting file; write nothing");
   return {sub, [o] { return run_settings("install", *o, true); }};
 }
@@ -252,11 +245,14 @@ Subcommand add_uninstall(CLI::App& program) {
   auto o = std::make_shared<SettingsOptions>();
   CLI::App* sub = program.add_subcommand(
       "uninstall", "Remove exactly the suite's hook entries (of every agent CLI's file)");
-  add_scope_options(*sub, *o, "project, local or user (Claude Code's settings files)",
-                    "The agent CLI whose project file to unwire: claude, codex, gemini, qwen or "
-                    "copilot or opencode (its plugin); "
-                    "repeatable (default: every CLI's file in the project, or with --scope "
-                    "local or user Claude Code's)");
+  const std::string scoped = fleet::scoped_clis_text();
+  add_scope_options(
+      *sub, *o, "project, local or user (" + scoped + "'s settings files)",
+      "The agent CLI whose project file to unwire: " +
+          fleet::agent_cli_list(fleet::agent_clis(), &fleet::AgentCli::name, ", ", " or ") +
+          "; repeatable (default: every CLI's file in the project, or with --scope "
+          "local or user " +
+          scoped + "'s)");
   sub->add_flag("--dry-run", o->dry_run, "Print the resulting file; write nothing");
   return {sub, [o] { return run_settings("uninstall", *o, false); }};
 }

@@ -101,9 +101,9 @@ Subcommand add_query(CLI::App& program) {
                         "fleet-hooks query --session ID [--as-caller ID] [--kitchen-id ID] | "
                         "--caller ID | --kitchen ID\n"
                         "                         [--state-dir DIR] [--json]");
-  sub->add_option(
-         "--as-caller", o->as_caller,
-         "With --session: the caller to judge a resume for (default: $CLAUDE_CODE_SESSION_ID)")
+  sub->add_option("--as-caller", o->as_caller,
+                  "With --session: the caller to judge a resume for (default: " +
+                      fleet::caller_variables(fleet::agent_clis()) + ")")
       ->option_text("ID");
   sub->add_option("--kitchen-id", o->kitchen_id, "With --session: the current kitchen");
   sub->add_option("--state-dir", o->state_dir, kStateDirHelp);

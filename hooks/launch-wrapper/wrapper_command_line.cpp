@@ -3,7 +3,9 @@
 #include <limits>
 
 #include "agents/agent_option.h"
+#include "agents/agent_texts.h"
 #include "base/exit_status.h"
+#include "store/provenance_record.h"
 
 namespace fleet {
 namespace {
@@ -34,7 +36,8 @@ void LaunchWrapperCommandLine::add_launch_options(CLI::App& app) {
   add_agent_option(app, agent_)
       ->description(
           "The agent CLI the command runs: its session id, resume and session file forms and "
-          "its error texts are used (default: claude)");
+          "its error texts are used (default: " +
+          std::string(claude_profile().name) + ")");
   app.add_option("--member", o.member,
                  "Fleet member name: keeps launch/<member>.json and stops the member's previous "
                  "agent first");
@@ -66,13 +69,16 @@ void LaunchWrapperCommandLine::add_provenance_options(CLI::App& app) {
   app.add_flag("--record-provenance", o.provenance.record,
                "Append the launched session's ownership record before the agent runs");
   app.add_flag("--assign-session-id", o.session.assign_session_id,
-               "Generate a UUIDv4 and add --session-id <uuid> to the command (a CLI that picks "
-               "its own id, Codex, has it captured from its --json output instead)");
+               "Generate a UUIDv4 and add --session-id <uuid> to the command (the CLIs that "
+               "pick their own ids, " +
+                   self_naming_clis_text() +
+                   ", have theirs captured from their JSON output on stdout instead)");
   app.add_option("--session-id", o.session.session_id,
                  "The launched session's id (default: the command's --session-id)");
   app.add_option("--caller-session-id", o.provenance.caller_session_id,
                  "The launching session (default: the caller resume-guard handed over for the "
-                 "dispatch call, else $CLAUDE_CODE_SESSION_ID)");
+                 "dispatch call, else " +
+                     caller_variables(agent_clis()) + ")");
   app.add_option("--kitchen-id", o.provenance.kitchen_id,
                  "Kitchen (default: $FLEET_HOOKS_KITCHEN_ID, $AUTOSKILLIT_CAMPAIGN_ID)");
   app.add_option("--dispatch-id", o.provenance.dispatch_id, "Dispatch id for the record");
@@ -91,8 +97,8 @@ void LaunchWrapperCommandLine::add_completion_options(CLI::App& app) {
                  "Transcript to watch (default: the agent CLI's session file, e.g. "
                  "~/.claude/projects/<munged cwd>/<session id>.jsonl; doc/agents.md)");
   app.add_option("--record-type", o.completion.record_type,
-                 "Transcript record type that may carry the marker (default: the agent CLI's, "
-                 "assistant, event_msg or gemini)");
+                 "Transcript record type that may carry the marker (default: the agent CLI's, " +
+                     record_types_text() + ")");
   app.add_flag("--marker-anywhere", o.completion.marker_anywhere,
                "Accept the marker anywhere in a text block, not only on a line of its own");
   app.add_option("--poll-ms", poll_ms_, "Poll interval when inotify is unavailable (default 500)")

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "agents/agent_option.h"
+#include "agents/agent_texts.h"
 #include "agents/agents.h"
 #include "base/cli.h"
 #include "base/error.h"
@@ -57,11 +58,10 @@ CLI::App* add_record(CLI::App& app, RecordOptions& o) {
 
 CLI::App* add_hook(CLI::App& app, fleet::ProvenanceHookOptions& o) {
   o.known_agents = fleet::agent_clis();
-  CLI::App* cmd =
-      app.add_subcommand("hook",
-                         "PostToolUse (Gemini: AfterTool) hook: record the session a dispatch "
-                         "tool call launched "
-                         "(exits 0; 1 for a command line it cannot parse)");
+  CLI::App* cmd = app.add_subcommand(
+      "hook", fleet::hook_event_text(&fleet::AgentCli::post_tool_event) +
+                  " hook: record the session a dispatch tool call launched (exits 0; "
+                  "1 for a command line it cannot parse)");
   cmd->add_option("--state-dir", o.state_dir, kStateDirHelp);
   cmd->add_option("--kitchen-id", o.kitchen_id,
                   "Kitchen when the call names none (default: $FLEET_HOOKS_KITCHEN_ID, "
@@ -77,9 +77,9 @@ CLI::App* add_hook(CLI::App& app, fleet::ProvenanceHookOptions& o) {
 CLI::App* add_session_start(CLI::App& app, fleet::SessionStartHookOptions& o) {
   CLI::App* cmd = app.add_subcommand(
       "session-start",
-      "SessionStart hook (Codex): record the worker launch-wrapper started, named in "
-      "$FLEET_HOOKS_PENDING_LAUNCH, under the session id the CLI chose (exits 0; 1 for a "
-      "command line it cannot parse)");
+      "The start hook of a CLI that picks its own session id (" + fleet::start_hooks_text() +
+          "): record the worker launch-wrapper started, named in $FLEET_HOOKS_PENDING_LAUNCH, "
+          "under the session id the CLI chose (exits 0; 1 for a command line it cannot parse)");
   cmd->add_flag("--fsync", o.append.fsync, "fdatasync the store after the append");
   fleet::add_agent_option(*cmd, o.agent);
   return cmd;

@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "agents/agent_option.h"
+#include "agents/agent_texts.h"
 #include "base/cli.h"
 #include "base/exit_status.h"
 #include "guard/dispatch_handover.h"
@@ -18,10 +19,12 @@
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "PreToolUse hook for the dispatch tool: denies a resume_session_id that is malformed, the "
-      "caller's own session, an orchestrator session, or a worker owned by another caller and "
-      "kitchen. Reads the hook input JSON on stdin; exits 0 (1 for a command line it cannot parse, "
-      "never 2).",
+      fleet::hook_event_text(&fleet::AgentCli::pre_tool_event) +
+          " hook for the dispatch tool: denies a resume_session_id that is malformed, the "
+          "caller's own session, an orchestrator session, or a worker owned by another caller and "
+          "kitchen. Reads the hook input JSON on stdin; exits 0 (1 for a command line it cannot "
+          "parse, "
+          "never 2).",
       "resume-guard"};
   fleet::GuardOptions options;
   app.add_option("--state-dir", options.state_dir,

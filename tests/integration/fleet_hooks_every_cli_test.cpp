@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "agents/agents.h"
 #include "process.h"
 #include "suite.h"
 #include "text.h"
@@ -106,8 +107,9 @@ TEST_CASE("fleet-hooks check without --agent: checks every CLI wired in the proj
     const RunResult r = m.run({"check", "--project", m.dir});
     CHECK(r.exit_code == 1);
     CHECK_MESSAGE(
-        contains(r.out, "checking Claude Code and Codex CLI: wired in " + m.dir +
-                            " (not wired: Gemini CLI, Qwen Code, GitHub Copilot CLI and OpenCode)\n"),
+        contains(r.out,
+                 "checking Claude Code and Codex CLI: wired in " + m.dir +
+                     " (not wired: Gemini CLI, Qwen Code, GitHub Copilot CLI and OpenCode)\n"),
         r.out);
     CHECK(contains(r.out, "error codex-project-untrusted"));
     CHECK_FALSE(contains(r.out, "guard-missing"));
@@ -180,6 +182,13 @@ TEST_CASE("fleet-hooks install: slips on the command line are usage errors sayin
     CHECK_MESSAGE(
         contains(r.err, "fleet-hooks install: the project " + m.home + " is your home directory"),
         r.err);
+    // Each CLI's own user hook file is named: the folder holds all of them.
+    for (const fleet::AgentCli* agent : fleet::agent_clis()) {
+      if (agent->user_hook_file.empty()) continue;
+      const std::string file =
+          "~/" + std::string(agent->config_home_default) + "/" + std::string(agent->user_hook_file);
+      CHECK_MESSAGE(contains(r.err, file), file);
+    }
     CHECK(listing(m.home).empty());
     // The user scope is how to wire every project.
     const RunResult user = fleet::test::run_with_only_env(

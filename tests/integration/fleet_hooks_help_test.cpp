@@ -127,3 +127,39 @@ TEST_CASE("fleet-hooks --help says the suite wires every agent CLI") {
   for (const fleet::AgentCli* agent : fleet::agent_clis())
     CHECK(contains(writer.out, std::string(agent->display_name)));
 }
+
+TEST_CASE("--help names every agent CLI where an option or a default takes one") {
+  const auto help = [](const std::string& program, const std::vector<std::string>& words) {
+    std::vector<std::string> argv{program};
+    argv.insert(argv.end(), words.begin(), words.end());
+    argv.push_back("--help");
+    const auto r = run_process(argv);
+    REQUIRE(r.exit_code == 0);
+    return r.out;
+  };
+  const std::string install = help(FLEET_HOOKS_CLI, {"install"});
+  const std::string uninstall = help(FLEET_HOOKS_CLI, {"uninstall"});
+  const std::string check = help(FLEET_HOOKS_CLI, {"check"});
+  const std::string query = help(FLEET_HOOKS_CLI, {"query"});
+  const std::string wrapper = help(FLEET_LAUNCH_WRAPPER, {});
+  for (const fleet::AgentCli* agent : fleet::agent_clis()) {
+    const std::string name(agent->name);
+    const std::string file = name + " (" + std::string(agent->project_hook_file);
+    CAPTURE(name);
+    CHECK(contains(install, file + ")"));
+    CHECK(contains(check, file));
+    CHECK(contains(uninstall, name));
+    if (agent->hook_trust.write != nullptr) CHECK(contains(install, "with --agent " + name + ","));
+    const std::string variable = std::string("$").append(agent->caller_variable);
+    if (!agent->caller_variable.empty()) {
+      CHECK(contains(query, variable));
+      CHECK(contains(wrapper, variable));
+    }
+  }
+  for (const fleet::AgentProfile* profile : fleet::agent_profiles()) {
+    CAPTURE(profile->name);
+    CHECK(contains(wrapper, std::string(profile->completion.record_type)));
+    if (profile->session_id.assign_option.empty())
+      CHECK(contains(wrapper, std::string(profile->display_name)));
+  }
+}

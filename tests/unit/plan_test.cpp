@@ -201,3 +201,20 @@ TEST_CASE("plan: a CLI that reports completion on stdout needs its command to pr
   options.completion.session_log = "/tmp/t.jsonl";
   CHECK_NOTHROW(check_plan(options, plan_of({"claude", "-p", "x"}), "", record));
 }
+
+TEST_CASE("plan: a CLI that picks its own id is told the flag that prints it, as typed") {
+  const auto ids = counting_ids();
+  const AgentProfile& opencode = *find_agent_profile("opencode");
+  LaunchPlan plan = plan_launch({"opencode", "run", "x"}, {}, std::nullopt, ids, opencode);
+  CHECK(plan.capture_session_id);
+  CHECK(plan.notice.value_or("").find("add --format json to the command") != std::string::npos);
+  for (const Argv& command : {Argv{"opencode", "run", "--format", "json", "x"},
+                              Argv{"opencode", "run", "--format=json", "x"}}) {
+    plan = plan_launch(command, {}, std::nullopt, ids, opencode);
+    CHECK(plan.capture_session_id);
+    CHECK_FALSE(plan.notice);
+  }
+  plan = plan_launch({"codex", "exec", "--json", "x"}, {}, std::nullopt, ids,
+                     *find_agent_profile("codex"));
+  CHECK_FALSE(plan.notice);
+}

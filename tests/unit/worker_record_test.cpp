@@ -87,3 +87,20 @@ TEST_CASE("worker_record: a launch a hook is claiming this moment keeps the capt
   CHECK_FALSE(settled.warning);
   CHECK(stored(tmp / "state") == 0);  // the hook appends it, not the launch
 }
+
+TEST_CASE("worker_record: the warnings name the CLI's own start hook and output flag") {
+  TempDir tmp;
+  const AgentProfile& opencode = *find_agent_profile("opencode");
+  std::string pending = write_pending_launch(tmp / "late", launch_record());
+  SettledLaunch settled = settle_pending_launch(pending, "ses_4f2a", opencode, {});
+  REQUIRE(settled.warning);
+  CHECK(settled.warning->find("not recorded by its plugin's chat.message handler") !=
+        std::string::npos);
+  CHECK(settled.warning->find("SessionStart") == std::string::npos);
+  CHECK(settled.warning->find("fleet-hooks check --agent opencode") != std::string::npos);
+  pending = write_pending_launch(tmp / "unseen", launch_record());
+  settled = settle_pending_launch(pending, "", opencode, {});
+  REQUIRE(settled.warning);
+  CHECK(settled.warning->find("(run it with --format json)") != std::string::npos);
+  CHECK(settled.warning->find("SessionStart") == std::string::npos);
+}

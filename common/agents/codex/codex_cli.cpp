@@ -32,6 +32,8 @@ constexpr AgentCli kCodexCli = {
     .config_home_default = ".codex",
     .user_hook_file = "hooks.json",
     .hook_trust = {.named_as = "Codex",
+                   .checked = "its trust",
+                   .written = "the project and the suite's own hooks in",
                    .check = &codex_trust_findings,
                    .reported = &codex_reported_findings,
                    .write = &trust_codex_hooks,

@@ -45,6 +45,8 @@ constexpr AgentCli kCopilotCli = {
     .config_home_default = ".copilot",
     .user_hook_file = "hooks/fleet-hooks.json",
     .hook_trust = {.named_as = "GitHub Copilot CLI",
+                   .checked = "the folder's trust",
+                   .written = "the project among the trusted folders of",
                    .check = &copilot_trust_findings,
                    .write = &trust_copilot_folder,
                    .record_path = &copilot_config_path},

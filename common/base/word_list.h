@@ -1,0 +1,17 @@
+#pragma once
+// A list of words as a sentence says it: "a, b or c". The one join behind every text that
+// names several things (the agent CLIs, the dispatch tools a plugin guards).
+// Failing: nothing; an empty list is "".
+
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace fleet {
+
+// `words` joined by `separator`, the last two by `last_separator`: ("a", "b", "c"), ", ",
+// " or " gives "a, b or c".
+std::string word_list(std::span<const std::string> words, std::string_view separator,
+                      std::string_view last_separator);
+
+}  // namespace fleet
