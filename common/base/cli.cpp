@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <memory>
 
+#include "base/closest_word.h"
+
 namespace fleet::cli {
 namespace {
 
@@ -80,29 +82,6 @@ void use_plain_formatter(CLI::App& app, const std::string& usage) {
   }
 }
 
-// Optimal string alignment distance: insertions, deletions, substitutions and swaps of
-// neighbouring characters each count 1.
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
-  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-      }
-    }
-  }
-  return d[a.size()][b.size()];
-}
-
-std::string_view without_dashes(std::string_view word) {
-  while (word.starts_with('-')) word.remove_prefix(1);
-  return word;
-}
-
 // "prog" or "prog sub": how an app is named at the start of a message.
 std::string label(const CLI::App* app) {
   std::string name = app->get_name();
@@ -165,7 +144,7 @@ Report unknown_word(const CLI::App& app, const std::string& word, bool subcomman
   if (word.size() > 1 && word.starts_with('-')) {
     const std::string name = word.substr(0, word.find('='));
     std::string line = "unknown option " + name;
-    if (const auto suggestion = closest(name, option_names(app)))
+    if (const auto suggestion = closest_word(name, option_names(app)))
       return {line + "; did you mean " + *suggestion + "?", ""};
     // An option of other subcommands: say which.
     if (const CLI::App* parent = app.get_parent()) {
@@ -190,7 +169,7 @@ Report unknown_word(const CLI::App& app, const std::string& word, bool subcomman
   if (subcommand_expected) {
     std::vector<std::string> names;
     for (const CLI::App* sub : subcommands_of(app)) names.push_back(sub->get_name());
-    const auto suggestion = closest(word, names);
+    const auto suggestion = closest_word(word, names);
     return {
         "unknown subcommand " + word + (suggestion ? "; did you mean " + *suggestion + "?" : ""),
         subcommand_listing(app)};
@@ -300,27 +279,6 @@ std::optional<std::pair<CLI::App*, std::string>> first_leftover(const std::vecto
 
 void set_usage(CLI::App& app, const std::string& usage) {
   app.formatter(std::make_shared<PlainFormatter>(usage));
-}
-
-std::optional<std::string> closest(std::string_view word,
-                                   const std::vector<std::string>& candidates) {
-  const std::string_view bare = without_dashes(word);
-  std::optional<std::string> best;
-  std::size_t best_distance = 3;
-  for (const auto& candidate : candidates) {
-    const std::string_view other = without_dashes(candidate);
-    std::size_t distance = edit_distance(bare, other);
-    if (distance * 3 > std::max(bare.size(), other.size())) distance = 3;
-    if (bare.size() >= 3 && other.starts_with(bare) &&
-        word.starts_with('-') == candidate.starts_with('-')) {
-      distance = std::min<std::size_t>(distance, 2);
-    }
-    if (distance < best_distance) {
-      best = candidate;
-      best_distance = distance;
-    }
-  }
-  return best;
 }
 
 Parsed parse(CLI::App& app, int argc, const char* const* argv, const Settings& settings) {

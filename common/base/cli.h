@@ -48,10 +48,4 @@ void set_usage(CLI::App& app, const std::string& usage);
 // Parses argv into `app` (whose options and subcommands are defined) and reports as above.
 Parsed parse(CLI::App& app, int argc, const char* const* argv, const Settings& settings);
 
-// The candidate closest to `word` when it is close enough to be a likely misspelling (at
-// most 2 edits, counting a swap of neighbours as one, and at most a third of its length), or
-// one `word` is the start of (3 characters at least); nullopt when none is.
-std::optional<std::string> closest(std::string_view word,
-                                   const std::vector<std::string>& candidates);
-
 }  // namespace fleet::cli

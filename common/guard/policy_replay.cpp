@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "base/cli.h"
+#include "base/closest_word.h"
 #include "base/error.h"
 #include "base/files.h"
 #include "base/json.h"
@@ -28,7 +28,7 @@ std::optional<std::string> unknown_key_problem(const rapidjson::Value& doc) {
   for (const auto& entry : doc.GetObject()) {
     const std::string key(entry.name.GetString(), entry.name.GetStringLength());
     if (std::find(case_keys().begin(), case_keys().end(), key) != case_keys().end()) continue;
-    const auto suggestion = cli::closest(key, case_keys());
+    const auto suggestion = closest_word(key, case_keys());
     return "unknown key \"" + key + "\"" +
            (suggestion ? "; did you mean \"" + *suggestion + "\"?" : "") +
            " (a case has name, input, expect, reason_contains, kitchen_id and strict)";

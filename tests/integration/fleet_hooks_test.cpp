@@ -350,7 +350,7 @@ TEST_CASE("fleet-hooks compact: racing 16 writers loses nothing") {
   write_file(store, read_file(store) + "damaged line\n" + read_file(store));
 
   constexpr int kWriters = 16;
-  const int kRecordsEach = fleet::test::native_or_emulated(60, 15);
+  const int kRecordsEach = fleet::test::full_or_reduced(60, 15);
   const std::vector<pid_t> writers =
       fleet::test::fork_runners(kWriters, kRecordsEach, [&state](int w, int i) {
         return std::vector<std::string>{

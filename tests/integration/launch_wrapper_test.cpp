@@ -64,7 +64,7 @@ bool wait_dead(pid_t pid, int timeout_ms = 10000) {
 }  // namespace
 
 TEST_CASE("launch-wrapper: the announce line comes first even when the agent writes at once") {
-  const int runs = fleet::test::native_or_emulated(1000, 100);
+  const int runs = fleet::test::full_or_reduced(1000, 100);
   for (int run = 0; run < runs; ++run) {
     const RunResult r = run_process(wrapper({"--quiet"}, {"/bin/echo", "early"}));
     REQUIRE(r.exit_code == 0);

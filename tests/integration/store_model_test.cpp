@@ -44,7 +44,7 @@ std::string query_verdict(const std::string& state, const std::string& caller,
 }  // namespace
 
 TEST_CASE("store model through the binaries: guard, query and replay decide as a scan") {
-  constexpr int kSequences = 12;
+  const int kSequences = fleet::test::full_or_reduced(12, 4);
   constexpr int kSteps = 10;
   for (int seed = 1; seed <= kSequences; ++seed) {
     TempDir tmp;

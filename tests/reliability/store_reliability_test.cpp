@@ -37,7 +37,7 @@ std::vector<std::string> writer_args(const std::string& state_dir, const std::st
 TEST_CASE("store reliability: 32 processes appending 200 records each lose nothing") {
   TempDir tmp;
   constexpr int kProcesses = 32;
-  const int kRecordsEach = fleet::test::native_or_emulated(200, 20);
+  const int kRecordsEach = fleet::test::full_or_reduced(200, 20);
   const std::vector<pid_t> children =
       fleet::test::fork_runners(kProcesses, kRecordsEach, [&tmp](int p, int i) {
         return writer_args(tmp.path(), "w-" + std::to_string(p) + "-" + std::to_string(i));
@@ -63,7 +63,7 @@ TEST_CASE("store reliability: writers killed with SIGKILL at random moments dama
   std::set<std::string> completed;  // writers that exited 0: their record must be there
   std::set<std::string> attempted;
   int killed = 0;
-  const int kRounds = fleet::test::native_or_emulated(60, 16);
+  const int kRounds = fleet::test::full_or_reduced(60, 16);
   for (int round = 0; round < kRounds; ++round) {
     std::vector<std::pair<pid_t, std::string>> writers;
     for (int w = 0; w < 8; ++w) {
@@ -147,7 +147,7 @@ TEST_CASE("store reliability: compactions lose nothing a lock-free appender writ
         if (written) done << session << "\n" << std::flush;
         // A busy writer, not a flood: the store stays small enough to compact (an emulated
         // compaction is ten times slower).
-        ::usleep(static_cast<useconds_t>(fleet::test::native_or_emulated(200, 2000)));
+        ::usleep(static_cast<useconds_t>(fleet::test::full_or_reduced(200, 2000)));
       }
       ::_exit(0);
     }

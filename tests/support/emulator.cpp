@@ -21,8 +21,12 @@ std::string emulated_uname_path(const std::string& dir) {
   return dir + ":";
 }
 
-int native_or_emulated(int native, int emulated) {
-  return emulator()[0] == '\0' ? native : emulated;
+bool slow_process_starts() {
+  return emulator()[0] != '\0' || FLEET_TEST_SANITIZED;
+}
+
+int full_or_reduced(int full, int reduced) {
+  return slow_process_starts() ? reduced : full;
 }
 
 void skip_under_emulator(const char* reason) {

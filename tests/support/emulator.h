@@ -22,10 +22,14 @@ std::string emulated_uname_path(const std::string& dir);
 // (CTest reports the test skipped). Natively: returns.
 void skip_under_emulator(const char* reason);
 
-// A repeated test's count (rounds, writers, a writer's pause): `native` natively, `emulated`
-// under an emulator. There every process start costs tens of milliseconds and the racing
-// processes run on the host's cores and memory order, so more rounds add minutes, not evidence
-// about the emulated machine.
-int native_or_emulated(int native, int emulated);
+// Whether every process start costs tens of milliseconds here: under an emulator, or in a
+// build with the sanitizers (their runtime sets up its shadow memory at every start).
+bool slow_process_starts();
+
+// A repeated test's count (rounds, writers, a writer's pause): `full` where processes start
+// fast, `reduced` where they start slowly (slow_process_starts). There more rounds add
+// minutes, not evidence: under an emulator the racing processes run on the host's cores and
+// memory order; a sanitizer checks every line the first rounds ran as it checks the last.
+int full_or_reduced(int full, int reduced);
 
 }  // namespace fleet::test
