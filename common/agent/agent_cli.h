@@ -79,12 +79,12 @@ struct HookFileReader {
 
 enum class TimeoutUnit { seconds, milliseconds };
 
-// The settings files `fleet-hooks install --scope local` and `--scope user` write, besides the
-// project's project_hook_file; the CLI runs the hooks of all three (Claude Code). Empty: the CLI
-// has no such files, and only project_hook_file is wired.
+// The project-local settings file `fleet-hooks install --scope local` writes, besides the
+// project's project_hook_file; `--scope user` writes the user's hook file (user_hook_file in
+// the configuration directory); the CLI runs the hooks of all three (Claude Code). Empty: the
+// CLI has no such scopes, and only project_hook_file is wired.
 struct SettingsScopes {
   std::string_view local_file;  // from the project's root: ".claude/settings.local.json"
-  std::string_view user_file;   // from $HOME: ".claude/settings.json"
 };
 
 // The hooks `fleet-hooks install --agent` wires beyond the guard and the writer: a

@@ -95,7 +95,10 @@ std::string scope_files_text() {
   for (const AgentCli* agent : agent_clis()) {
     if (!has_settings_scopes(*agent)) continue;
     local.emplace_back(agent->settings_scopes.local_file);
-    user.push_back(cat({"~/", agent->settings_scopes.user_file}));
+    const std::string_view file = agent->user_hook_file;
+    user.push_back(cat({"~/", agent->config_home_default, "/", file}));
+    if (!agent->config_home_variable.empty())
+      user.back() += cat({", or $", agent->config_home_variable, "/", file, " when set"});
   }
   return cat(
       {"local (", word_list(local, ", ", ", "), ") or user (", word_list(user, ", ", ", "), ")"});

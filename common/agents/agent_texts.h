@@ -35,7 +35,8 @@ std::string user_hook_files_text();
 // The CLIs with local and user settings files (fleet-hooks --scope): "Claude Code".
 std::string scoped_clis_text();
 
-// Those files: "local (.claude/settings.local.json) or user (~/.claude/settings.json)".
+// Those files: "local (.claude/settings.local.json) or user (~/.claude/settings.json, or
+// $CLAUDE_CONFIG_DIR/settings.json when set)".
 std::string scope_files_text();
 
 // The default CLI's hook event `event` (&AgentCli::post_tool_event), then each CLI's that

@@ -204,9 +204,9 @@ SettingsScope settings_scope_named(std::string_view name) {
 }
 
 std::optional<std::string> user_settings_path(const AgentCli& agent) {
-  const std::string home = env_value("HOME");
-  if (home.empty() || !has_settings_scopes(agent)) return std::nullopt;
-  return home + "/" + std::string(agent.settings_scopes.user_file);
+  const std::optional<std::string> home = known_config_home(agent);
+  if (!home || !has_settings_scopes(agent)) return std::nullopt;
+  return *home + "/" + std::string(agent.user_hook_file);
 }
 
 std::string settings_path(SettingsScope scope, const std::string& project_dir,
@@ -220,9 +220,7 @@ std::string settings_path(SettingsScope scope, const std::string& project_dir,
   }
   if (scope == SettingsScope::local)
     return project_dir + "/" + std::string(agent.settings_scopes.local_file);
-  std::optional<std::string> path = user_settings_path(agent);
-  if (!path) throw Error("HOME is not set; cannot locate the user settings file");
-  return *path;
+  return agent_config_home(agent) + "/" + std::string(agent.user_hook_file);
 }
 
 SettingsRead read_settings(const std::string& path, rapidjson::Document& doc) {

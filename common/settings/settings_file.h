@@ -32,13 +32,15 @@ enum class SettingsScope { project, local, user };
 SettingsScope settings_scope_named(std::string_view name);
 
 // `agent`'s settings file of `scope` (AgentCli::settings_scopes): DIR/project_hook_file,
-// DIR/local_file or $HOME/user_file. Throws Error for a scope other than the project's that
-// `agent` does not have, and for the user's when HOME is not set.
+// DIR/local_file or the user's (user_settings_path). Throws Error for a scope other than the
+// project's that `agent` does not have, and for the user's when neither its configuration
+// directory's variable nor HOME is set.
 std::string settings_path(SettingsScope scope, const std::string& project_dir,
                           const AgentCli& agent);
 
-// $HOME/user_file of `agent`'s settings scopes; nullopt when HOME is not set or `agent` has no
-// such file.
+// The user's settings file of `agent`'s settings scopes, its user_hook_file in its
+// configuration directory ($CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json);
+// nullopt when neither variable is set or `agent` has no such scopes.
 std::optional<std::string> user_settings_path(const AgentCli& agent);
 
 struct SettingsRead {

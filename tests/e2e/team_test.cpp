@@ -105,14 +105,20 @@ class Team {
                         const std::string& path) const {
     std::vector<std::string> argv = {prefix_ + "/bin/fleet-hooks"};
     argv.insert(argv.end(), args.begin(), args.end());
-    return run_process(argv, {"", {{"HOME", home}, {"PATH", path}}, ""});
+    Env env = {{"HOME", home}, {"PATH", path}};
+    if (!config_dir_.empty()) env.emplace_back("CLAUDE_CONFIG_DIR", config_dir_);
+    return run_process(argv, {"", env, ""});
   }
 
   Env claude_env(const std::string& home, const std::string& path) const {
     Env env = api_->client_env();
     env.insert(env.end(), {{"HOME", home}, {"PATH", path}, {"FLEET_HOOKS_STATE_DIR", state_}});
+    if (!config_dir_.empty()) env.emplace_back("CLAUDE_CONFIG_DIR", config_dir_);
     return env;
   }
+
+  // From now on Claude Code and fleet-hooks run with CLAUDE_CONFIG_DIR=`dir`.
+  void use_config_dir(const std::string& dir) { config_dir_ = dir; }
 
   // One L3 run of `claude -p` in the project, by a person with `home` and `path`.
   ClaudeRun l3(const std::string& session_id, const std::string& prompt, const std::string& kitchen,
@@ -182,6 +188,7 @@ class Team {
   std::unique_ptr<MockMessagesApi> api_;
   std::string tool_;  // the dispatch tool as Claude Code names it
   int strangers_ = 0;
+  std::string config_dir_;  // CLAUDE_CONFIG_DIR, when not empty
 };
 
 }  // namespace
@@ -332,4 +339,26 @@ TEST_CASE("e2e: another dispatch tool name - install --tool spawn_worker guards 
                 team.suite_path())
             .denials() == 0);
   CHECK(team.calls().size() == 4);
+}
+
+TEST_CASE("e2e: --scope user under $CLAUDE_CONFIG_DIR - the settings Claude Code reads guard") {
+  Team team;
+  const std::string home = team.home("config-dir");
+  const std::string config = home + "/.config/claude";
+  team.use_config_dir(config);
+  // The user's settings where Claude Code reads them; no project settings at all.
+  const RunResult install = team.fleet_hooks({"install", "--scope", "user"}, home, kSystemPath);
+  REQUIRE_MESSAGE(install.exit_code == 0, install.err);
+  CHECK(::access((config + "/settings.json").c_str(), F_OK) == 0);
+  CHECK(::access((home + "/.claude/settings.json").c_str(), F_OK) != 0);
+  CHECK(::access((team.project() + "/.claude").c_str(), F_OK) != 0);
+  const RunResult check =
+      team.fleet_hooks({"check", "--project", team.project()}, home, kSystemPath);
+  CHECK_MESSAGE(check.exit_code == 0, check.out);
+
+  const std::string worker = team.owner_dispatches_and_resumes(home, kSystemPath);
+  ClaudeRun denied = team.stranger_resumes(worker, home, kSystemPath);
+  CHECK(denied.denials() == 1);
+  CHECK(team.calls().size() == 2);
+  CHECK(team.tool_results().find("Refused to resume session '" + worker) != std::string::npos);
 }

@@ -16,7 +16,9 @@
 #include "store/provenance_record.h"
 #include "suite.h"
 #include "temp_dir.h"
+#include "text.h"
 
+using fleet::test::contains;
 using fleet::test::pre_tool_use;
 using fleet::test::read_file;
 using fleet::test::run_process;
@@ -147,6 +149,32 @@ TEST_CASE("fleet-hooks install: missing - empty - {} files and the other scopes"
   CHECK(p.install({"--scope", "user"}).exit_code == 0);
   CHECK(read_file(p.home + "/.claude/settings.json").find("exec " + p.bin + "/resume-guard") !=
         std::string::npos);
+}
+
+TEST_CASE("fleet-hooks --scope user: the settings Claude Code reads, under $CLAUDE_CONFIG_DIR") {
+  Project p;
+  const std::string config = p.tmp / "config-claude";
+  const auto run = [&](Args args) {
+    args.insert(args.begin(), kFleetHooks);
+    return run_process(args, {"",
+                              {{"HOME", p.home},
+                               {"CLAUDE_CONFIG_DIR", config},
+                               {"PATH", p.bin + ":/usr/local/bin:/usr/bin:/bin"}},
+                              ""});
+  };
+  // Claude Code reads the user's settings from $CLAUDE_CONFIG_DIR/settings.json when it is set
+  // (2.1.328), never from ~/.claude/settings.json then.
+  const RunResult installed = run({"install", "--scope", "user", "--bin-dir", p.bin});
+  REQUIRE_MESSAGE(installed.exit_code == 0, installed.err);
+  CHECK(contains(installed.out, config + "/settings.json"));
+  CHECK(read_file(config + "/settings.json").find("exec " + p.bin + "/resume-guard") !=
+        std::string::npos);
+  CHECK(::access((p.home + "/.claude").c_str(), F_OK) != 0);
+  // check reads the same file: the project needs nothing else.
+  const RunResult checked = run({"check", "--project", p.dir});
+  CHECK_MESSAGE(checked.exit_code == 0, (checked.out + checked.err));
+  REQUIRE(run({"uninstall", "--scope", "user"}).exit_code == 0);
+  CHECK(read_file(config + "/settings.json").find("resume-guard") == std::string::npos);
 }
 
 TEST_CASE("fleet-hooks install: invalid JSON and read-only files are refused untouched") {

@@ -76,7 +76,10 @@ TEST_CASE("agent_cli: the facts observed with each pinned CLI") {
   CHECK(claude.timeout_unit == TimeoutUnit::seconds);
   CHECK(has_settings_scopes(claude));  // project, local and user settings
   CHECK(claude.settings_scopes.local_file == ".claude/settings.local.json");
-  CHECK(claude.settings_scopes.user_file == ".claude/settings.json");
+  // The user's settings: settings.json in $CLAUDE_CONFIG_DIR, else in ~/.claude.
+  CHECK(claude.config_home_variable == "CLAUDE_CONFIG_DIR");
+  CHECK(claude.config_home_default == ".claude");
+  CHECK(claude.user_hook_file == "settings.json");
 
   const AgentCli& codex = *find_agent_cli("codex");
   CHECK(codex.version_checked == "0.169.0");

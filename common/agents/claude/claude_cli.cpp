@@ -43,8 +43,7 @@ constexpr AgentCli kClaudeCli = {
     .user_hook_file = "settings.json",
     .hook_trust = {},  // a project's settings run as they are
     .settings_comments = false,
-    .settings_scopes = {.local_file = ".claude/settings.local.json",
-                        .user_file = ".claude/settings.json"},
+    .settings_scopes = {.local_file = ".claude/settings.local.json"},
     .on_not_plain_json = "ignores the whole file, without a warning",
     .also_read_by = kClaudeFileReaders,
     .caller_variable = "CLAUDE_CODE_SESSION_ID",
