@@ -36,7 +36,8 @@ CLI::App* add_record(CLI::App& app, RecordOptions& o) {
   CLI::App* cmd = app.add_subcommand("record", "Append one ownership record");
   cmd->add_option("--session-id", o.record.session_id, "The launched session")->required();
   cmd->add_option("--caller-session-id", o.record.caller_session_id,
-                  "The session that launched it (default: $CLAUDE_CODE_SESSION_ID)");
+                  "The session that launched it (default: " +
+                      fleet::caller_variables(fleet::agent_clis()) + ")");
   cmd->add_option("--kitchen-id", o.record.kitchen_id,
                   "Kitchen (default: $FLEET_HOOKS_KITCHEN_ID, $AUTOSKILLIT_CAMPAIGN_ID)");
   cmd->add_option("--dispatch-id", o.record.dispatch_id, "Dispatch id");

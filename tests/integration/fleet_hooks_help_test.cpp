@@ -142,6 +142,7 @@ TEST_CASE("--help names every agent CLI where an option or a default takes one")
   const std::string check = help(FLEET_HOOKS_CLI, {"check"});
   const std::string query = help(FLEET_HOOKS_CLI, {"query"});
   const std::string wrapper = help(FLEET_LAUNCH_WRAPPER, {});
+  const std::string record = help(FLEET_PROVENANCE_WRITER, {"record"});
   for (const fleet::AgentCli* agent : fleet::agent_clis()) {
     const std::string name(agent->name);
     const std::string file = name + " (" + std::string(agent->project_hook_file);
@@ -154,6 +155,7 @@ TEST_CASE("--help names every agent CLI where an option or a default takes one")
     if (!agent->caller_variable.empty()) {
       CHECK(contains(query, variable));
       CHECK(contains(wrapper, variable));
+      CHECK(contains(record, variable));
     }
   }
   for (const fleet::AgentProfile* profile : fleet::agent_profiles()) {
