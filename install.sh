@@ -18,7 +18,7 @@ mode=install
 project=""
 package_dir=""
 agents=()   # --agent: the CLIs to wire in --project (none given: Claude Code)
-trust=""    # --trust: with --agent codex or copilot, trust that CLI's wiring
+trust=""    # --trust: with a CLI whose trust install writes, trust that CLI's wiring
 binaries=(resume-guard provenance-writer launch-wrapper fleet-hooks)
 
 usage() {
@@ -41,9 +41,13 @@ usage() {
                  gemini (DIR/.gemini/settings.json), or another CLI the suite knows (one
                  folder each in common/agents/; `fleet-hooks agents` lists them with
                  their files).
-  --trust        With --agent codex or copilot: trust the suite's wiring where that CLI
-                 keeps its trust, which it needs before it runs the hooks (Gemini CLI
-                 needs the folder trusted: the check says how).
+USAGE
+  # The CLIs whose trust install writes, from their rows (known_agents).
+  printf '  --trust        With --agent %s: trust the suite'"'"'s wiring where\n' \
+    "$(known_agents ' or --agent ' "$trust_writer_line")"
+  cat <<'USAGE'
+                 that CLI keeps its trust, which it needs before it runs the hooks
+                 (Gemini CLI needs the folder trusted: the check says how).
   --uninstall    Remove exactly what an install into --prefix put there (the list is kept in
                  DIR/share/fleet-hooks/), and the wiring of every CLI in every project it
                  wired (and in --project).

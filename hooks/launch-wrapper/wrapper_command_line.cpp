@@ -37,7 +37,7 @@ void LaunchWrapperCommandLine::add_launch_options(CLI::App& app) {
       ->description(
           "The agent CLI the command runs: its session id, resume and session file forms and "
           "its error texts are used (default: " +
-          std::string(claude_profile().name) + ")");
+          std::string(default_agent_cli().name) + ")");
   app.add_option("--member", o.member,
                  "Fleet member name: keeps launch/<member>.json and stops the member's previous "
                  "agent first");

@@ -91,6 +91,9 @@ TEST_CASE("install.sh --trust: without a CLI whose trust it writes it is refused
     CHECK_MESSAGE(contains(r.err, refusal), r.err);
     CHECK_FALSE(built);
   }
+  // --help names the same CLIs for --trust.
+  const RunResult help = install_sh({"--help"}, t / "work", t / "home");
+  CHECK(contains(help.out, "  --trust        With " + writers + ": trust"));
   // Each CLI alone: refused before the build exactly when its table row has no trust writer.
   for (const fleet::AgentCli* agent : fleet::agent_clis()) {
     const auto [r, built] = run({"--agent", std::string(agent->name)});
