@@ -37,6 +37,15 @@ int hook_timeout_value(const AgentCli& agent, int seconds) {
   return agent.timeout_unit == TimeoutUnit::milliseconds ? seconds * 1000 : seconds;
 }
 
+std::vector<const AgentCli*> agent_clis_with(std::span<const AgentCli* const> clis,
+                                             bool (*has)(const AgentCli&)) {
+  std::vector<const AgentCli*> chosen;
+  for (const AgentCli* agent : clis) {
+    if (has(*agent)) chosen.push_back(agent);
+  }
+  return chosen;
+}
+
 std::string agent_cli_list(std::span<const AgentCli* const> clis, std::string_view AgentCli::*field,
                            std::string_view separator, std::string_view last_separator,
                            std::string_view prefix) {

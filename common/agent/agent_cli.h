@@ -182,6 +182,15 @@ inline bool has_settings_scopes(const AgentCli& agent) {
   return !agent.settings_scopes.local_file.empty();
 }
 
+// True when `fleet-hooks install --trust` writes `agent`'s trust (HookTrust::write).
+inline bool writes_hook_trust(const AgentCli& agent) {
+  return agent.hook_trust.write != nullptr;
+}
+
+// The CLIs of `clis` for which `has` is true, in order: (clis, has_settings_scopes).
+std::vector<const AgentCli*> agent_clis_with(std::span<const AgentCli* const> clis,
+                                             bool (*has)(const AgentCli&));
+
 // The MCP forms of a tool name the hooks of `agent`'s project_hook_file are called with:
 // `agent`'s own (agent.mcp) first, then those of the CLIs in agent.also_read_by.
 std::vector<McpToolNameForm> hook_file_mcp_forms(const AgentCli& agent);

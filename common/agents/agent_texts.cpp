@@ -19,8 +19,10 @@ std::string cat(std::initializer_list<std::string_view> parts) {
   return text;
 }
 
-bool writes_trust(const AgentCli& agent) {
-  return agent.hook_trust.write != nullptr;
+// The user's hook file of `agent` under its default configuration directory:
+// "~/.claude/settings.json".
+std::string user_file_text(const AgentCli& agent) {
+  return cat({"~/", agent.config_home_default, "/", agent.user_hook_file});
 }
 
 bool picks_own_id(const AgentProfile& agent) {
@@ -48,8 +50,7 @@ std::string checked_wiring_text() {
 
 std::string trust_written_text() {
   Words words;
-  for (const AgentCli* agent : agent_clis()) {
-    if (!writes_trust(*agent)) continue;
+  for (const AgentCli* agent : agent_clis_with(agent_clis(), writes_hook_trust)) {
     const std::string home = agent->config_home_variable.empty()
                                  ? cat({"~/", agent->config_home_default})
                                  : cat({"$", agent->config_home_variable});
@@ -61,44 +62,37 @@ std::string trust_written_text() {
 
 std::string trust_writers_text() {
   Words words;
-  for (const AgentCli* agent : agent_clis())
-    if (writes_trust(*agent)) words.emplace_back(agent->hook_trust.named_as);
+  for (const AgentCli* agent : agent_clis_with(agent_clis(), writes_hook_trust))
+    words.emplace_back(agent->hook_trust.named_as);
   return word_list(words, ", ", " or ");
 }
 
 std::string trust_writer_options_text() {
-  Words words;
-  for (const AgentCli* agent : agent_clis())
-    if (writes_trust(*agent)) words.push_back(cat({"--agent ", agent->name}));
-  return word_list(words, ", ", " or ");
+  return agent_cli_list(agent_clis_with(agent_clis(), writes_hook_trust), &AgentCli::name, ", ",
+                        " or ", "--agent ");
 }
 
 std::string user_hook_files_text() {
   Words words;
-  for (const AgentCli* agent : agent_clis()) {
-    if (agent->user_hook_file.empty()) continue;
-    words.push_back(cat({"~/", agent->config_home_default, "/", agent->user_hook_file}));
-  }
+  for (const AgentCli* agent : agent_clis())
+    if (!agent->user_hook_file.empty()) words.push_back(user_file_text(*agent));
   return word_list(words, ", ", ", ");
 }
 
 std::string scoped_clis_text() {
-  Words words;
-  for (const AgentCli* agent : agent_clis())
-    if (has_settings_scopes(*agent)) words.emplace_back(agent->display_name);
-  return word_list(words, ", ", " and ");
+  return agent_cli_list(agent_clis_with(agent_clis(), has_settings_scopes), &AgentCli::display_name,
+                        ", ", " and ");
 }
 
 std::string scope_files_text() {
   Words local;
   Words user;
-  for (const AgentCli* agent : agent_clis()) {
-    if (!has_settings_scopes(*agent)) continue;
+  for (const AgentCli* agent : agent_clis_with(agent_clis(), has_settings_scopes)) {
     local.emplace_back(agent->settings_scopes.local_file);
-    const std::string_view file = agent->user_hook_file;
-    user.push_back(cat({"~/", agent->config_home_default, "/", file}));
+    user.push_back(user_file_text(*agent));
     if (!agent->config_home_variable.empty())
-      user.back() += cat({", or $", agent->config_home_variable, "/", file, " when set"});
+      user.back() +=
+          cat({", or $", agent->config_home_variable, "/", agent->user_hook_file, " when set"});
   }
   return cat(
       {"local (", word_list(local, ", ", ", "), ") or user (", word_list(user, ", ", ", "), ")"});
@@ -141,11 +135,9 @@ std::string record_types_text() {
 
 std::string plugin_dirs_text() {
   Words words;
-  for (const AgentCli* agent : agent_clis()) {
-    if (loads_hook_plugins(*agent))
-      words.push_back(cat({agent->display_name, " plugin directory loaded with ",
-                           agent->hook_plugins.command, " --plugin-dir"}));
-  }
+  for (const AgentCli* agent : agent_clis_with(agent_clis(), loads_hook_plugins))
+    words.push_back(cat({agent->display_name, " plugin directory loaded with ",
+                         agent->hook_plugins.command, " --plugin-dir"}));
   return word_list(words, ", ", " or ");
 }
 

@@ -157,12 +157,9 @@ std::optional<std::string> scope_problem(const SettingsRequest& request,
                                          std::span<const AgentCli* const> clis) {
   if (has_settings_scopes(*request.agent) || request.scope == SettingsScope::project)
     return std::nullopt;
-  std::vector<const AgentCli*> scoped;
-  for (const AgentCli* agent : clis) {
-    if (has_settings_scopes(*agent)) scoped.push_back(agent);
-  }
   return "--scope local and user are " +
-         agent_cli_list(scoped, &AgentCli::display_name, ", ", " and ") +
+         agent_cli_list(agent_clis_with(clis, has_settings_scopes), &AgentCli::display_name, ", ",
+                        " and ") +
          "'s settings files; for --agent " + std::string(request.agent->name) +
          " only the project's " + std::string(request.agent->project_hook_file) +
          " is wired: drop --scope";

@@ -110,15 +110,6 @@ std::optional<int> reject_misplaced(const std::string& name, const SettingsOptio
   return std::nullopt;
 }
 
-// The CLIs of `agents` whose trust install --trust writes.
-std::vector<const fleet::AgentCli*> trusting_clis(std::span<const fleet::AgentCli* const> agents) {
-  std::vector<const fleet::AgentCli*> trusting;
-  for (const fleet::AgentCli* agent : agents) {
-    if (agent->hook_trust.write != nullptr) trusting.push_back(agent);
-  }
-  return trusting;
-}
-
 // --trust without a CLI whose trust it writes: the usage error naming those CLIs.
 int reject_trust_without_writer(const std::string& name) {
   std::fprintf(stderr, "fleet-hooks %s: --trust trusts the %s wiring: pass %s with it\n",
@@ -191,7 +182,8 @@ int run_settings(const std::string& name, const SettingsOptions& o, bool install
   const std::vector<const fleet::AgentCli*> agents = agents_to_act_on(o, install);
   if (const auto misplaced = reject_misplaced(name, o, agents, project.dir, install))
     return *misplaced;
-  const std::vector<const fleet::AgentCli*> trusting = trusting_clis(agents);
+  const std::vector<const fleet::AgentCli*> trusting =
+      fleet::agent_clis_with(agents, fleet::writes_hook_trust);
   if (o.trust && trusting.empty()) return reject_trust_without_writer(name);
   if (install) {  // where each CLI keeps its trust is known before anything is written
     for (const fleet::AgentCli* agent : agents) {

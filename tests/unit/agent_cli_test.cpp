@@ -38,6 +38,10 @@ TEST_CASE("agent_cli: a field of several CLIs as a list - those without one left
   CHECK(agent_cli_list(std::span(clis, 1), &AgentCli::caller_variable, ", ", " or ", "$") ==
         "$CLAUDE_CODE_SESSION_ID");
   CHECK(agent_cli_list({}, &AgentCli::name, "|", "|").empty());
+  // Those that have a fact, in order.
+  CHECK(agent_cli_list(agent_clis_with(clis, writes_hook_trust), &AgentCli::name, ", ", " or ",
+                       "--agent ") == "--agent codex or --agent copilot");
+  CHECK(agent_clis_with(clis, has_settings_scopes) == std::vector<const AgentCli*>{clis[0]});
 }
 
 TEST_CASE("agent_cli: every table is complete") {
