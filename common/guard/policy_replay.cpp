@@ -8,6 +8,7 @@
 #include "base/error.h"
 #include "base/files.h"
 #include "base/json.h"
+#include "base/printable.h"
 #include "hook/hook_protocol.h"
 
 namespace fleet {
@@ -123,7 +124,9 @@ std::vector<ReplayResult> replay_cases(const std::string& path, const GuardOptio
 
 std::string replay_table(const std::vector<ReplayResult>& results) {
   std::size_t widths[] = {6, 8, 10, 10};  // line, result, expected, actual
-  const auto shown = [](const std::string& value) { return value.empty() ? "-" : value; };
+  const auto shown = [](const std::string& value) {
+    return value.empty() ? std::string("-") : printable(value);
+  };
   const auto actual_of = [](const ReplayResult& r) { return r.invalid ? "-" : r.actual; };
   for (const auto& r : results) {
     widths[0] = std::max(widths[0], std::to_string(r.line).size() + 2);
@@ -151,11 +154,11 @@ std::string replay_table(const std::vector<ReplayResult>& results) {
                  : r.passed ? "PASS"
                             : "FAIL",
                  shown(r.expected), shown(actual_of(r))},
-                r.name.empty() ? "(unnamed)" : r.name);
+                r.name.empty() ? "(unnamed)" : printable(r.name));
     if (r.invalid) {
-      text += std::string(widths[0], ' ') + "invalid case: " + r.detail + "\n";
+      text += std::string(widths[0], ' ') + "invalid case: " + printable(r.detail) + "\n";
     } else if (!r.passed && !r.detail.empty()) {
-      text += std::string(widths[0], ' ') + r.detail + "\n";
+      text += std::string(widths[0], ' ') + printable(r.detail) + "\n";
     }
   }
   text += "replay: " + std::to_string(passed) + " of " + std::to_string(results.size()) +

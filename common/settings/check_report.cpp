@@ -3,6 +3,7 @@
 #include <rapidjson/document.h>
 
 #include "base/json.h"
+#include "base/printable.h"
 #include "hook/tool_names.h"
 
 namespace fleet {
@@ -10,8 +11,8 @@ namespace fleet {
 std::string findings_text(const std::vector<Finding>& findings) {
   std::string text;
   for (const Finding& f : findings) {
-    text += std::string(to_string(f.severity)) + " " + f.rule + ": " + f.message;
-    if (!f.file.empty()) text += " (" + f.file + ")";
+    text += std::string(to_string(f.severity)) + " " + f.rule + ": " + printable(f.message);
+    if (!f.file.empty()) text += " (" + printable(f.file) + ")";
     text += "\n";
   }
   return text;
@@ -24,7 +25,8 @@ std::string check_report_text(const std::vector<Finding>& findings,
   if (has_errors(findings)) return text;
   std::string names;
   for (const std::string& tool : checked_tools)
-    names += (names.empty() ? "" : ", ") + tool + " and " + mcp_tool_name("*", tool, agent);
+    names += (names.empty() ? "" : ", ") + printable(tool) + " and " +
+             printable(mcp_tool_name("*", tool, agent));
   // A plugin is checked by its text (no hook command to send a forged self-resume to).
   const char* proof = wired_by_plugin(agent) ? ", and the plugin is the one install writes ("
                                              : ", and denied a forged self-resume (";

@@ -84,3 +84,18 @@ TEST_CASE("fleet-hooks replay: a case decides the same whatever kitchen the envi
     CHECK(contains(r.out, "replay: 3 of 3 cases passed, 0 failed"));
   }
 }
+
+TEST_CASE("fleet-hooks replay: a case's name cannot start a workflow command in a CI log") {
+  // A pull request's case named "x\n::error::…": the Action prints replay's output into the job
+  // log, where a line starting with "::" is a command to the runner.
+  Policy policy(replay_case(R"(x\n::error title=forged::all good\r\n::warning::)", "l3-x", "silent",
+                            R"(, "reason_contains": "\n::error::in a detail")"));
+  const RunResult r = policy.replay();
+  CHECK(r.exit_code == 1);  // the case fails: a stranger is denied
+  CHECK(contains(r.out, R"(x\n::error title=forged::all good\r\n::warning::)"));
+  for (const std::string& line : fleet::test::split_lines(r.out + r.err)) {
+    CAPTURE(line);
+    CHECK_FALSE(line.starts_with("::"));
+    CHECK(line.find('\r') == std::string::npos);
+  }
+}
