@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "agent/hook_switches.h"
 #include "agent/hook_trust.h"
 #include "base/result.h"
 
@@ -165,6 +166,8 @@ struct AgentCli {
   std::string_view project_dir_variable = "";
   // The plugins it loads hooks from besides its hook files (Claude Code); empty for the others.
   HookPlugins hook_plugins = {};
+  // What in the files it reads turns its hooks off or sets their environment.
+  HookSwitches switches = {};
 };
 
 // True when `agent` loads hooks from plugins (AgentCli::hook_plugins).

@@ -13,6 +13,7 @@
 
 #include "agent/completion_record.h"
 #include "agent/error_form.h"
+#include "agent/hook_switches.h"
 
 namespace fleet {
 
@@ -87,6 +88,8 @@ struct AgentProfile {
   ErrorForm errors;
   std::span<const RefusedOption> refused_options = {};
   StdoutCompletionForm completion_on_stdout = {};
+  // What makes one run of the CLI skip the hooks (hook_switches.h): launch-wrapper warns.
+  std::span<const RunSwitch> run_switches = {};
 };
 
 // The name ending of a session file kept compressed (zstd), which nothing here decompresses

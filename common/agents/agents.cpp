@@ -67,6 +67,16 @@ const AgentCli* find_agent_cli(std::string_view name) {
   return nullptr;
 }
 
+std::vector<const AgentCli*> hook_file_hosts(const AgentCli& reader) {
+  std::vector<const AgentCli*> hosts;
+  for (const AgentCli* host : kClis) {
+    for (const HookFileReader& other : host->also_read_by) {
+      if (other.display_name == reader.display_name) hosts.push_back(host);
+    }
+  }
+  return hosts;
+}
+
 std::string agent_cli_names(std::string_view separator) {
   return agent_cli_list(kClis, &AgentCli::name, separator, separator);
 }

@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "agent/agent_cli.h"
 #include "agent/agent_profile.h"
@@ -26,6 +27,10 @@ std::span<const AgentCli* const> agent_clis();
 
 // The CLI `name` names (AgentCli::name), nullptr for any other word.
 const AgentCli* find_agent_cli(std::string_view name);
+
+// The CLIs whose project hook file `reader` also runs the hooks of (AgentCli::also_read_by):
+// Claude Code's, for GitHub Copilot CLI.
+std::vector<const AgentCli*> hook_file_hosts(const AgentCli& reader);
 
 // The names of agent_clis() joined by `separator` ("claude|codex|gemini").
 std::string agent_cli_names(std::string_view separator);

@@ -3,9 +3,14 @@
 namespace fleet {
 namespace {
 
+// The guarded form of an earlier release, still read (install rewrites it).
 constexpr std::string_view kProbe = "command -v ";
-constexpr std::string_view kProbeTail = " >/dev/null 2>&1 || ";
 constexpr std::string_view kExec = "; exec ";
+// The guarded form: finds the executable as the shell would, and runs it only from an absolute
+// path outside the project.
+constexpr std::string_view kFind = "exe=$(command -v ";
+constexpr std::string_view kFound = " 2>/dev/null) || exe=; case \"$exe\" in /*) ;; \"\") ";
+constexpr std::string_view kInProject = "case \"$exe\" in \"";
 
 bool is_safe_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '/' ||
@@ -55,6 +60,27 @@ std::string where(const std::string& executable) {
   return "not found at " + executable;
 }
 
+// The exit status the first `exit N` of a guarded form's `missing` part gives.
+int missing_exit(std::string_view missing) {
+  return missing.find("exit 2") != std::string_view::npos   ? exit_status::hook_blocks
+         : missing.find("exit 1") != std::string_view::npos ? exit_status::hook_warns
+         : missing.find("exit 0") != std::string_view::npos ? exit_status::ok
+                                                            : exit_status::not_found;
+}
+
+// `{ echo "MESSAGE" >&2; exit N; }` for the guarded form: MESSAGE, then what becomes of the
+// call (blocked, or run without the executable), and the fix.
+std::string refusal(const std::string& message, const std::string& fix, int exit_status,
+                    std::string_view agent) {
+  std::string text = message;
+  if (exit_status == exit_status::hook_blocks) {
+    text += ", so this call is blocked. " + fix + ", then start " + std::string(agent) + " again";
+  } else {
+    text += "; this call ran without it. " + fix;
+  }
+  return "{ echo \"" + text + "\" >&2; exit " + std::to_string(exit_status) + "; }";
+}
+
 }  // namespace
 
 std::string shell_quote(std::string_view word) {
@@ -91,11 +117,33 @@ std::optional<HookCommand> parse_hook_command(std::string_view command) {
   std::string raw, plain;
   std::size_t i = skip_blanks(command, 0);
   if (command.substr(i).starts_with(kMachineRead)) {
-    const std::size_t probe = command.find(kProbe, i + kMachineRead.size());
+    std::size_t probe = command.find(kFind, i + kMachineRead.size());
+    if (probe == std::string_view::npos) probe = command.find(kProbe, i + kMachineRead.size());
     if (probe != std::string_view::npos) {
       std::optional<HookCommand> selected = parse_hook_command(command.substr(probe));
       if (selected && selected->guarded) return selected;
     }
+  }
+  if (command.substr(i).starts_with(kFind)) {
+    // exe=$(command -v EXE …) || exe=; case … esac; case "$exe" in "${VAR:-$PWD}"/*) … esac;
+    // exec EXE ARGS (found where the checks found it: the same PATH)
+    i = read_word(command, i + kFind.size(), raw, plain);
+    const std::size_t exec = command.find(std::string(kExec) + raw, i);
+    if (!raw.empty() && exec != std::string_view::npos) {
+      hook.guarded = true;
+      hook.executable = raw;
+      hook.arguments.assign(command.substr(exec + kExec.size() + raw.size()));
+      hook.exit_if_missing = missing_exit(command.substr(i, exec - i));
+      const std::size_t project = command.find(kInProject, i);
+      if (project != std::string_view::npos &&
+          command.substr(project).starts_with(std::string(kInProject) + "${")) {
+        const std::size_t name = project + kInProject.size() + 2;
+        hook.project_variable.assign(command.substr(name, command.find(':', name) - name));
+      }
+      while (!hook.arguments.empty() && (hook.arguments.back() == ' ')) hook.arguments.pop_back();
+      return hook;
+    }
+    i = skip_blanks(command, 0);
   }
   if (command.substr(i).starts_with(kProbe)) {
     // command -v EXE >/dev/null 2>&1 || …; exec EXE ARGS
@@ -106,11 +154,7 @@ std::optional<HookCommand> parse_hook_command(std::string_view command) {
       hook.guarded = true;
       hook.executable = raw;
       hook.arguments.assign(command.substr(exec + kExec.size() + raw.size()));
-      hook.exit_if_missing =
-          missing.find("exit 2") != std::string_view::npos   ? exit_status::hook_blocks
-          : missing.find("exit 1") != std::string_view::npos ? exit_status::hook_warns
-          : missing.find("exit 0") != std::string_view::npos ? exit_status::ok
-                                                             : exit_status::not_found;
+      hook.exit_if_missing = missing_exit(missing);
       while (!hook.arguments.empty() && (hook.arguments.back() == ' ')) hook.arguments.pop_back();
       return hook;
     }
@@ -136,17 +180,28 @@ std::string format_hook_command(const HookCommand& hook, std::string_view name,
   if (!hook.guarded) return hook.executable + hook.arguments;
   std::string plain, raw;
   read_word(hook.executable, 0, raw, plain);
-  std::string message = "fleet-hooks: " + std::string(name) +
-                        " is not installed on this machine (" + where(plain) + ")";
-  if (hook.exit_if_missing == exit_status::hook_blocks) {
-    message += ", so this call is blocked. " + std::string(kInstallRoutes) + ", then start " +
-               std::string(agent) + " again";
-  } else {
-    message += "; this call ran without it. " + std::string(kInstallRoutes);
-  }
-  return std::string(kProbe) + hook.executable + std::string(kProbeTail) + "{ echo \"" + message +
-         "\" >&2; exit " + std::to_string(hook.exit_if_missing) + "; }" + std::string(kExec) +
-         hook.executable + hook.arguments;
+  const std::string program(name);
+  const int exit = hook.exit_if_missing;
+  const std::string project =
+      hook.project_variable.empty() ? "$PWD" : "${" + hook.project_variable + ":-$PWD}";
+  return std::string(kFind) + hook.executable + std::string(kFound) +
+         refusal(
+             "fleet-hooks: " + program + " is not installed on this machine (" + where(plain) + ")",
+             std::string(kInstallRoutes), exit, agent) +
+         " ;; *) " +
+         refusal("fleet-hooks: " + program +
+                     " was found through a relative PATH entry, where a repository can put a "
+                     "program of its own",
+                 "Take the relative entries out of PATH (and out of any PATH a settings file "
+                 "sets)",
+                 exit, agent) +
+         " ;; esac; " + std::string(kInProject) + project + "\"/*) " +
+         refusal("fleet-hooks: " + program +
+                     " was found inside the project, where a repository can put a program of "
+                     "its own",
+                 "Install fleet-hooks outside the project and put its bin directory on PATH", exit,
+                 agent) +
+         " ;; esac" + std::string(kExec) + hook.executable + hook.arguments;
 }
 
 std::optional<std::string> command_executable(std::string_view command) {

@@ -21,6 +21,9 @@ struct HookCommand {
   std::string arguments;   // everything after it, as written ("" or " --strict …")
   bool guarded = false;    // written in the `command -v … ||` form
   int exit_if_missing = exit_status::not_found;  // a plain command: /bin/sh says 127
+  // The guarded form's project: the variable the CLI sets to the project's root in its hooks'
+  // environment ("CLAUDE_PROJECT_DIR"), else "" for the hook's working directory.
+  std::string project_variable;
 };
 
 // `word` quoted for /bin/sh when it holds anything beyond [A-Za-z0-9/._+-].
@@ -30,6 +33,12 @@ std::string shell_quote(std::string_view word);
 // lists the suite writes and people hand-write.
 std::vector<std::string> shell_words(std::string_view text);
 
+// The guarded form (format_hook_command) runs the executable the shell finds for it only from
+// an absolute path outside the project (the hook's $project_variable, else its working
+// directory): one found through a relative PATH entry (`.tools` from a settings file's "env")
+// or inside the project is refused as a missing one is, with its own message. The form of
+// earlier releases (`command -v EXE >/dev/null 2>&1 || …; exec EXE`) is still read.
+//
 // The Claude Code plugin's hooks (plugin/hooks.json.in) choose the binary for the machine in
 // the command itself, with shell builtins only: kMachineRead reads the kernel's machine into $m
 // and keeps it only when the plugin holds bin/linux-$m/NAME, then the guarded form runs
@@ -52,8 +61,9 @@ inline constexpr std::string_view kInstallRoutes =
     "./fleet-hooks_<version>_<amd64|arm64>.deb; its tarball unpacked into ~/.local; or "
     "./install.sh in a clone of fleet-hooks. Put its bin directory on PATH";
 
-// The command text for `hook`. `name` is the suite executable's name and `agent` the agent
-// CLI that runs the hook (for the message: "…, then start Codex CLI again").
+// The command text for `hook` (the guarded form when hook.guarded). `name` is the suite
+// executable's name and `agent` the agent CLI that runs the hook (for the message: "…, then
+// start Codex CLI again").
 std::string format_hook_command(const HookCommand& hook, std::string_view name,
                                 std::string_view agent);
 

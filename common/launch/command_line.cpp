@@ -116,6 +116,58 @@ const RefusedOption* refused_option(const std::vector<std::string>& argv,
   return nullptr;
 }
 
+namespace {
+
+// Whether the comma-separated `words` name `word`.
+bool names_word(std::string_view words, std::string_view word) {
+  while (true) {
+    const std::size_t comma = words.find(',');
+    if (words.substr(0, comma) == word) return true;
+    if (comma == std::string_view::npos) return false;
+    words.remove_prefix(comma + 1);
+  }
+}
+
+// Whether `run` is on in argv: the option, with a value that lacks run.unless when it is set.
+bool option_on(const std::vector<std::string>& argv, const RunSwitch& run) {
+  const std::string with_value = std::string(run.option) + "=";
+  for (std::size_t i = 1; i < argv.size() && argv[i] != "--"; ++i) {
+    std::optional<std::string_view> value;
+    if (argv[i] == run.option) {
+      if (run.unless.empty() && run.when.empty()) return true;
+      if (i + 1 < argv.size()) value = argv[i + 1];
+    } else if (argv[i].starts_with(with_value)) {
+      value = std::string_view(argv[i]).substr(with_value.size());
+    }
+    if (value && (run.unless.empty() || !names_word(*value, run.unless)) &&
+        (run.when.empty() || names_word(*value, run.when)))
+      return true;
+  }
+  return false;
+}
+
+// Whether `run`'s variable is set in `environment` to a value that turns it on.
+bool variable_on(const std::vector<std::string>& environment, const RunSwitch& run) {
+  const std::string prefix = std::string(run.variable) + "=";
+  std::optional<std::string_view> value;
+  for (const std::string& entry : environment) {
+    if (entry.starts_with(prefix)) value = std::string_view(entry).substr(prefix.size());
+  }
+  return value && !value->empty() && *value != "0" && *value != "false";
+}
+
+}  // namespace
+
+const RunSwitch* run_switch(const std::vector<std::string>& argv,
+                            const std::vector<std::string>& environment,
+                            const AgentProfile& agent) {
+  for (const RunSwitch& run : agent.run_switches) {
+    if (!run.option.empty() && option_on(argv, run)) return &run;
+    if (!run.variable.empty() && variable_on(environment, run)) return &run;
+  }
+  return nullptr;
+}
+
 bool resumes_session(const std::vector<std::string>& argv, const AgentProfile& agent) {
   return without_resume(argv, agent).size() != argv.size();
 }

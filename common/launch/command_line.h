@@ -21,6 +21,13 @@ bool is_agent_command(const std::vector<std::string>& argv, const AgentProfile& 
 const RefusedOption* refused_option(const std::vector<std::string>& argv,
                                     const AgentProfile& agent);
 
+// The first of the profile's run switches (AgentProfile::run_switches) that argv (before a
+// "--") or `environment` ("NAME=value" entries, the last of a name counting) turns on, as the
+// CLI reads them; nullptr when none is on.
+const RunSwitch* run_switch(const std::vector<std::string>& argv,
+                            const std::vector<std::string>& environment,
+                            const AgentProfile& agent);
+
 // Whether argv resumes a session in the profile's form (with an id, or the latest session).
 bool resumes_session(const std::vector<std::string>& argv, const AgentProfile& agent);
 

@@ -8,9 +8,11 @@
 #include "base/exit_status.h"
 #include "base/ids.h"
 #include "launch/attempt.h"
+#include "launch/command_line.h"
 #include "launch/plan.h"
 #include "launch/retry_policy.h"
 #include "launch/summary.h"
+#include "process/child_process.h"
 #include "process/command_search.h"
 
 namespace fleet {
@@ -19,6 +21,24 @@ namespace {
 std::string signal_name(int sig) {
   const char* abbreviation = ::sigabbrev_np(sig);
   return abbreviation != nullptr ? std::string("SIG") + abbreviation : std::to_string(sig);
+}
+
+// A warning when the agent's command line or environment makes its CLI skip the hooks (its
+// dispatches would then run unguarded, its start unrecorded by them), which launch-wrapper sees.
+void warn_of_run_switch(Launch& launch, const LaunchPlan& plan) {
+  const AgentProfile& agent = *launch.options().agent;
+  if (!is_agent_command(plan.command, agent)) return;
+  const RunSwitch* off = run_switch(plan.command, environment_with(plan.environment), agent);
+  if (off == nullptr) return;
+  const std::string what =
+      !off->option.empty()
+          ? "its command line's " + std::string(off->option) +
+                (off->unless.empty() ? "" : " (without " + std::string(off->unless) + ")")
+          : "$" + std::string(off->variable) + " in its environment";
+  launch.notice()("warning: with " + what + ", " + std::string(agent.display_name) + " " +
+                  std::string(off->effect) +
+                  ": the suite's hooks do not run in this agent, and a dispatch it makes runs "
+                  "unguarded");
 }
 
 // What to run: planned from the options and, with a session key, the session's recorded
@@ -30,6 +50,7 @@ LaunchPlan plan(Launch& launch) {
     LaunchPlan plan =
         plan_launch(options.command, options.session, recorded, new_uuid_v4, *options.agent);
     if (plan.notice) launch.notice()(*plan.notice);
+    warn_of_run_switch(launch, plan);
     check_plan(
         options, plan, records.caller(),
         [&](const std::string& id) { return records.provenance_record(id); },

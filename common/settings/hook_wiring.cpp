@@ -176,6 +176,7 @@ class HookInstall {
                              ? hook_.executable
                              : shell_quote(options_.bin_dir + "/" + hook_.executable);
     command.guarded = true;
+    command.project_variable = agent_.project_dir_variable;
     command.exit_if_missing = is_guard() && !options_.fail_open_if_missing
                                   ? exit_status::hook_blocks
                                   : exit_status::hook_warns;

@@ -183,7 +183,11 @@ PluginCheck check_plugin(const std::string& project_dir, const AgentCli& agent,
                                 path});
     }
   }
-  if (!required.empty()) check.checked_tools = required;
+  for (const std::string& tool : required) {  // --tool adds to what the plugin guards
+    if (std::find(check.checked_tools.begin(), check.checked_tools.end(), tool) ==
+        check.checked_tools.end())
+      check.checked_tools.push_back(tool);
+  }
   if (!find_on_path("resume-guard")) {
     check.findings.push_back({"binary-missing", Severity::error,
                               "resume-guard is not on PATH here: the plugin refuses every dispatch "

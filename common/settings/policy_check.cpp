@@ -17,6 +17,7 @@
 #include "settings/plugin_wiring.h"
 #include "settings/settings_file.h"
 #include "settings/suite_matcher.h"
+#include "settings/switch_offs.h"
 #include "store/store_safety.h"
 
 namespace fleet {
@@ -120,6 +121,31 @@ std::optional<Finding> binary_missing(const ConfiguredHook& hook, const char* na
                  hook.file};
 }
 
+// A finding when the CLI would run `hook`'s executable from inside the project or through a
+// relative path (as this machine's PATH finds it): a program the repository ships, which a
+// pull request can change, in place of the suite's. nullopt otherwise.
+std::optional<Finding> runs_from_project(const ConfiguredHook& hook, const char* name,
+                                         Severity severity, const std::string& project_dir,
+                                         const AgentCli& agent) {
+  const std::optional<std::string> binary = resolve_hook_executable(hook, project_dir, agent);
+  if (!binary) return std::nullopt;
+  std::string where;
+  if (!binary->starts_with("/")) {
+    where = "through a relative path (" + *binary + ")";
+  } else {
+    const std::optional<std::string> real = real_path(*binary);
+    const std::string project = real_path(project_dir).value_or(project_dir);
+    if (!path_within(project, real.value_or(*binary))) return std::nullopt;
+    where = "from inside the project (" + *binary + ")";
+  }
+  return Finding{"suite-in-project", severity,
+                 std::string(agent.display_name) + " would run " + name + " " + where +
+                     ": a program the repository ships, which any pull request can change, in "
+                     "place of the suite's. Install fleet-hooks outside the project, put its bin "
+                     "directory on PATH, and run fleet-hooks install again",
+                 hook.file};
+}
+
 // What the configured guard command did with a forged self-resume: blocked it (a deny
 // decision, or exit 2: Claude Code blocks the call), or not, and then what it did instead.
 // A store-unsafe finding for the store at `store`, nullopt when it is safe.
@@ -219,24 +245,26 @@ SuiteEntries suite_entries(const std::vector<ConfiguredHook>& hooks, const Agent
   return entries;
 }
 
-// The tools that must be guarded: --tool, else every dispatch tool a guard entry names (the
-// dispatch tool first), else the dispatch tool.
+// The tools that must be guarded: every dispatch tool a guard entry names (the dispatch tool
+// first; it alone when no guard names one), and --tool's, which add to them (a team that names
+// its own tool keeps the default checked).
 std::vector<std::string> required_tools(const CheckOptions& options,
                                         const std::vector<const ConfiguredHook*>& guards) {
   const AgentCli& agent = *options.agent;
-  std::vector<std::string> required = options.tools;
-  if (required.empty()) {
-    for (const ConfiguredHook* guard : guards) {
-      if (matcher_covers_tool(guard->matcher, kDispatchToolName, agent) &&
-          !contains(required, kDispatchToolName))
-        required.insert(required.begin(), std::string(kDispatchToolName));
-      for (const std::string& tool : command_tools(guard->parsed.arguments)) {
-        if (matcher_covers_tool(guard->matcher, tool, agent) && !contains(required, tool))
-          required.push_back(tool);
-      }
+  std::vector<std::string> required;
+  for (const ConfiguredHook* guard : guards) {
+    if (matcher_covers_tool(guard->matcher, kDispatchToolName, agent) &&
+        !contains(required, kDispatchToolName))
+      required.insert(required.begin(), std::string(kDispatchToolName));
+    for (const std::string& tool : command_tools(guard->parsed.arguments)) {
+      if (matcher_covers_tool(guard->matcher, tool, agent) && !contains(required, tool))
+        required.push_back(tool);
     }
   }
   if (required.empty()) required.emplace_back(kDispatchToolName);
+  for (const std::string& tool : options.tools) {
+    if (!contains(required, tool)) required.push_back(tool);
+  }
   return required;
 }
 
@@ -262,6 +290,9 @@ GuardEntry guard_entry(const ConfiguredHook& guard, const CheckOptions& options)
       binary_missing(guard, "resume-guard", true, options.project_dir, agent);
   entry.present = !missing;
   if (missing) entry.findings.push_back(*missing);
+  if (auto inside =
+          runs_from_project(guard, "resume-guard", Severity::error, options.project_dir, agent))
+    entry.findings.push_back(std::move(*inside));
   if (entry.present && guard.parsed.guarded &&
       guard.parsed.exit_if_missing != exit_status::hook_blocks) {
     entry.findings.push_back(
@@ -383,6 +414,9 @@ std::vector<Finding> writer_findings(const std::vector<const ConfiguredHook*>& w
     if (auto missing =
             binary_missing(*writer, "provenance-writer", false, options.project_dir, agent))
       findings.push_back(std::move(*missing));
+    if (auto inside = runs_from_project(*writer, "provenance-writer", Severity::warning,
+                                        options.project_dir, agent))
+      findings.push_back(std::move(*inside));
   }
   return findings;
 }
@@ -400,18 +434,46 @@ void append(std::vector<Finding>& to, std::vector<Finding> more) {
   to.insert(to.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
 }
 
+// `options.agent` wired through a host's project file that it also runs (GitHub Copilot CLI
+// through Claude Code's .claude/settings.json): that file's check as its own CLI reads it,
+// and `options.agent`'s trust of its hooks; nullopt when no host's file holds a guard.
+std::optional<CheckResult> check_through_host(const CheckOptions& options) {
+  for (const AgentCli* host : options.hosts) {
+    CheckOptions through;
+    through.project_dir = options.project_dir;
+    through.state_dir = options.state_dir;
+    through.tools = options.tools;
+    through.agent = host;
+    const HookSources collected = collect_hooks(hook_source_options(through));
+    const SuiteEntries entries = suite_entries(collected.hooks, *host);
+    if (entries.guards.empty()) continue;
+    CheckResult result = check_wiring(through);
+    append(result.findings, trust_findings(entries.guards, entries.writers, {}, options));
+    return result;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 CheckResult check_wiring(const CheckOptions& options) {
   const AgentCli& agent = *options.agent;
   if (wired_by_plugin(agent)) {  // the suite's plugin file, not hook entries (OpenCode)
     PluginCheck plugin = check_plugin(options.project_dir, agent, options.tools);
+    append(plugin.findings,
+           switch_off_findings(agent, options.project_dir, {}, options.config_home));
     if (auto unsafe = store_finding(options)) plugin.findings.push_back(std::move(*unsafe));
     return {std::move(plugin.findings), std::move(plugin.checked_tools)};
   }
-  HookSources collected = collect_hooks(hook_source_options(options));
+  const HookSourceOptions sources = hook_source_options(options);
+  HookSources collected = collect_hooks(sources);
   std::vector<Finding> findings = std::move(collected.findings);
+  append(findings, switch_off_findings(agent, options.project_dir, sources.settings_files,
+                                       options.config_home));
   const SuiteEntries entries = suite_entries(collected.hooks, agent);
+  if (entries.guards.empty()) {
+    if (std::optional<CheckResult> through = check_through_host(options)) return *through;
+  }
   std::vector<std::string> required = required_tools(options, entries.guards);
 
   std::set<std::string> guarded;

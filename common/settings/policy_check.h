@@ -18,8 +18,9 @@ struct CheckOptions {
   std::string project_dir;
   std::string user_settings;  // "" for none
   std::string state_dir;      // "" resolves as everywhere else, for project_dir
-  // The dispatch tools that must be guarded. Empty: the tools the wired guards name with
-  // --tool (for the tools their matchers select), else dispatch_food_truck.
+  // Dispatch tools that must be guarded besides the default: the tools the wired guards name
+  // with --tool (for the tools their matchers select) and dispatch_food_truck when a guard's
+  // matcher selects it or none names a tool.
   std::vector<std::string> tools;
   // Claude Code plugin directories whose hooks/hooks.json counts too (as with
   // `claude --plugin-dir`).
@@ -30,6 +31,10 @@ struct CheckOptions {
   // file in `config_home` (agent_config_home) and the project's.
   const AgentCli* agent = nullptr;
   std::string config_home;  // of a CLI other than Claude Code; "" : the user's file is not read
+  // The CLIs whose project hook file `agent` also runs (hook_file_hosts: Claude Code's, for
+  // GitHub Copilot CLI). When `agent`'s own files hold no guard and a host's file does, that file
+  // is checked as its CLI reads it, with `agent`'s trust of it.
+  std::vector<const AgentCli*> hosts;
 };
 
 // Rules: settings-invalid, settings-ignored, guard-missing, matcher-misses-mcp,

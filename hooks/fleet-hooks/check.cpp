@@ -2,6 +2,7 @@
 // (common/settings/policy_check.h).
 
 #include "agents/agent_texts.h"
+#include "agents/agents.h"
 #include "base/exit_status.h"
 #include "base/paths.h"
 #include "settings/check_report.h"
@@ -33,6 +34,7 @@ fleet::CheckOptions check_options(const CheckArguments& a, const std::string& pr
   options.state_dir = a.state_dir;
   options.tools = a.tools;
   options.agent = &agent;
+  options.hosts = fleet::hook_file_hosts(agent);
   if (fleet::has_settings_scopes(agent)) {
     for (const std::string& dir : a.plugin_dirs)
       options.plugin_dirs.push_back(fleet::absolute_path(dir));
@@ -89,7 +91,9 @@ Subcommand add_check(CLI::App& program) {
       "check", "CI policy check of the effective hook configuration (exit 1 on any error)");
   sub->add_option("--project", a->project, "Project directory (default: .)");
   sub->add_option("--state-dir", a->state_dir, kStateDirHelp);
-  sub->add_option("--tool", a->tools, "A dispatch tool name that must be guarded (repeatable)")
+  sub->add_option("--tool", a->tools,
+                  "A dispatch tool that must be guarded besides the default (dispatch_food_truck "
+                  "and the tools the wired guards name; repeatable)")
       ->allow_extra_args(false)
       ->option_text("NAME");
   sub->add_option("--plugin-dir", a->plugin_dirs,

@@ -5,7 +5,8 @@
 // of MORE_TOOLS it asks `resume-guard --agent opencode`, in Claude Code's PreToolUse input, and
 // refuses the call by throwing: OpenCode then does not run the tool and gives the model the
 // message. It also refuses when resume-guard cannot run, fails or answers something it cannot
-// read: a guard that silently lets calls through is worse than none. A subagent runs in a child
+// read, or when PATH finds it only through a relative entry or inside the project: a guard that
+// silently lets calls through is worse than none. A subagent runs in a child
 // session; its call is judged as the call of the session at the root of its parents (the L3
 // that owns it), which resume-guard reads from parent_agent_id. After the dispatch tool ran,
 // tool.execute.after gives `provenance-writer hook --agent opencode` the MCP answer (Claude
@@ -17,6 +18,8 @@
 // SessionStart hooks do.
 // Checked with OpenCode 1.18.33.
 import { spawnSync } from "node:child_process";
+import { accessSync, constants, realpathSync, statSync } from "node:fs";
+import { isAbsolute, join, sep } from "node:path";
 
 const GUARD = "resume-guard";
 const WRITER = "provenance-writer";
@@ -53,9 +56,42 @@ async function owningSession(client, sessionID) {
   refuse(`session ${sessionID} is nested deeper than ${MAX_SESSION_DEPTH}; the dispatch is refused`);
 }
 
+// Where PATH finds the suite's program `name`, as a shell would: {path} to run, {refused}
+// with the reason when it is found through a relative PATH entry or inside the project (where
+// a repository can put a program of its own), {} when it is not found.
+function suiteProgram(name, directory) {
+  for (const entry of (process.env.PATH ?? "").split(":")) {
+    const candidate = join(entry === "" ? "." : entry, name);
+    try {
+      if (!statSync(candidate).isFile()) continue;
+      accessSync(candidate, constants.X_OK);
+    } catch {
+      continue;
+    }
+    if (!isAbsolute(entry)) {
+      return { refused: `${name} was found through a relative PATH entry (${candidate}), where ` +
+        "a repository can put a program of its own: take the relative entries out of PATH" };
+    }
+    let real = candidate;
+    let project = directory;
+    try {
+      real = realpathSync(candidate);
+      project = realpathSync(directory);
+    } catch {}
+    if (real === project || real.startsWith(project + sep)) {
+      return { refused: `${name} was found inside the project (${candidate}), where a ` +
+        "repository can put a program of its own: install fleet-hooks outside the project" };
+    }
+    return { path: candidate };
+  }
+  return {};
+}
+
 // resume-guard's answer to `hookInput`: "" to let the call run, else the reason it is refused.
 function guardAnswer(hookInput, directory) {
-  const run = spawnSync(GUARD, ["--agent", "opencode", ...TOOL_OPTIONS], {
+  const guard = suiteProgram(GUARD, directory);
+  if (guard.refused) return `${guard.refused}; until then every dispatch is refused`;
+  const run = spawnSync(guard.path ?? GUARD, ["--agent", "opencode", ...TOOL_OPTIONS], {
     input: JSON.stringify(hookInput), encoding: "utf8", cwd: directory, timeout: 30000,
   });
   if (run.error) {
@@ -96,7 +132,12 @@ async function hookInput(client, directory, event, input, args) {
 // provenance-writer `args` on `hook`; it cannot refuse anything any more, so a failure is only
 // reported on OpenCode's stderr, as what was not recorded.
 function runWriter(args, hook, directory, unrecorded) {
-  const run = spawnSync(WRITER, args, {
+  const writer = suiteProgram(WRITER, directory);
+  if (writer.refused) {
+    console.error(`fleet-hooks: ${WRITER} ${args[0]} did not record ${unrecorded}: ${writer.refused}`);
+    return;
+  }
+  const run = spawnSync(writer.path ?? WRITER, args, {
     input: JSON.stringify(hook), encoding: "utf8", cwd: directory, timeout: 30000,
   });
   if (run.error || run.status !== 0) {

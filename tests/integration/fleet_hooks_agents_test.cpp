@@ -662,3 +662,33 @@ TEST_CASE("fleet-hooks install --agent copilot --trust: the folder, beside Codex
   REQUIRE(m.run({"uninstall", "--project", m.dir, "--agent", "copilot"}).exit_code == 0);
   CHECK(read_file(config) == written);
 }
+
+TEST_CASE(
+    "fleet-hooks check --agent copilot: a repository wired only for Claude Code is judged "
+    "by Copilot's trust of it") {
+  // GitHub Copilot CLI runs the hooks of the repository's .claude/settings.json: a teammate
+  // asking check about Copilot must hear whether Copilot runs them (its folder trust), not that
+  // nothing guards the tool (before: guard-missing, with advice to wire a second file).
+  Machine m;
+  ::mkdir((m.home + "/.copilot").c_str(), 0755);
+  REQUIRE(m.run({"install", "--project", m.dir}).exit_code == 0);
+  const auto untrusted = check(m, "copilot");
+  CHECK(untrusted.exit_code == 1);
+  CHECK_MESSAGE(contains(untrusted.out,
+                         "error copilot-folder-untrusted: GitHub Copilot CLI runs "
+                         "none of the hooks of " +
+                             m.dir + "/.claude/settings.json"),
+                untrusted.out);
+  CHECK_MESSAGE(!contains(untrusted.out, "guard-missing"), untrusted.out);
+  write_file(m.home + "/.copilot/config.json", "{\"trustedFolders\": [\"" + m.dir + "\"]}\n");
+  const auto trusted = check(m, "copilot");
+  CHECK_MESSAGE(trusted.exit_code == 0, trusted.out);
+  CHECK(contains(trusted.out, "ok: resume-guard guards dispatch_food_truck"));
+  // A disableAllHooks in that file switches Copilot's run of it off: check says so.
+  const std::string settings = read_file(m.dir + "/.claude/settings.json");
+  write_file(m.dir + "/.claude/settings.json",
+             "{\"disableAllHooks\": true," + settings.substr(settings.find('{') + 1));
+  const auto off = check(m, "copilot");
+  CHECK(off.exit_code == 1);
+  CHECK_MESSAGE(contains(off.out, "copilot-hooks-disabled"), off.out);
+}

@@ -161,3 +161,23 @@ TEST_CASE("install-check: a guard matcher of the user's own that check refuses i
     CHECK(read_file(p.file()) == settings);
   }
 }
+
+TEST_CASE("check --tool: adds to the tools the default requires, never replaces them") {
+  // dispatch_food_truck's guard is broken (a 1 s timeout), spawn_worker's works. A team that
+  // follows the recipe ("tools: spawn_worker", besides dispatch_food_truck) must still be told
+  // dispatch_food_truck is unguarded: before, --tool replaced the default and check said ok.
+  Project p(
+      R"({"hooks":{"PreToolUse":[
+        {"matcher":"^(mcp__.*__|.*-)?dispatch_food_truck$","hooks":[{"type":"command","command":"resume-guard","timeout":1}]},
+        {"matcher":"^(mcp__.*__|.*-)?spawn_worker$","hooks":[{"type":"command","command":"resume-guard --tool spawn_worker","timeout":10}]}]}})");
+  for (const Args& extra : {Args{}, Args{"--tool", "spawn_worker"}}) {
+    CAPTURE(extra.size());
+    const RunResult checked = p.check(extra);
+    CHECK_MESSAGE(checked.exit_code == 1, checked.out);
+    CHECK_MESSAGE(
+        checked.out.find("error guard-missing: no correctly configured PreToolUse hook "
+                         "runs resume-guard for dispatch_food_truck") != std::string::npos,
+        checked.out);
+    CHECK(checked.out.find("resume-guard for spawn_worker") == std::string::npos);
+  }
+}

@@ -547,3 +547,32 @@ TEST_CASE("launch agents: Qwen Code's own resume form, id option and stale-sessi
         std::string::npos);
   CHECK(summary["completion_seen"].GetBool());
 }
+
+TEST_CASE("launch agents: a run that makes its CLI skip the hooks is warned of, and still run") {
+  // Claude Code with --bare or an inherited CLAUDE_CODE_SIMPLE runs no hook while its MCP
+  // servers stay: the worker's own dispatches would run unguarded.
+  TempDir tmp;
+  const std::string claude = write_script(tmp / "claude", "echo ran\n");
+  RunResult r = run_process(
+      launch({"--member", "m1", "--state-dir", tmp / "state"}, {claude, "--bare", "-p", "hi"}));
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("ran\n") != std::string::npos);
+  CHECK_MESSAGE(
+      r.err.find("launch-wrapper: warning: with its command line's --bare, Claude Code "
+                 "runs no hook: the suite's hooks do not run in this agent") != std::string::npos,
+      r.err);
+  r = run_process(launch({"--member", "m1", "--state-dir", tmp / "state"}, {claude, "-p", "hi"}),
+                  {"", {{"CLAUDE_CODE_SIMPLE", "1"}}, ""});
+  CHECK(r.exit_code == 0);
+  CHECK_MESSAGE(
+      r.err.find("with $CLAUDE_CODE_SIMPLE in its environment, Claude Code runs no hook") !=
+          std::string::npos,
+      r.err);
+  r = run_process(launch({"--member", "m1", "--state-dir", tmp / "state", "--agent", "opencode"},
+                         {write_script(tmp / "opencode", "echo ran\n"), "run", "--pure", "hi"}));
+  CHECK_MESSAGE(
+      r.err.find("with its command line's --pure, OpenCode loads no plugin") != std::string::npos,
+      r.err);
+  r = run_process(launch({"--member", "m1", "--state-dir", tmp / "state"}, {claude, "-p", "hi"}));
+  CHECK_MESSAGE(r.err.find("warning") == std::string::npos, r.err);
+}

@@ -294,8 +294,11 @@ TEST_CASE("wiring: any dispatch tool name - install --tool and check --tool") {
   REQUIRE(t.install({"--tool", "spawn_worker"}).exit_code == 0);
   r = t.check({"--tool", "spawn_worker"});
   CHECK_MESSAGE(r.exit_code == 0, r.out);
-  CHECK(r.out.find("ok: resume-guard guards spawn_worker and mcp__*__spawn_worker") !=
-        std::string::npos);
+  // --tool adds to what the wiring guards: dispatch_food_truck stays checked.
+  CHECK_MESSAGE(r.out.find("ok: resume-guard guards dispatch_food_truck and "
+                           "mcp__*__dispatch_food_truck, spawn_worker and mcp__*__spawn_worker") !=
+                    std::string::npos,
+                r.out);
   CHECK(t.install({"--tool", "bad|name"}).exit_code == 2);  // a usage error
 
   // A hand-written wiring for spawn_worker only passes check without --tool.

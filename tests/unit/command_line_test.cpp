@@ -60,3 +60,29 @@ TEST_CASE("command_line: a Codex resume read past the values of exec's options")
   CHECK_FALSE(
       resumed_session_id({"codex", "exec", "resume", "-m", "gpt-5", "--last", "go"}, codex));
 }
+
+TEST_CASE("command_line: a run's switches that make its CLI skip the hooks") {
+  const AgentProfile& claude = *find_agent_profile("claude");
+  const AgentProfile& codex = *find_agent_profile("codex");
+  const std::vector<std::string> none;
+  const auto on = [](const Args& argv, const std::vector<std::string>& env,
+                     const AgentProfile& agent) {
+    const RunSwitch* run = run_switch(argv, env, agent);
+    return run == nullptr ? std::string() : std::string(run->option) + std::string(run->variable);
+  };
+  CHECK(on({"claude", "-p", "hi"}, none, claude).empty());
+  CHECK(on({"claude", "--bare", "-p", "hi"}, none, claude) == "--bare");
+  CHECK(on({"claude", "-p", "hi"}, {"CLAUDE_CODE_SIMPLE=1"}, claude) == "CLAUDE_CODE_SIMPLE");
+  CHECK(on({"claude", "-p", "hi"}, {"CLAUDE_CODE_SIMPLE=0"}, claude).empty());
+  CHECK(on({"claude", "-p", "hi"}, {"CLAUDE_CODE_SIMPLE=1", "CLAUDE_CODE_SIMPLE="}, claude)
+            .empty());  // the last one counts
+  CHECK(on({"claude", "--setting-sources", "user", "-p", "x"}, none, claude) ==
+        "--setting-sources");
+  CHECK(on({"claude", "--setting-sources=user,local"}, none, claude) == "--setting-sources");
+  CHECK(on({"claude", "--setting-sources", "user,project"}, none, claude).empty());
+  CHECK(on({"claude", "-p", "--", "--bare"}, none, claude).empty());  // an operand
+  CHECK(on({"codex", "exec", "--disable", "hooks", "x"}, none, codex) == "--disable");
+  CHECK(on({"codex", "exec", "--disable", "web_search", "x"}, none, codex).empty());
+  CHECK(on({"codex", "exec", "-c", "features.hooks=false", "x"}, none, codex) == "-c");
+  CHECK(on({"codex", "exec", "-c", "model=\"m\"", "x"}, none, codex).empty());
+}

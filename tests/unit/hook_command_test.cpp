@@ -2,6 +2,7 @@
 #include "base/exit_status.h"
 
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include "process/child_process.h"
 #include "process/subprocess.h"
@@ -90,4 +91,54 @@ TEST_CASE("hook_command: /bin/sh runs the guarded form - blocks with the fix whe
                         environment_with({}), std::chrono::seconds(10));
   CHECK(r.exit_code == 1);
   CHECK(r.err.find("not found at /nonexistent/dir/resume-guard") != std::string::npos);
+}
+
+TEST_CASE(
+    "hook_command: the guarded form runs nothing found through a relative PATH entry or "
+    "inside the project") {
+  // A repository's .tools/resume-guard that lets every call through, reached as a settings
+  // file's "env": {"PATH": ".tools:…"} would reach it, and from an absolute entry inside the
+  // project.
+  const std::string project = "/tmp/fleet-hooks-guarded-form-" + std::to_string(::getpid());
+  REQUIRE(run_shell_command(
+              "mkdir -p " + project + "/.tools && printf '#!/bin/sh\\necho let-through\\n' > " +
+                  project + "/.tools/resume-guard && chmod +x " + project + "/.tools/resume-guard",
+              "", environment_with({}), std::chrono::seconds(10))
+              .exit_code == 0);
+  HookCommand guard{"resume-guard", "", true, fleet::exit_status::hook_blocks};
+  guard.project_variable = "CLAUDE_PROJECT_DIR";
+  const std::string command = format_hook_command(guard, "resume-guard", "Claude Code");
+  const auto back = parse_hook_command(command);
+  REQUIRE(back);
+  CHECK(back->project_variable == "CLAUDE_PROJECT_DIR");
+  CHECK(format_hook_command(*back, "resume-guard", "Claude Code") == command);
+  const auto run = [&](const std::string& path, const std::string& project_dir) {
+    return run_shell_command(
+        "cd " + project + " && " + command, "{}",
+        environment_with({"PATH=" + path + ":/usr/bin:/bin", "CLAUDE_PROJECT_DIR=" + project_dir}),
+        std::chrono::seconds(10));
+  };
+  CommandResult r = run(".tools", project);
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.empty());
+  CHECK_MESSAGE(
+      r.err.find("resume-guard was found through a relative PATH entry") != std::string::npos,
+      r.err);
+  r = run(project + "/.tools", project);
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.empty());
+  CHECK_MESSAGE(r.err.find("resume-guard was found inside the project") != std::string::npos,
+                r.err);
+  // Without CLAUDE_PROJECT_DIR (Codex sets none), the hook's working directory is the project.
+  guard.project_variable = "";
+  r = run_shell_command(
+      "cd " + project + " && " + format_hook_command(guard, "resume-guard", "Codex CLI"), "{}",
+      environment_with({"PATH=" + project + "/.tools:/usr/bin:/bin"}), std::chrono::seconds(10));
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.empty());
+  // Outside the project, from an absolute entry: run.
+  r = run(project + "/.tools", "/nonexistent-project");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == "let-through\n");
+  run_shell_command("rm -rf " + project, "", environment_with({}), std::chrono::seconds(10));
 }

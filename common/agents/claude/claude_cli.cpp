@@ -17,6 +17,19 @@ constexpr std::array<HookFileReader, 1> kClaudeFileReaders = {{
      .result_text = "text_result_for_llm"},
 }};
 
+// Read from Claude Code 2.1.328's code: "disableAllHooks": true in any settings file (the merged
+// settings, or the managed ones) runs no hook but managed ones; "allowManagedHooksOnly": true,
+// read from managed settings only, runs only theirs. Every settings file's "env" is the hooks'
+// environment, and its CLAUDE_CODE_SHELL_PREFIX is put before every hook command.
+constexpr HooksOffSetting kClaudeHooksOff[] = {
+    {.path = "disableAllHooks", .off = true},
+    {.path = "allowManagedHooksOnly", .off = true, .system_only = true},
+};
+constexpr std::string_view kClaudeManaged[] = {"/etc/claude-code/managed-settings.json",
+                                               "/etc/claude-code/managed-settings.d/"};
+constexpr std::string_view kClaudeOwnVariables[] = {"CLAUDE_CODE_SHELL_PREFIX",
+                                                    "CLAUDE_CODE_SIMPLE", "CLAUDE_CODE_SAFE_MODE"};
+
 }  // namespace
 
 // Claude Code 2.1.328: PostToolUse's tool_response for an MCP tool is the array of content
@@ -55,6 +68,11 @@ constexpr AgentCli kClaudeCli = {
                      .hooks_file = "hooks/hooks.json",
                      .installed_file = "plugins/installed_plugins.json",
                      .root_variable = "CLAUDE_PLUGIN_ROOT"},
+    .switches = {.version_checked = "2.1.328",
+                 .off_settings = kClaudeHooksOff,
+                 .env_member = "env",
+                 .files = {.system = kClaudeManaged, .project = {}, .env_files = {}},
+                 .variables = kClaudeOwnVariables},
 };
 
 }  // namespace fleet

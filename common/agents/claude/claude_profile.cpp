@@ -19,6 +19,27 @@ constexpr ErrorText kClaudeTexts[] = {
 
 // `-p` prints an API failure as its answer; `--output-format json|stream-json` in its "result".
 constexpr std::string_view kClaudeFailureEvents[] = {"result"};
+// What makes one run of Claude Code 2.1.328 skip the project's hooks while --mcp-config's
+// servers stay (read from its code; --bare, CLAUDE_CODE_SIMPLE and --setting-sources seen).
+constexpr RunSwitch kClaudeRunSwitches[] = {
+    {.option = "--bare", .variable = ""},
+    {.option = "", .variable = "CLAUDE_CODE_SIMPLE"},
+    {.option = "--safe-mode", .variable = "", .effect = "runs only managed hooks"},
+    {.option = "", .variable = "CLAUDE_CODE_SAFE_MODE", .effect = "runs only managed hooks"},
+    {.option = "--restricted", .variable = "", .effect = "reads no project settings"},
+    {.option = "", .variable = "CLAUDE_CODE_RESTRICTED", .effect = "reads no project settings"},
+    {.option = "--setting-sources",
+     .variable = "",
+     .unless = "project",
+     .effect = "reads no project settings"},
+    {.option = "--ignore-persisted-trust", .variable = "", .effect = "runs no project hook"},
+    {.option = "",
+     .variable = "CLAUDE_CODE_IGNORE_PERSISTED_TRUST",
+     .effect = "runs no project hook"},
+    {.option = "",
+     .variable = "CLAUDE_CODE_SHELL_PREFIX",
+     .effect = "runs every hook command through another program"},
+};
 
 }  // namespace
 
@@ -48,6 +69,7 @@ constexpr AgentProfile kClaudeProfile = {
                .generic_rules = true,
                .stdout_events = kClaudeFailureEvents,
                .plain_stdout = true},
+    .run_switches = kClaudeRunSwitches,
 };
 
 }  // namespace fleet

@@ -6,6 +6,14 @@
 #include "agents/codex/codex_trust_removal.h"
 
 namespace fleet {
+namespace {
+
+// Read from codex-cli 0.169.0's code: it loads $CODEX_HOME/.env (not a project's) into its
+// environment, which its hooks inherit. [features] hooks = false in any config.toml it reads is
+// read with its trust (codex_trust.h).
+constexpr std::string_view kCodexEnvFiles[] = {".env"};
+
+}  // namespace
 
 // codex-cli 0.169.0: Claude Code's dialect; an MCP tool's tool_response is the MCP result
 // {"content":[{"type":"text","text":…}]}. A project's hooks run only once trusted in
@@ -44,6 +52,13 @@ constexpr AgentCli kCodexCli = {
     .on_not_plain_json = "loads none of its hooks (it warns: failed to parse hooks config)",
     .also_read_by = {},
     .project_dir_variable = "",  // none (codex-cli 0.169.0 names no such variable)
+    .switches = {.version_checked = "0.169.0",
+                 .off_settings = {},
+                 .env_member = "",
+                 .files = {.system = {},
+                           .project = {},
+                           .env_files = {},
+                           .config_env_files = kCodexEnvFiles}},
 };
 
 }  // namespace fleet

@@ -66,6 +66,14 @@ constexpr ErrorText kCodexTexts[] = {
 // `codex exec --json` reports a failure in its own events; item.* events carry the worker's
 // commands, their output and its answers, and without --json stdout is only the last answer.
 constexpr std::string_view kCodexFailureEvents[] = {"error", "turn.failed"};
+// What makes one run of codex-cli 0.169.0 skip the hooks (read from its code).
+constexpr RunSwitch kCodexRunSwitches[] = {
+    {.option = "--disable", .variable = "", .when = "hooks"},
+    {.option = "-c", .variable = "", .when = "features.hooks=false"},
+    {.option = "--ignore-user-config",
+     .variable = "",
+     .effect = "reads none of its hooks' trust, so runs no project hook"},
+};
 
 }  // namespace
 
@@ -97,6 +105,7 @@ constexpr AgentProfile kCodexProfile = {
                .stdout_events = kCodexFailureEvents,
                .plain_stdout = false},
     .refused_options = kCodexRefused,
+    .run_switches = kCodexRunSwitches,
 };
 
 }  // namespace fleet

@@ -274,6 +274,25 @@ std::vector<CodexHookState> installed_hook_states(const std::string& project_dir
   return states;
 }
 
+namespace {
+
+// A codex-hooks-disabled finding when `file` ([features] of a config.toml Codex reads: the
+// user's, a trusted project's own, the system's) turns hooks off (codex-cli 0.169.0: "hooks",
+// and its older name "codex_hooks").
+void append_hooks_off(std::vector<Finding>& findings, const std::string& file,
+                      const TomlScan& scan) {
+  std::optional<bool> enabled = toml_bool(scan, {"features", "hooks"});
+  if (!enabled) enabled = toml_bool(scan, {"features", "codex_hooks"});
+  if (enabled != false) return;
+  findings.push_back({"codex-hooks-disabled", Severity::error,
+                      "hooks are turned off in " + file +
+                          " ([features] hooks = false, or codex_hooks = false): Codex runs no "
+                          "hook at all, and every dispatch runs unguarded. Remove that line",
+                      file});
+}
+
+}  // namespace
+
 std::vector<Finding> codex_trust_findings(const std::string& project_dir,
                                           const std::string& codex_home,
                                           const std::vector<HookToTrust>& hooks) {
@@ -288,14 +307,19 @@ std::vector<Finding> codex_trust_findings(const std::string& project_dir,
                             "Fix that line",
                         config});
   }
-  std::optional<bool> enabled = toml_bool(scan, {"features", "hooks"});
-  if (!enabled) enabled = toml_bool(scan, {"features", "codex_hooks"});
-  if (enabled == false) {
+  append_hooks_off(findings, config, scan);
+  for (const std::string& other :
+       {project_dir + "/.codex/config.toml", std::string("/etc/codex/config.toml"),
+        std::string("/etc/codex/managed_config.toml")}) {
+    append_hooks_off(findings, other, scan_toml(read_codex_config(other).content));
+  }
+  const std::string requirements = "/etc/codex/requirements.toml";
+  if (toml_bool(scan_toml(read_codex_config(requirements).content), {"allow_managed_hooks_only"}) ==
+      true) {
     findings.push_back({"codex-hooks-disabled", Severity::error,
-                        "hooks are turned off in " + config +
-                            " ([features] hooks = false, or codex_hooks = false): Codex runs no "
-                            "hook at all, and every dispatch runs unguarded. Remove that line",
-                        config});
+                        "allow_managed_hooks_only = true: Codex runs only the hooks of its managed "
+                        "folder, none of the project's, and every dispatch runs unguarded",
+                        requirements});
   }
   const std::string project_file = project_hook_path(project_dir);
   const bool in_project = std::any_of(hooks.begin(), hooks.end(), [&](const HookToTrust& h) {

@@ -199,7 +199,11 @@ std::vector<Finding> copilot_trust_findings(const std::string& project_dir,
              project_dir + " and trust the folder",
          config});
   }
-  std::vector<std::string> switches = {project_dir + "/.github/copilot/settings.json",
+  // Where GitHub Copilot CLI 1.0.102 reads "disableAllHooks" ("Disable all hooks, both
+  // user-level and repo-level"): the repository's settings, the user's, the managed ones.
+  std::vector<std::string> switches = {copilot_dir + "/settings.json", copilot_dir + "/config.json",
+                                       "/etc/github-copilot/managed-settings.json",
+                                       project_dir + "/.github/copilot/settings.json",
                                        project_dir + "/.github/copilot/settings.local.json"};
   switches.insert(switches.end(), repository_files.begin(), repository_files.end());
   for (const std::string& file : switches) {
@@ -208,7 +212,7 @@ std::vector<Finding> copilot_trust_findings(const std::string& project_dir,
         std::find(repository_files.begin(), repository_files.end(), file) != repository_files.end();
     findings.push_back({"copilot-hooks-disabled", Severity::error,
                         "\"disableAllHooks\": true in " + file + ": GitHub Copilot CLI runs " +
-                            (own ? "none of the hooks of that file" : "no hook of the repository") +
+                            (own ? "none of the hooks of that file" : "no hook") +
                             ", and every dispatch runs unguarded. Remove it",
                         file});
   }

@@ -4,6 +4,16 @@
 #include "agents/gemini/gemini_trust.h"
 
 namespace fleet {
+namespace {
+
+// Read from Gemini CLI 0.61.0's code: it loads the first .gemini/.env or .env of the project
+// (then ~/.gemini/.env and ~/.env) into its environment, which its hooks inherit; its settings
+// have no "env" for hooks. hooksConfig.enabled and hooksConfig.disabled, merged across its
+// settings as it merges them, are read with its trust (gemini_trust.h).
+constexpr std::string_view kGeminiEnvFiles[] = {".gemini/.env", ".env", "~/.gemini/.env", "~/.env"};
+constexpr std::string_view kGeminiOwnVariables[] = {"GEMINI_PROJECT_DIR"};
+
+}  // namespace
 
 // gemini-cli 0.61.0: BeforeTool/AfterTool, mcp_<server>_<tool>, a top-level
 // {"decision":"deny","reason":…}; AfterTool's tool_response is {"llmContent":[{"text":…}],
@@ -41,6 +51,11 @@ constexpr AgentCli kGeminiCli = {
     .also_read_by = {},
     // Also GEMINI_PROJECT_DIR (Gemini CLI 0.61.0, doc/cli-facts.md).
     .project_dir_variable = "CLAUDE_PROJECT_DIR",
+    .switches = {.version_checked = "0.61.0",
+                 .off_settings = {},
+                 .env_member = "",
+                 .files = {.system = {}, .project = {}, .env_files = kGeminiEnvFiles},
+                 .variables = kGeminiOwnVariables},
 };
 
 }  // namespace fleet

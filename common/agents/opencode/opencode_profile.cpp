@@ -22,6 +22,14 @@ constexpr ErrorText kOpenCodeTexts[] = {
 // `--format json` reports a failure as {"type":"error","error":{…}}; the rest of stdout is
 // the worker's own steps, text and tool calls.
 constexpr std::string_view kOpenCodeFailureEvents[] = {"error"};
+// What makes one run of OpenCode 1.18.33 load no plugin of the project (read from its code).
+constexpr RunSwitch kOpenCodeRunSwitches[] = {
+    {.option = "--pure", .variable = "", .effect = "loads no plugin"},
+    {.option = "", .variable = "OPENCODE_PURE", .effect = "loads no plugin"},
+    {.option = "",
+     .variable = "OPENCODE_DISABLE_PROJECT_CONFIG",
+     .effect = "loads no plugin of the project"},
+};
 
 }  // namespace
 
@@ -52,6 +60,7 @@ constexpr AgentProfile kOpenCodeProfile = {
                .stdout_events = kOpenCodeFailureEvents,
                .plain_stdout = false},
     .completion_on_stdout = {.option = "--format", .short_option = "", .value = "json"},
+    .run_switches = kOpenCodeRunSwitches,
 };
 
 }  // namespace fleet

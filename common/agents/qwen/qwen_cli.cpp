@@ -4,6 +4,19 @@
 #include "agents/qwen/qwen_trust.h"
 
 namespace fleet {
+namespace {
+
+// Read from Qwen Code 0.24.4's code: it loads the first .qwen/.env or .env of the project (then
+// ~/.qwen/.env and ~/.env) into its environment, filling unset variables, which its hooks
+// inherit; QWEN_CODE_SAFE_MODE and QWEN_CODE_SIMPLE set there (or in a settings file's "env")
+// turn every hook off. Its disableAllHooks is read with folder trust (qwen_trust.h).
+constexpr std::string_view kQwenEnvFiles[] = {".qwen/.env", ".env", "~/.qwen/.env", "~/.env"};
+constexpr std::string_view kQwenSystem[] = {"/etc/qwen-code/settings.json",
+                                            "/etc/qwen-code/system-defaults.json"};
+constexpr std::string_view kQwenOwnVariables[] = {"QWEN_CODE_SAFE_MODE", "QWEN_CODE_SIMPLE",
+                                                  "QWEN_PROJECT_DIR", "GEMINI_PROJECT_DIR"};
+
+}  // namespace
 
 // Qwen Code 0.24.4 (a fork of Gemini CLI) speaks Claude Code's hook protocol in
 // .qwen/settings.json: PreToolUse/PostToolUse/SessionStart, the anchored matcher, the
@@ -43,6 +56,11 @@ constexpr AgentCli kQwenCli = {
     .caller_variable = "QWEN_CODE_SESSION_ID",
     // Also QWEN_PROJECT_DIR and GEMINI_PROJECT_DIR (Qwen Code 0.24.4, doc/cli-facts.md).
     .project_dir_variable = "CLAUDE_PROJECT_DIR",
+    .switches = {.version_checked = "0.24.4",
+                 .off_settings = {},
+                 .env_member = "env",
+                 .files = {.system = kQwenSystem, .project = {}, .env_files = kQwenEnvFiles},
+                 .variables = kQwenOwnVariables},
 };
 
 }  // namespace fleet

@@ -20,6 +20,14 @@ constexpr ErrorText kQwenTexts[] = {
 
 // stdout holds the answer (`-o text`) or JSON events whose report of the run is "result".
 constexpr std::string_view kQwenFailureEvents[] = {"result"};
+// What makes one run of Qwen Code 0.24.4 skip the hooks (read from its code; --bare and
+// --safe-mode also drop its MCP servers).
+constexpr RunSwitch kQwenRunSwitches[] = {
+    {.option = "--bare", .variable = ""},
+    {.option = "", .variable = "QWEN_CODE_SIMPLE"},
+    {.option = "--safe-mode", .variable = ""},
+    {.option = "", .variable = "QWEN_CODE_SAFE_MODE"},
+};
 
 }  // namespace
 
@@ -51,6 +59,7 @@ constexpr AgentProfile kQwenProfile = {
     .completion_on_stdout = {.option = "--output-format",
                              .short_option = "-o",
                              .value = "stream-json"},
+    .run_switches = kQwenRunSwitches,
 };
 
 }  // namespace fleet
