@@ -46,6 +46,12 @@ struct GuardDecision {
   Verdict verdict = Verdict::silent;
   std::string message;             // deny: the reason; advisory: the message shown to the user
   std::optional<std::string> log;  // one line for stderr, when there is one
+  // The rule of the decision table that decided, as a stable short name (the guard log's
+  // `rule`, doc/resume-guard.md): "not-a-resume", "unreadable-input", "malformed",
+  // "invalid-id", "self-resume", "store-unlocatable", "store-untrusted", "store-missing",
+  // "store-unreadable", "unrecorded", "ambiguous-prefix", "orchestrator-session",
+  // "caller-owns", "kitchen-owns", "not-owner"; a static string.
+  const char* rule = "not-a-resume";
 
   // What the hook prints on stdout: the JSON of a deny or an advisory in `agent`'s dialect;
   // nullopt when silent.
@@ -54,5 +60,10 @@ struct GuardDecision {
 
 // Decides on one request (the decision table, rule by rule).
 GuardDecision decide_resume(const ResumeRequest& request, const GuardOptions& options);
+
+// The state directory the guard judges a request from `hook_cwd` with (resolve_state_dir of
+// --state-dir): where its store is, and where its log goes (guard/guard_log.h). The one
+// function here that throws: Error for an invalid $AUTOSKILLIT_CAMPAIGN_ID.
+std::string guard_state_dir(const GuardOptions& options, std::string_view hook_cwd);
 
 }  // namespace fleet

@@ -1,8 +1,8 @@
 // fleet-hooks: wire the suite into the agent CLIs' hook files (`fleet-hooks agents` lists
-// them), check the wiring in CI, and look after the provenance store (verify, query, compact,
-// replay policy cases). Each subcommand is one file here (its options, and its result mapped
-// to output and an exit status); main adds them, parses the command line, runs the one named
-// and reports a fleet::Error, naming the program and the subcommand.
+// them), check the wiring in CI, look after the provenance store (verify, query, compact,
+// replay policy cases), and show the guard log. Each subcommand is one file here (its options, and
+// its result mapped to output and an exit status); main adds them, parses the command line, runs
+// the one named and reports a fleet::Error, naming the program and the subcommand.
 
 #include <cstdio>
 #include <vector>
@@ -21,7 +21,7 @@ namespace {
 constexpr fleet_hooks::AddSubcommand kSubcommands[] = {
     fleet_hooks::add_install, fleet_hooks::add_uninstall, fleet_hooks::add_check,
     fleet_hooks::add_verify,  fleet_hooks::add_query,     fleet_hooks::add_compact,
-    fleet_hooks::add_replay,  fleet_hooks::add_agents,
+    fleet_hooks::add_replay,  fleet_hooks::add_log,       fleet_hooks::add_agents,
 };
 
 }  // namespace

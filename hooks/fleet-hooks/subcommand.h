@@ -29,6 +29,7 @@ Subcommand add_verify(CLI::App& program);
 Subcommand add_query(CLI::App& program);
 Subcommand add_compact(CLI::App& program);
 Subcommand add_replay(CLI::App& program);
+Subcommand add_log(CLI::App& program);
 Subcommand add_agents(CLI::App& program);
 
 // What the subcommands share.

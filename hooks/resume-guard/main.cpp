@@ -1,7 +1,7 @@
 // resume-guard: PreToolUse (Gemini: BeforeTool) hook that refuses a resume_session_id that is not a
 // worker session owned by the caller or its kitchen. Reads the hook input on stdin; exits 0 and
-// decides only through what it prints (a command line it cannot parse exits 1, never 2) (see
-// doc/resume-guard.md).
+// decides only through what it prints (a command line it cannot parse exits 1, never 2); each
+// deny and advisory also goes to the guard log beside the store (see doc/resume-guard.md).
 
 #include <unistd.h>
 #include <cstdio>
@@ -13,6 +13,7 @@
 #include "base/cli.h"
 #include "base/exit_status.h"
 #include "guard/dispatch_handover.h"
+#include "guard/guard_log.h"
 #include "guard/resume_guard.h"
 #include "hook/hook_protocol.h"
 #include "version.h"
@@ -49,11 +50,13 @@ int main(int argc, char** argv) {
 
   fleet::GuardDecision decision;
   std::optional<std::string> handover_log;
+  std::optional<std::string> guard_log;
   try {
     const fleet::HookInput hook(fleet::read_bounded(STDIN_FILENO, fleet::kMaxHookInputBytes),
                                 *options.agent);
     const fleet::ResumeRequest request = fleet::read_resume_request(hook, options.tools);
     decision = fleet::decide_resume(request, options);
+    guard_log = fleet::log_guard_decision(hook, request, decision, options);
     handover_log = fleet::hand_over_caller(request, decision);
   } catch (const std::exception& e) {
     decision.log = std::string("resume-guard: internal error: ") + e.what() + "; no decision made";
@@ -61,6 +64,7 @@ int main(int argc, char** argv) {
   if (const auto out = decision.output(*options.agent))
     std::fwrite(out->data(), 1, out->size(), stdout);
   if (decision.log) std::fprintf(stderr, "%s\n", decision.log->c_str());
+  if (guard_log) std::fprintf(stderr, "%s\n", guard_log->c_str());
   if (handover_log) std::fprintf(stderr, "%s\n", handover_log->c_str());
   return fleet::exit_status::ok;
 }

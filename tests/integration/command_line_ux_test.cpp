@@ -144,7 +144,7 @@ TEST_CASE("cli 13.6: no or an unknown subcommand prints usage and the subcommand
     CHECK(r.err.starts_with("fleet-hooks: "));
     CHECK(contains(r.err, "Usage: fleet-hooks"));
     for (const char* sub :
-         {"install", "uninstall", "check", "verify", "query", "compact", "replay"}) {
+         {"install", "uninstall", "check", "verify", "query", "compact", "replay", "log"}) {
       CHECK_MESSAGE(contains(r.err, std::string("\n  ") + sub + " "), sub);
     }
   }

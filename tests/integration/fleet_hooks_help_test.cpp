@@ -74,7 +74,7 @@ std::map<std::string, std::string> help_options(const std::string& subcommand) {
 TEST_CASE("fleet-hooks --help of each subcommand lists the options of the manual's synopsis") {
   const std::map<std::string, std::string> synopsis = manual_synopsis();
   for (const char* subcommand :
-       {"install", "uninstall", "check", "verify", "query", "compact", "replay"}) {
+       {"install", "uninstall", "check", "verify", "query", "compact", "replay", "log"}) {
     INFO(subcommand);
     REQUIRE(synopsis.count(subcommand) == 1);
     const std::map<std::string, std::string> manual = options_in(synopsis.at(subcommand));
@@ -109,7 +109,7 @@ TEST_CASE("fleet-hooks query --help shows its alternatives as the manual's synop
   const std::string shown = r.out.substr(usage + 7, r.out.find("\n\n", usage) - usage - 7);
   CHECK(collapsed(shown) == manual);
   for (const char* subcommand :
-       {"install", "uninstall", "check", "verify", "query", "compact", "replay"}) {
+       {"install", "uninstall", "check", "verify", "query", "compact", "replay", "log"}) {
     CAPTURE(subcommand);
     CHECK_FALSE(contains(run_process({FLEET_HOOKS_CLI, subcommand, "--help"}).out, "(not with"));
   }

@@ -260,3 +260,26 @@ TEST_CASE("resume_guard: another CLI's event or MCP name is not the dispatch cal
   CHECK(decide_resume(read_resume_request(HookInput(from_gemini, gemini), {}), f.options).verdict ==
         Verdict::deny);
 }
+
+TEST_CASE("resume_guard: each decision names the rule of the table that decided") {
+  Fixture f;
+  f.add(kWorker, kL3, "kitchen-1");
+  f.add("a11ce000-0000-4000-8000-000000000001", kL3, "", "");  // an L3
+  f.add("0d07e5d0-0000-4000-8000-000000000002", kOtherL3, "kitchen-2");
+  const auto rule = [&](const std::string& caller, const std::string& resume) {
+    return std::string(f.decide(pre_tool_use(caller, resume)).rule);
+  };
+  CHECK(rule(kL3, "") == "not-a-resume");
+  CHECK(rule(kL3, "42") == "malformed");
+  CHECK(rule(kL3, "\"../x\"") == "invalid-id");
+  CHECK(rule(kL3, quoted(kL3)) == "self-resume");
+  CHECK(rule(kL3, "\"0d07e5d0\"") == "ambiguous-prefix");
+  CHECK(rule(kL3, "\"a11ce000-0000-4000-8000-000000000001\"") == "orchestrator-session");
+  CHECK(rule(kL3, quoted(kWorker)) == "caller-owns");
+  CHECK(rule(kOtherL3, quoted(kWorker)) == "kitchen-owns");
+  CHECK(rule(kL3, "\"0d07e5d0-0000-4000-8000-000000000002\"") == "not-owner");
+  CHECK(rule(kL3, "\"unknown-1\"") == "unrecorded");
+  CHECK(std::string(f.decide("not json").rule) == "unreadable-input");
+  f.options.state_dir = f.tmp / "none";
+  CHECK(rule(kL3, "\"unknown-1\"") == "store-missing");
+}
