@@ -329,3 +329,52 @@ TEST_CASE("e2e: codex trust - an entry with more shell than install writes is le
   CHECK(check.exit_code == 1);
   CHECK(contains(check.out, "error codex-hook-untrusted: the resume-guard hook"));
 }
+
+TEST_CASE(
+    "e2e: codex - every verdict leaves a trace: fleet-hooks log shows the deny and the "
+    "advisory codex exec shows nowhere") {
+  AgentFleet fleet("codex", FLEET_E2E_FIXTURES, FLEET_E2E_CACHE);
+  fleet.install();
+  fleet.trust();
+  const auto check = fleet.check();
+  REQUIRE_MESSAGE(check.exit_code == 0, (check.out + check.err));
+  const std::string worker = script_stranger_resume(fleet);
+  const std::string unknown = "0d07e5d0-0000-4000-8000-00000000dead";
+  // A deny: a stranger's resume.
+  const AgentRun denied = fleet.l3("L3-STEAL resume the worker", "kitchen-2");
+  CHECK(denied.process.exit_code == 0);
+  CHECK(fleet.calls().empty());
+  // An advisory: an id the store does not hold goes through, and Codex says so nowhere.
+  fleet.script(
+      R"({"rules":[{"match":"L3-UNKNOWN","turns":[)" +
+      fleet.dispatch_turn(R"({"prompt":"L2-WORK other","resume_session_id":")" + unknown +
+                          R"("})") +
+      R"(,{"text":"done"}]},{"match":"L3-OWN","turns":[)" +
+      fleet.dispatch_turn(R"({"prompt":"L2-WORK own","resume_session_id":")" + worker + R"("})") +
+      R"(,{"text":"done"}]},{"match":"L2-WORK","turns":[{"text":"x"}]}]})");
+  const AgentRun advised = fleet.l3("L3-UNKNOWN resume it", "kitchen-2");
+  CHECK(advised.process.exit_code == 0);
+  CHECK(fleet.calls().size() == 1);
+  // A silent pass: the worker's own kitchen resumes it.
+  const AgentRun own = fleet.l3("L3-OWN resume it", "kitchen-1");
+  CHECK(own.process.exit_code == 0);
+  CHECK(fleet.calls().size() == 2);
+
+  const auto log = fleet.fleet_hooks({"log", "--json"});
+  REQUIRE_MESSAGE(log.exit_code == 0, log.err);
+  const std::vector<std::string> lines = fleet::test::split_lines(log.out);
+  REQUIRE_MESSAGE(lines.size() == 2, log.out);
+  rapidjson::Document deny = fleet::test::json_document(lines[0]);
+  CHECK(std::string(deny["verdict"].GetString()) == "deny");
+  CHECK(std::string(deny["rule"].GetString()) == "not-owner");
+  CHECK(std::string(deny["session"].GetString()) == worker);
+  CHECK(std::string(deny["caller"].GetString()) == denied.session_id);
+  CHECK(std::string(deny["agent"].GetString()) == "codex");
+  rapidjson::Document advisory = fleet::test::json_document(lines[1]);
+  CHECK(std::string(advisory["verdict"].GetString()) == "advisory");
+  CHECK(std::string(advisory["rule"].GetString()) == "unrecorded");
+  CHECK(std::string(advisory["session"].GetString()) == unknown);
+  const auto text = fleet.fleet_hooks({"log"});
+  CHECK_MESSAGE(text.out.find("Refused to resume session '" + worker) != std::string::npos,
+                text.out);
+}

@@ -91,6 +91,16 @@ class Fleet {
   // The text of every tool_result Claude Code sent back to the model so far.
   std::string tool_results() const { return api_->tool_results(); }
 
+  // `fleet-hooks check` on the project, as its user runs it.
+  RunResult check() const {
+    return run_process(
+        {bin_ + "/fleet-hooks", "check", "--project", project_},
+        {"", {{"HOME", home_}, {"FLEET_HOOKS_STATE_DIR", state_}, {"PATH", path_}}, ""});
+  }
+  const std::string& project() const { return project_; }
+  const std::string& state() const { return state_; }
+  const std::string& bin() const { return bin_; }
+
  private:
   TempDir tmp_;
   std::string claude_;
@@ -225,4 +235,90 @@ TEST_CASE("e2e: a resumed L2 survives its old completion marker and ends after i
   CHECK(stderr_text.find("completion marker seen") != std::string::npos);
   CHECK(field(calls[1], "result", "kill_reason") == "completed_then_stopped");
   CHECK(field(calls[1], "result", "session_id") == field(calls[0], "result", "session_id"));
+}
+
+TEST_CASE(
+    "e2e: a repository's switch-offs fail check - and each lets a stranger through or is "
+    "refused by the wiring") {
+  // What a pull request can commit that takes the guard out of play while the wiring itself is
+  // right (Claude Code 2.1.328): check must fail on each, and each must really matter.
+  Fleet fleet;
+  const std::string worker = "0d07e5d0-0000-4000-8000-00000000f00d";
+  fleet::test::write_record(fleet.state(), worker, kL3, "kitchen-1");
+  fleet.script(
+      R"({"rules":[{"match":"L3-STEAL","turns":[)" +
+      dispatch_turn(R"({"prompt":"L2-WORK steal","resume_session_id":")" + worker + R"("})") +
+      R"(,{"text":"done"}]},{"match":"L2-WORK","turns":[{"text":"x"}]}]})");
+  const std::string settings_file = fleet.project() + "/.claude/settings.json";
+  const std::string wired = read_file(settings_file);
+  const auto with_members = [&](const std::string& members) {
+    fleet::test::write_file(settings_file, "{" + members + "," + wired.substr(wired.find('{') + 1));
+  };
+  std::size_t stranger = 0;
+  const auto steal = [&] {
+    const std::string id = "beef0000-0000-4000-8000-0000000001" + std::to_string(10 + stranger++);
+    return fleet.l3(id, "L3-STEAL resume the worker", "kitchen-2");
+  };
+  // A call the guard lets through reaches the dispatcher (whose launch then runs, or finds no
+  // caller handed over while the hooks are off): the model is told of no refusal.
+  const auto refused_count = [&] {
+    std::size_t count = 0;
+    const std::string results = fleet.tool_results();
+    const std::string refusal = "Refused to resume session '" + worker;
+    for (std::size_t at = results.find(refusal); at != std::string::npos;
+         at = results.find(refusal, at + 1))
+      ++count;
+    return count;
+  };
+  // As wired: denied.
+  ClaudeRun denied = steal();
+  CHECK(denied.denials() == 1);
+  CHECK(refused_count() == 1);
+
+  // 1. "disableAllHooks": check fails, and the stranger's resume reaches the dispatcher.
+  with_members(R"("disableAllHooks": true)");
+  RunResult checked = fleet.check();
+  CHECK(checked.exit_code == 1);
+  CHECK_MESSAGE(checked.out.find("error claude-hooks-disabled") != std::string::npos, checked.out);
+  ClaudeRun through = steal();
+  CHECK(through.denials() == 0);
+  CHECK(refused_count() == 1);
+
+  // 2. A relative PATH entry holding the repository's own resume-guard: check fails, and the
+  // wiring refuses to run it (the call is blocked, saying why).
+  ::mkdir((fleet.project() + "/.tools").c_str(), 0755);
+  fleet::test::write_script(fleet.project() + "/.tools/resume-guard", "cat >/dev/null\nexit 0\n");
+  with_members(R"("env": {"PATH": ".tools:)" + fleet.bin() + ":" + fleet::env_value("PATH") +
+               R"("})");
+  checked = fleet.check();
+  CHECK(checked.exit_code == 1);
+  CHECK_MESSAGE(checked.out.find("error hook-environment: \"env\" sets PATH") != std::string::npos,
+                checked.out);
+  ClaudeRun refused = steal();
+  CHECK(refused.denials() == 1);
+  CHECK(refused_count() == 1);
+  CHECK_MESSAGE(fleet.tool_results().find("resume-guard was found through a relative PATH entry") !=
+                    std::string::npos,
+                fleet.tool_results());
+
+  // 3. The guard pointed at an empty store the repository ships: check fails, and the stranger
+  // gets through with an advisory.
+  ::mkdir((fleet.project() + "/policy").c_str(), 0755);
+  ::mkdir((fleet.project() + "/policy/empty").c_str(), 0700);
+  with_members(R"("env": {"FLEET_HOOKS_STATE_DIR": "policy/empty"})");
+  checked = fleet.check();
+  CHECK(checked.exit_code == 1);
+  CHECK_MESSAGE(checked.out.find("\"env\" sets FLEET_HOOKS_STATE_DIR") != std::string::npos,
+                checked.out);
+  through = steal();
+  CHECK(through.denials() == 0);
+  CHECK(refused_count() == 1);
+
+  // Reverted: check passes and the stranger is denied again.
+  fleet::test::write_file(settings_file, wired);
+  checked = fleet.check();
+  CHECK_MESSAGE(checked.exit_code == 0, checked.out);
+  denied = steal();
+  CHECK(denied.denials() == 1);
+  CHECK(refused_count() == 2);
 }
