@@ -33,6 +33,9 @@ struct HookFieldNames {
   // (GitHub Copilot CLI 1.0.102: parent_agent_id, the main session; session_id is then the
   // subagent's own id).
   const char* parent_session_id;
+  // The id of this tool call, which the CLI also sends its MCP server with the call (its
+  // McpCallBinding::call_id_key); "" : none that reaches the server.
+  const char* tool_use_id = "";
 };
 
 // An MCP tool as the CLI names it to hooks: `prefix` <server> `separator` <tool>, with a
@@ -76,6 +79,17 @@ struct HookFileReader {
   // object under `result_field` whose string `result_text` is the text the model got.
   const char* result_field;  // "tool_result"
   const char* result_text;   // "text_result_for_llm"
+};
+
+// What the CLI sends its MCP server with each tool call (the request's `_meta`) that names the
+// call's caller: the caller's session itself, at `session_path` (members from the top,
+// dot-separated; Codex: "x-codex-turn-metadata.session_id"), or the call's id at
+// `call_id_key`, the same id its pre-tool hook sees as HookFieldNames::tool_use_id (Claude
+// Code: "claudecode/toolUseId"), which resume-guard hands over with the caller it judged.
+// A dispatcher passes `_meta` to `launch-wrapper --mcp-meta` as it got it, whatever the CLI.
+struct McpCallBinding {
+  std::string_view session_path = "";
+  std::string_view call_id_key = "";
 };
 
 enum class TimeoutUnit { seconds, milliseconds };
@@ -168,6 +182,9 @@ struct AgentCli {
   HookPlugins hook_plugins = {};
   // What in the files it reads turns its hooks off or sets their environment.
   HookSwitches switches = {};
+  // What in an MCP call's `_meta` names the call's caller; empty: nothing (the handover by
+  // the processes' ancestry stands in).
+  McpCallBinding mcp_call = {};
 };
 
 // True when `agent` loads hooks from plugins (AgentCli::hook_plugins).

@@ -124,6 +124,17 @@ std::string self_naming_clis_text() {
   return word_list(words, ", ", " and ");
 }
 
+std::string mcp_call_clis_text() {
+  Words words;
+  for (const AgentCli* cli : agent_clis()) {
+    if (!cli->mcp_call.session_path.empty())
+      words.push_back(std::string(cli->display_name) + ": its session");
+    else if (!cli->mcp_call.call_id_key.empty())
+      words.push_back(std::string(cli->display_name) + ": its call id");
+  }
+  return word_list(words, "; ", "; ");
+}
+
 std::string record_types_text() {
   Words words;
   for (const AgentProfile* agent : agent_profiles()) {

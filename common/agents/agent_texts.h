@@ -50,6 +50,10 @@ std::string start_hooks_text();
 // The names of those CLIs: "Codex CLI and OpenCode".
 std::string self_naming_clis_text();
 
+// The CLIs whose MCP calls carry what names their caller (AgentCli::mcp_call), each with what:
+// "Claude Code: its call id; Codex CLI: its session".
+std::string mcp_call_clis_text();
+
 // The transcript record types that may carry a completion marker, each once:
 // "assistant, event_msg, gemini, … or text".
 std::string record_types_text();

@@ -108,6 +108,18 @@ const rapidjson::Value* member(const rapidjson::Value& object, const char* key) 
   return it == object.MemberEnd() ? nullptr : &it->value;
 }
 
+const rapidjson::Value* member_at_path(const rapidjson::Value& object, std::string_view path) {
+  const rapidjson::Value* value = &object;
+  while (value != nullptr) {
+    const std::size_t dot = path.find('.');
+    const std::string name(path.substr(0, dot));
+    value = member(*value, name.c_str());
+    if (dot == std::string_view::npos) break;
+    path.remove_prefix(dot + 1);
+  }
+  return value;
+}
+
 std::optional<std::string_view> string_member(const rapidjson::Value& object, const char* key) {
   const rapidjson::Value* value = member(object, key);
   if (value == nullptr || !value->IsString()) return std::nullopt;

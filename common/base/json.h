@@ -42,6 +42,10 @@ std::optional<std::string_view> string_member(const rapidjson::Value& object, co
 // The member `key` of `object`, or nullptr when absent or `object` is not an object.
 const rapidjson::Value* member(const rapidjson::Value& object, const char* key);
 
+// The value at `path` in `object`: member names from the top, dot-separated
+// ("hooksConfig.enabled"); nullptr when a member on the way is absent or not an object.
+const rapidjson::Value* member_at_path(const rapidjson::Value& object, std::string_view path);
+
 // "string", "number", "object", ... for messages about wrong types.
 const char* json_type_name(const rapidjson::Value& value);
 

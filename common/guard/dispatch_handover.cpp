@@ -11,7 +11,13 @@ std::optional<std::string> hand_over_caller(const ResumeRequest& request,
   if (!request.dispatch || request.caller.empty() || decision.verdict == Verdict::deny ||
       request.kind == ResumeRequest::Kind::unreadable)
     return std::nullopt;
-  const auto problem = leave_caller_handover(handover_directory(), request.caller, ::getpid());
+  const std::string dir = handover_directory();
+  // The call's own handover, which its dispatcher finds by the id it gets with the call; and
+  // the one by ancestry, for a dispatcher that passes no call id.
+  auto problem = request.call_id.empty()
+                     ? std::nullopt
+                     : leave_call_handover(dir, request.caller, request.call_id);
+  if (!problem) problem = leave_caller_handover(dir, request.caller, ::getpid());
   if (!problem) return std::nullopt;
   return "resume-guard: the caller " + std::string(request.caller) +
          " was not handed over to the dispatcher (" + *problem +

@@ -18,6 +18,7 @@ ResumeRequest read_resume_request(const HookFields& hook, const std::vector<std:
   if (!is_dispatch_tool(hook.tool_name(), tools, agent)) return request;
   request.dispatch = true;
   request.caller = hook.caller_session_id();
+  request.call_id = hook.tool_use_id();
 
   const rapidjson::Value* tool_input = hook.tool_input();
   if (tool_input == nullptr || tool_input->IsNull()) return request;

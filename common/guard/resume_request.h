@@ -28,6 +28,7 @@ struct ResumeRequest {
   std::string_view caller;  // the hook input's caller_session_id (a subagent's main session)
   std::string_view cwd;     // the hook input's cwd: locates the project's state directory
   std::string problem;
+  std::string_view call_id = {};  // the tool call's id its MCP server also gets ("" : none)
 };
 
 // Reads the request out of a hook input (HookInput: one that could not be read is

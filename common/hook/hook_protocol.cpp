@@ -89,6 +89,11 @@ std::string_view HookFields::caller_session_id() const {
 std::string_view HookFields::cwd() const {
   return string_field(agent_->fields.cwd);
 }
+std::string_view HookFields::tool_use_id() const {
+  // Only a CLI that sends the id on to its MCP server (McpCallBinding::call_id_key) has one.
+  if (*agent_->fields.tool_use_id == '\0' || agent_->mcp_call.call_id_key.empty()) return {};
+  return string_field(agent_->fields.tool_use_id);
+}
 const rapidjson::Value* HookFields::tool_input() const {
   return member(*object_, agent_->fields.tool_input);
 }

@@ -51,6 +51,9 @@ class HookFields {
   // session_id. The one answer the guard judges by and the writer records as the caller.
   std::string_view caller_session_id() const;
   std::string_view cwd() const;
+  // The tool call's id (HookFieldNames::tool_use_id); "" when the CLI sends none to its MCP
+  // server (AgentCli::mcp_call has no call_id_key).
+  std::string_view tool_use_id() const;
   // nullptr when absent; may be any JSON type.
   const rapidjson::Value* tool_input() const;
   const rapidjson::Value* tool_response() const;

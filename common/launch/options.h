@@ -59,6 +59,7 @@ struct ProvenanceOptions {
   bool record = false;
   bool fsync = false;
   std::string caller_session_id;  // "": launch_caller.h finds it
+  std::string mcp_meta;           // --mcp-meta: the dispatch call's _meta as JSON ("": none)
   // The CLIs whose caller variable may name the caller (AgentCli::caller_variable).
   std::span<const AgentCli* const> caller_clis = {};
   std::string kitchen_id;

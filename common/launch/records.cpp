@@ -21,7 +21,8 @@ LaunchRecords::LaunchRecords(const LaunchOptions& options) : options_(options) {
     sessions_.emplace(state_dir_, options.session.session_key);
   if (options.provenance.record) {
     const Result<std::string> caller =
-        launch_caller(options.provenance.caller_session_id, options.provenance.caller_clis);
+        launch_caller(options.provenance.caller_session_id, options.provenance.caller_clis,
+                      options.provenance.mcp_meta);
     caller_ = caller ? *caller : "";
     caller_problem_ = caller.problem();
   }

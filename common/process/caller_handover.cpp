@@ -270,6 +270,92 @@ std::optional<std::string> leave_caller_handover(const std::string& dir, std::st
   return std::nullopt;
 }
 
+namespace {
+
+constexpr std::string_view kCallPrefix = "call-";
+
+// "call-<first digits of the call id's SHA-256>.json"
+std::string call_file_name(std::string_view call_id) {
+  return std::string(kCallPrefix) + sha256_hex(call_id).substr(0, 2 * kCallerDigits) + ".json";
+}
+
+std::string call_json(std::string_view caller, std::string_view call_id,
+                      const std::string& boot_id) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  writer.StartObject();
+  writer.Key("caller");
+  writer.String(caller.data(), static_cast<rapidjson::SizeType>(caller.size()));
+  writer.Key("call");
+  writer.String(call_id.data(), static_cast<rapidjson::SizeType>(call_id.size()));
+  writer.Key("boot_id");
+  writer.String(boot_id.c_str());
+  writer.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+}
+
+// Removes the call handovers in `dir` older than the age bound.
+void prune_calls(const std::string& dir, std::chrono::system_clock::time_point now) {
+  DIR* listing = ::opendir(dir.c_str());
+  if (listing == nullptr) return;
+  const auto oldest = std::chrono::system_clock::to_time_t(now - kHandoverMaxAge);
+  while (const dirent* entry = ::readdir(listing)) {
+    if (!std::string_view(entry->d_name).starts_with(kCallPrefix)) continue;
+    const std::string path = dir + "/" + entry->d_name;
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) == 0 && st.st_mtime < oldest) ::unlink(path.c_str());
+  }
+  ::closedir(listing);
+}
+
+}  // namespace
+
+std::optional<std::string> leave_call_handover(const std::string& dir, std::string_view caller,
+                                               std::string_view call_id,
+                                               std::chrono::system_clock::time_point now) {
+  if (const auto problem = id_problem("the caller's session id", caller)) return problem;
+  if (call_id.empty() || call_id.size() > 256) return std::string("the tool call has no usable id");
+  const std::optional<std::string> boot = current_boot_id();
+  if (!boot) return std::string("the boot id cannot be read");
+  const Result<std::string> place = private_directory(dir);
+  if (!place) return place.problem();
+  try {
+    renew_or_replace(dir + "/" + call_file_name(call_id), call_json(caller, call_id, *boot), now);
+  } catch (const Error& e) {
+    return std::string(e.what());
+  }
+  return std::nullopt;
+}
+
+HandedOverCaller caller_of_call(const std::string& dir, std::string_view call_id,
+                                std::chrono::system_clock::time_point now) {
+  using Status = HandedOverCaller::Status;
+  struct stat st {};
+  if (::lstat(dir.c_str(), &st) == 0) {
+    if (const auto problem = private_problem(dir))
+      return {Status::untrusted, "", *problem + ", so no caller handover there is trusted"};
+  }
+  const std::string none =
+      "no resume-guard hook handed over the caller of the dispatch call " + std::string(call_id) +
+      " in the last " + std::to_string(kHandoverMaxAge.count() / 60) +
+      " minutes (resume-guard not wired on the dispatch tool, or not trusted, or the call's "
+      "_meta is not this launch's)";
+  const std::optional<std::string> boot = current_boot_id();
+  const auto read = boot ? read_handover(dir + "/" + call_file_name(call_id)) : std::nullopt;
+  prune_calls(dir, now);
+  if (!read) return {Status::none, "", none};
+  const Result<rapidjson::Document> parsed = parse_json_object(read->first);
+  if (!parsed) return {Status::none, "", none};
+  const auto caller = string_member(*parsed, "caller");
+  const auto call = string_member(*parsed, "call");
+  const auto left_boot = string_member(*parsed, "boot_id");
+  const std::int64_t age_ms = unix_ms(now) - read->second;
+  if (!caller || caller->empty() || call != call_id || left_boot != *boot ||
+      age_ms > kHandoverMaxAge.count() * 1000 || age_ms < -kClockSlack.count() * 1000)
+    return {Status::none, "", none};
+  return {Status::found, std::string(*caller), ""};
+}
+
 HandedOverCaller caller_from_handover(const std::string& dir, pid_t self,
                                       std::chrono::system_clock::time_point now) {
   using Status = HandedOverCaller::Status;

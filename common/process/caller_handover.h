@@ -42,6 +42,14 @@ std::optional<std::string> leave_caller_handover(
     const std::string& dir, std::string_view caller, pid_t self,
     std::chrono::system_clock::time_point now = std::chrono::system_clock::now());
 
+// Leaves the handover of `caller` for the tool call `call_id` (the id the CLI sends its MCP
+// server with the call: Claude Code's tool_use_id) in `dir`: a file of its own per call, which
+// binds the caller to the call whatever the processes' ancestry (a dispatcher serving several
+// CLIs, a nested CLI, one CLI process running several sessions). nullopt when left, else why not.
+std::optional<std::string> leave_call_handover(
+    const std::string& dir, std::string_view caller, std::string_view call_id,
+    std::chrono::system_clock::time_point now = std::chrono::system_clock::now());
+
 struct HandedOverCaller {
   enum class Status {
     found,      // `caller`
@@ -59,6 +67,12 @@ struct HandedOverCaller {
 // caller.
 HandedOverCaller caller_from_handover(
     const std::string& dir, pid_t self,
+    std::chrono::system_clock::time_point now = std::chrono::system_clock::now());
+
+// The caller handed over in `dir` for the tool call `call_id` (leave_call_handover): found, or
+// none (with why); also removes the call handovers there that count for nothing any more.
+HandedOverCaller caller_of_call(
+    const std::string& dir, std::string_view call_id,
     std::chrono::system_clock::time_point now = std::chrono::system_clock::now());
 
 }  // namespace fleet

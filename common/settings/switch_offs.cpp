@@ -14,19 +14,6 @@ using rapidjson::Value;
 
 constexpr std::size_t kMaxEnvFileBytes = 1 << 20;
 
-// The value at the dot-separated member `path` of `doc`, nullptr when it is not there.
-const Value* at_path(const Value& doc, std::string_view path) {
-  const Value* value = &doc;
-  while (value != nullptr) {
-    const std::size_t dot = path.find('.');
-    const std::string name(path.substr(0, dot));
-    value = value->IsObject() ? member(*value, name.c_str()) : nullptr;
-    if (dot == std::string_view::npos) break;
-    path.remove_prefix(dot + 1);
-  }
-  return value;
-}
-
 std::string home_path(std::string_view path) {
   return path.starts_with("~/") ? env_value("HOME") + std::string(path.substr(1))
                                 : std::string(path);
@@ -83,7 +70,7 @@ void setting_findings(const AgentCli& agent, const std::string& file,
   const std::string cli(agent.display_name);
   for (const HooksOffSetting& setting : agent.switches.off_settings) {
     if (setting.system_only && !is_system_file(agent, file)) continue;
-    const Value* value = at_path(*doc, setting.path);
+    const Value* value = member_at_path(*doc, setting.path);
     if (value == nullptr || !value->IsBool() || value->GetBool() != setting.off) continue;
     findings.push_back({std::string(agent.name) + "-hooks-disabled", Severity::error,
                         "\"" + std::string(setting.path) +
@@ -92,7 +79,7 @@ void setting_findings(const AgentCli& agent, const std::string& file,
                         file});
   }
   if (agent.switches.env_member.empty()) return;
-  const Value* env = at_path(*doc, agent.switches.env_member);
+  const Value* env = member_at_path(*doc, agent.switches.env_member);
   if (env == nullptr || !env->IsObject()) return;
   for (const auto& entry : env->GetObject()) {
     const std::string name(entry.name.GetString(), entry.name.GetStringLength());

@@ -76,9 +76,15 @@ void LaunchWrapperCommandLine::add_provenance_options(CLI::App& app) {
   app.add_option("--session-id", o.session.session_id,
                  "The launched session's id (default: the command's --session-id)");
   app.add_option("--caller-session-id", o.provenance.caller_session_id,
-                 "The launching session (default: the caller resume-guard handed over for the "
-                 "dispatch call, else " +
+                 "The launching session (default: the caller --mcp-meta names, else the caller "
+                 "resume-guard handed over for the dispatch call, else " +
                      caller_variables(agent_clis()) + ")");
+  app.add_option("--mcp-meta", o.provenance.mcp_meta,
+                 "The dispatch call's _meta (params._meta of the MCP tools/call request) as JSON, "
+                 "passed on unchanged: binds the caller to this call where the agent CLI sends "
+                 "one (" +
+                     mcp_call_clis_text() + ")")
+      ->option_text("JSON");
   app.add_option("--kitchen-id", o.provenance.kitchen_id,
                  "Kitchen (default: $FLEET_HOOKS_KITCHEN_ID, $AUTOSKILLIT_CAMPAIGN_ID)");
   app.add_option("--dispatch-id", o.provenance.dispatch_id, "Dispatch id for the record");

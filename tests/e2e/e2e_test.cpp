@@ -40,7 +40,9 @@ constexpr const char* kLateL3 = "abcd0000-0000-4000-8000-000000000005";
 
 class Fleet {
  public:
-  Fleet() : claude_(claude_or_skip(FLEET_E2E_CACHE)) {
+  // `dispatcher_env`: more of the dispatcher's environment (mcp_dispatcher.mjs's variables).
+  explicit Fleet(const std::vector<std::pair<std::string, std::string>>& dispatcher_env = {})
+      : claude_(claude_or_skip(FLEET_E2E_CACHE)) {
     for (const std::string& dir : {home_, project_, bin_, state_}) ::mkdir(dir.c_str(), 0755);
     fleet::test::link_suite(bin_,
                             {"resume-guard", "provenance-writer", "launch-wrapper", "fleet-hooks"});
@@ -56,14 +58,19 @@ class Fleet {
         run_process({bin_ + "/fleet-hooks", "check", "--project", project_}, {"", env, ""});
     REQUIRE_MESSAGE(check.exit_code == 0, (check.out + check.err));
 
-    fleet::test::write_dispatcher_config(tmp_ / "mcp.json", FLEET_E2E_FIXTURES,
-                                         {{"FLEET_E2E_WRAPPER", bin_ + "/launch-wrapper"},
-                                          {"FLEET_E2E_CLAUDE", claude_},
-                                          {"FLEET_E2E_STATE_DIR", state_},
-                                          {"FLEET_E2E_KITCHEN", "kitchen-1"},
-                                          {"FLEET_E2E_CALLS", calls_},
-                                          // The caller only from resume-guard's handover.
-                                          {"FLEET_E2E_HIDE_CALLER_ENV", "1"}});
+    std::vector<std::pair<std::string, std::string>> dispatcher = {
+        {"FLEET_E2E_WRAPPER", bin_ + "/launch-wrapper"},
+        {"FLEET_E2E_CLAUDE", claude_},
+        {"FLEET_E2E_STATE_DIR", state_},
+        {"FLEET_E2E_KITCHEN", "kitchen-1"},
+        {"FLEET_E2E_CALLS", calls_},
+        // The caller only from resume-guard's handover.
+        {"FLEET_E2E_HIDE_CALLER_ENV", "1"}};
+    for (const auto& [name, value] : dispatcher_env) {
+      std::erase_if(dispatcher, [&](const auto& entry) { return entry.first == name; });
+      dispatcher.emplace_back(name, value);
+    }
+    fleet::test::write_dispatcher_config(tmp_ / "mcp.json", FLEET_E2E_FIXTURES, dispatcher);
     api_ = std::make_unique<MockMessagesApi>(FLEET_E2E_FIXTURES, tmp_.path());
   }
 
@@ -321,4 +328,38 @@ TEST_CASE(
   denied = steal();
   CHECK(denied.denials() == 1);
   CHECK(refused_count() == 2);
+}
+
+TEST_CASE(
+    "e2e: per call - a launch outside the L3's process tree records the caller its call "
+    "names") {
+  // A dispatcher service that CLIs reach over a socket launches outside their process trees:
+  // no handover by ancestry reaches it (a shared service took the caller of whichever L3
+  // started it). Claude Code 2.1.328 sends the call's tool_use_id in tools/call's _meta; the
+  // dispatcher passes _meta on (--mcp-meta) and the launch records the L3 whose guard judged
+  // that very call.
+  const std::string detached = std::string(FLEET_E2E_FIXTURES) + "/detached_launch.sh";
+  const std::string script =
+      R"({"rules":[{"match":"L3-DISPATCH","turns":[)" +
+      dispatch_turn(R"({"prompt":"L2-WORK build","recipe_name":"implement","step_name":"build"})") +
+      R"(,{"text":"L3 done"}]},{"match":"L2-WORK","turns":[{"text":"worker finished"}]}]})";
+  Fleet fleet({{"FLEET_E2E_WRAPPER", detached}});
+  fleet.script(script);
+  ClaudeRun run = fleet.l3(kL3, "L3-DISPATCH the build", "kitchen-1");
+  CHECK(run.denials() == 0);
+  const auto calls = fleet.calls();
+  REQUIRE_MESSAGE(calls.size() == 1, fleet.tool_results());
+  const std::string worker = field(calls[0], "result", "session_id");
+  const auto record = fleet::lookup_session(fleet.store(), worker);
+  REQUIRE(record.status == fleet::StoreLookup::Status::found);
+  CHECK(record.record.caller_session_id == kL3);
+
+  // Without the call's _meta, the detached launch has no caller it can be sure of: it refuses
+  // and records nothing.
+  Fleet blind({{"FLEET_E2E_WRAPPER", detached}, {"FLEET_E2E_NO_META", "1"}});
+  blind.script(script);
+  run = blind.l3(kL3, "L3-DISPATCH the build", "kitchen-1");
+  CHECK(run.denials() == 0);
+  CHECK(blind.calls().empty());
+  CHECK(::access(blind.store().c_str(), F_OK) != 0);
 }

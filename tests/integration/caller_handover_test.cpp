@@ -223,3 +223,64 @@ TEST_CASE("caller handover: 100 concurrent dispatches of two agent CLIs name the
   }
   CHECK(wrong == 0);
 }
+
+namespace {
+
+// The hook input of `caller`'s fresh dispatch call with the tool-call id `call` (Claude Code's
+// tool_use_id, which it also sends its MCP server as _meta["claudecode/toolUseId"]).
+std::string call_input(Fleet& fleet, const std::string& caller, const std::string& call) {
+  std::string json = pre_tool_use(caller, "");
+  json.insert(json.rfind('}'), ",\"tool_use_id\":\"" + call + "\"");
+  const std::string path = fleet.tmp / ("input-" + call + ".json");
+  write_file(path, json);
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("caller handover per call: the call's _meta binds its caller, whatever the ancestry") {
+  // A dispatcher service started beneath L3 A (whose handover by ancestry is fresh) serves
+  // L3 B's call: before, B's worker was recorded under A. The service passes the call's _meta.
+  Fleet fleet;
+  // B's hook ran in B's own CLI process (another tree), for its call toolu_B.
+  REQUIRE(run_process(agent_cli(kGuard + " --state-dir " + fleet.state() + " < " +
+                                call_input(fleet, kCallerB, "toolu_B")))
+              .exit_code == 0);
+  const std::string a_hook = fleet.hook(kCallerA);
+  const auto launch_in_a = [&](const std::string& dispatch_id, const std::string& meta) {
+    return run_process(agent_cli(a_hook + " && " +
+                                 fleet.launch(dispatch_id, "--mcp-meta '" + meta + "'")));
+  };
+  RunResult r = launch_in_a("d-b", R"({"claudecode/toolUseId":"toolu_B","progressToken":1})");
+  CHECK_MESSAGE(r.exit_code == 0, r.err);
+  REQUIRE(fleet.records().size() == 1);
+  CHECK(fleet.records()[0].caller_session_id == kCallerB);
+
+  // Codex sends the calling session itself with each call.
+  const std::string codex_caller = "019a0000-0000-7000-8000-00000000c0de";
+  r = launch_in_a("d-codex", R"({"x-codex-turn-metadata":{"session_id":")" + codex_caller +
+                                 R"(","turn_id":"t"},"threadId":"x"})");
+  CHECK_MESSAGE(r.exit_code == 0, r.err);
+  REQUIRE(fleet.records().size() == 2);
+  CHECK(fleet.records()[1].caller_session_id == codex_caller);
+
+  // A call id no guard handed over: refused, never the caller found by ancestry.
+  r = launch_in_a("d-unknown", R"({"claudecode/toolUseId":"toolu_nobody"})");
+  CHECK(r.exit_code == 125);
+  CHECK_MESSAGE(r.err.find("no resume-guard hook handed over the caller of the dispatch call "
+                           "toolu_nobody") != std::string::npos,
+                r.err);
+  CHECK(fleet.records().size() == 2);
+
+  // A _meta that names no caller (a CLI that sends none): the handover by ancestry stands in.
+  r = launch_in_a("d-a", R"({"progressToken":"p"})");
+  CHECK_MESSAGE(r.exit_code == 0, r.err);
+  REQUIRE(fleet.records().size() == 3);
+  CHECK(fleet.records()[2].caller_session_id == kCallerA);
+
+  // Not JSON: refused, saying what --mcp-meta must be.
+  r = launch_in_a("d-bad", "not json");
+  CHECK(r.exit_code == 125);
+  CHECK(r.err.find("--mcp-meta is not the call's _meta as a JSON object") != std::string::npos);
+  CHECK(fleet.records().size() == 3);
+}

@@ -73,6 +73,9 @@ constexpr AgentCli kClaudeCli = {
                  .env_member = "env",
                  .files = {.system = kClaudeManaged, .project = {}, .env_files = {}},
                  .variables = kClaudeOwnVariables},
+    // Read in 2.1.328's code: tools/call carries params._meta["claudecode/toolUseId"], the
+    // hook input's tool_use_id (no session id).
+    .mcp_call = {.session_path = "", .call_id_key = "claudecode/toolUseId"},
 };
 
 }  // namespace fleet

@@ -18,7 +18,8 @@ inline constexpr HookFieldNames kClaudeHookFields = {.session_id = "session_id",
                                                      .tool_input = "tool_input",
                                                      .tool_response = "tool_response",
                                                      .cwd = "cwd",
-                                                     .parent_session_id = "parent_agent_id"};
+                                                     .parent_session_id = "parent_agent_id",
+                                                     .tool_use_id = "tool_use_id"};
 
 // {"hookSpecificOutput":{"hookEventName":…,"permissionDecision":"deny",
 //  "permissionDecisionReason":…}}

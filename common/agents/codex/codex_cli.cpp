@@ -59,6 +59,9 @@ constexpr AgentCli kCodexCli = {
                            .project = {},
                            .env_files = {},
                            .config_env_files = kCodexEnvFiles}},
+    // Run here (0.169.0): every tools/call's _meta["x-codex-turn-metadata"].session_id is the
+    // calling session, the hooks' session_id.
+    .mcp_call = {.session_path = "x-codex-turn-metadata.session_id", .call_id_key = ""},
 };
 
 }  // namespace fleet
