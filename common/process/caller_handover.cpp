@@ -19,6 +19,7 @@
 #include "base/files.h"
 #include "base/ids.h"
 #include "base/json.h"
+#include "base/paths.h"
 #include "base/sha256.h"
 #include "process/process_identity.h"
 
@@ -230,6 +231,20 @@ std::optional<std::string> private_problem(const std::string& path) {
 std::string handover_directory() {
   const std::string runtime = "/run/user/" + uid_text(::geteuid());
   if (!private_problem(runtime)) return runtime + "/fleet-hooks";
+  // No runtime directory of the user's (a container, a CI runner, su): the user's own state
+  // directory, which no other user can create first, as they can any name in /tmp.
+  const std::string home = env_value("HOME");
+  struct stat st {};
+  if (home.starts_with("/") && ::stat(home.c_str(), &st) == 0 && S_ISDIR(st.st_mode) &&
+      st.st_uid == ::geteuid()) {
+    const std::string state = home + "/.local/state/fleet-hooks";
+    try {
+      ensure_directory(state);
+    } catch (const Error&) {
+      return state + "/handover";  // refused as not private, saying why, when used
+    }
+    return state + "/handover";
+  }
   return "/tmp/fleet-hooks-" + uid_text(::geteuid());
 }
 

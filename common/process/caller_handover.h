@@ -8,8 +8,9 @@
 // takes the caller whose host is its own nearest ancestor with a handover.
 //
 // The files live in a directory private to the user (/run/user/<uid>/fleet-hooks when that
-// runtime directory is the user's, else /tmp/fleet-hooks-<uid>: never taken from the
-// environment, which a CLI need not pass on to its MCP servers), one per (host, caller), written
+// runtime directory is the user's; else ~/.local/state/fleet-hooks/handover under the user's own
+// $HOME, a name no other user can take first; /tmp/fleet-hooks-<uid> only without either), one
+// per (host, caller), written
 // atomically once and then only renewed (its mtime is the time it was left); a handover of
 // another boot, or older than kHandoverMaxAge, counts for nothing.
 // Failing: nothing here throws (leaving one is on the guard's hot path); what cannot be done

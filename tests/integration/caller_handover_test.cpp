@@ -248,8 +248,8 @@ TEST_CASE("caller handover per call: the call's _meta binds its caller, whatever
               .exit_code == 0);
   const std::string a_hook = fleet.hook(kCallerA);
   const auto launch_in_a = [&](const std::string& dispatch_id, const std::string& meta) {
-    return run_process(agent_cli(a_hook + " && " +
-                                 fleet.launch(dispatch_id, "--mcp-meta '" + meta + "'")));
+    return run_process(
+        agent_cli(a_hook + " && " + fleet.launch(dispatch_id, "--mcp-meta '" + meta + "'")));
   };
   RunResult r = launch_in_a("d-b", R"({"claudecode/toolUseId":"toolu_B","progressToken":1})");
   CHECK_MESSAGE(r.exit_code == 0, r.err);
@@ -283,4 +283,40 @@ TEST_CASE("caller handover per call: the call's _meta binds its caller, whatever
   CHECK(r.exit_code == 125);
   CHECK(r.err.find("--mcp-meta is not the call's _meta as a JSON object") != std::string::npos);
   CHECK(fleet.records().size() == 3);
+}
+
+TEST_CASE(
+    "caller handover: another user's fleet-hooks-<uid> in the shared temp directory changes "
+    "nothing") {
+  // Where there is no /run/user/<uid> (containers, CI runners, su), any local user could create
+  // /tmp/fleet-hooks-<uid> first; every launch of the victim was then refused, with advice
+  // (remove it) the victim cannot follow. The handovers now live in the user's own state
+  // directory.
+  if (::geteuid() != 0) {
+    MESSAGE("skipped: giving a directory to another user needs root");
+    return;
+  }
+  struct stat runtime {};
+  if (::stat(("/run/user/" + std::to_string(::geteuid())).c_str(), &runtime) == 0) {
+    MESSAGE("skipped: this machine has the user's runtime directory, which no one can take");
+    return;
+  }
+  Fleet fleet;
+  REQUIRE(::mkdir((fleet.tmp / "home").c_str(), 0755) == 0);
+  // The name taken by another user (uid 65534), this user's own one set aside meanwhile.
+  const std::string taken = "/tmp/fleet-hooks-" + std::to_string(::geteuid());
+  const std::string aside = fleet.tmp / "own-fleet-hooks";
+  const bool existed = ::rename(taken.c_str(), aside.c_str()) == 0;
+  REQUIRE(::mkdir(taken.c_str(), 0777) == 0);
+  REQUIRE(::chown(taken.c_str(), 65534, 65534) == 0);
+  const RunResult r = run_process(agent_cli(fleet.hook(kCallerA) + " && " + fleet.launch("d-1")),
+                                  {"", {{"HOME", fleet.tmp / "home"}}, ""});
+  ::rmdir(taken.c_str());
+  if (existed) ::rename(aside.c_str(), taken.c_str());
+  CHECK_MESSAGE(r.exit_code == 0, r.err);
+  REQUIRE(fleet.records().size() == 1);
+  CHECK(fleet.records()[0].caller_session_id == kCallerA);
+  struct stat own {};
+  CHECK(::stat((fleet.tmp / "home/.local/state/fleet-hooks/handover").c_str(), &own) == 0);
+  CHECK((own.st_mode & 0777) == 0700);
 }
