@@ -378,3 +378,34 @@ TEST_CASE(
   CHECK_MESSAGE(text.out.find("Refused to resume session '" + worker) != std::string::npos,
                 text.out);
 }
+
+TEST_CASE(
+    "e2e: codex - the project's own config.toml turning hooks off fails check, and lets a "
+    "stranger through") {
+  // codex-cli 0.169.0 loads a trusted project's .codex/config.toml: [features] hooks = false
+  // there runs no hook. Before, check said ok on a machine without codex on PATH.
+  AgentFleet fleet("codex", FLEET_E2E_FIXTURES, FLEET_E2E_CACHE);
+  fleet.install();
+  fleet.trust();
+  REQUIRE(fleet.check().exit_code == 0);
+  const std::string worker = script_stranger_resume(fleet);
+  const std::string config = fleet.project() + "/.codex/config.toml";
+  fleet::test::write_file(config, "[features]\nhooks = false\n");
+  const auto off = fleet.check();
+  CHECK(off.exit_code == 1);
+  CHECK_MESSAGE(off.out.find("error codex-hooks-disabled: hooks are turned off in " + config) !=
+                    std::string::npos,
+                off.out);
+  const AgentRun through = fleet.l3("L3-STEAL resume the worker", "kitchen-2");
+  CHECK(through.process.exit_code == 0);
+  CHECK(fleet.tool_results().find("Refused to resume session '" + worker) == std::string::npos);
+  CHECK(fleet.calls().size() == 1);  // the dispatcher ran the stranger's resume
+  // Reverted: check passes, and the same resume is denied.
+  ::unlink(config.c_str());
+  const auto on = fleet.check();
+  CHECK_MESSAGE(on.exit_code == 0, on.out);
+  const AgentRun denied = fleet.l3("L3-STEAL resume the worker", "kitchen-2");
+  CHECK(denied.process.exit_code == 0);
+  CHECK(fleet.tool_results().find(fleet.profile().blocked_prefix + "Refused to resume session '" +
+                                  worker) != std::string::npos);
+}
