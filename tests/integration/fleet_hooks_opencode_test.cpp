@@ -7,8 +7,10 @@
 
 #include <string>
 
+#include "base/paths.h"
 #include "process.h"
 #include "suite.h"
+#include "temp_dir.h"
 #include "text.h"
 
 using fleet::test::contains;
@@ -168,4 +170,42 @@ TEST_CASE("fleet-hooks opencode: check fails on a tools line OpenCode could not 
     CHECK_MESSAGE(checked.exit_code == 1, edited);
     CHECK_MESSAGE(contains(checked.out, "error opencode-plugin-differs"), checked.out);
   }
+}
+
+TEST_CASE(
+    "fleet-hooks opencode: the plugin refuses a resume-guard PATH finds through a relative "
+    "entry or inside the project") {
+  // OpenCode imports the plugin and calls tool.execute.before; node stands in for it here.
+  const RunResult node = fleet::test::run_process({"/bin/sh", "-c", "command -v node"});
+  if (node.exit_code != 0) {
+    MESSAGE("skipped: node is not installed (OpenCode's plugin is JavaScript)");
+    return;
+  }
+  std::string node_path = node.out;
+  while (!node_path.empty() && node_path.back() == '\n') node_path.pop_back();
+  Machine m;
+  REQUIRE(m.run({"install", "--project", m.dir, "--agent", "opencode"}).exit_code == 0);
+  ::mkdir((m.dir + "/.tools").c_str(), 0755);
+  fleet::test::write_script(m.dir + "/.tools/resume-guard", "cat >/dev/null\nexit 0\n");
+  const std::string driver =
+      "const { FleetHooksGuard } = await import(process.argv[1]);"
+      "const client = { session: { get: async () => ({ data: {} }) } };"
+      "const hooks = await FleetHooksGuard({ client, directory: process.argv[2] });"
+      "try { await hooks['tool.execute.before']("
+      "  { tool: 'kitchen_dispatch_food_truck', sessionID: 'ses_x', callID: 'c1' },"
+      "  { args: { resume_session_id: 'w-1' } }); console.log('let through'); }"
+      "catch (e) { console.log(String(e.message)); }";
+  const auto run = [&](const std::string& path) {
+    return fleet::test::run_process(
+        {node_path, "--input-type=module", "-e", driver, plugin(m), m.dir},
+        {"", {{"PATH", path}}, m.dir});
+  };
+  RunResult r = run(".tools:" + fleet::env_value("PATH"));
+  CHECK_MESSAGE(contains(r.out,
+                         "resume-guard was found through a relative PATH "
+                         "entry (.tools/resume-guard)"),
+                (r.out + r.err));
+  r = run(m.dir + "/.tools:" + fleet::env_value("PATH"));
+  CHECK_MESSAGE(contains(r.out, "resume-guard was found inside the project"), (r.out + r.err));
+  CHECK(!contains(r.out, "let through"));
 }
