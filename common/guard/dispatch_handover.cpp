@@ -7,7 +7,8 @@
 namespace fleet {
 
 std::optional<std::string> hand_over_caller(const ResumeRequest& request,
-                                            const GuardDecision& decision) {
+                                            const GuardDecision& decision,
+                                            const std::string& state_dir) {
   if (!request.dispatch || request.caller.empty() || decision.verdict == Verdict::deny ||
       request.kind == ResumeRequest::Kind::unreadable)
     return std::nullopt;
@@ -18,6 +19,8 @@ std::optional<std::string> hand_over_caller(const ResumeRequest& request,
                      ? std::nullopt
                      : leave_call_handover(dir, request.caller, request.call_id);
   if (!problem) problem = leave_caller_handover(dir, request.caller, ::getpid());
+  if (!problem && !state_dir.empty())
+    problem = leave_state_handover(dir, request.caller, state_dir);
   if (!problem) return std::nullopt;
   return "resume-guard: the caller " + std::string(request.caller) +
          " was not handed over to the dispatcher (" + *problem +

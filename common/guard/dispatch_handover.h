@@ -14,9 +14,12 @@
 namespace fleet {
 
 // Leaves the handover of `request`'s caller when `request` is a dispatch call that `decision`
-// does not deny (a fresh dispatch or a resume). The stderr line when it could not be left;
-// nullopt when it was, or when there is nothing to hand over.
+// does not deny (a fresh dispatch or a resume): for its call id, by ancestry, and the state
+// directory `state_dir` the guard judged it with ("" : none), where its launch then records
+// the worker. The stderr line when it could not be left; nullopt when it was, or when there is
+// nothing to hand over.
 std::optional<std::string> hand_over_caller(const ResumeRequest& request,
-                                            const GuardDecision& decision);
+                                            const GuardDecision& decision,
+                                            const std::string& state_dir);
 
 }  // namespace fleet

@@ -198,4 +198,12 @@ std::string guard_state_dir(const GuardOptions& options, std::string_view hook_c
   return resolve_state_dir(options.state_dir, hook_cwd);
 }
 
+std::string judged_state_dir(const GuardOptions& options, const ResumeRequest& request) {
+  try {
+    return absolute_path(guard_state_dir(options, request.cwd));
+  } catch (const std::exception&) {
+    return "";
+  }
+}
+
 }  // namespace fleet

@@ -66,4 +66,7 @@ GuardDecision decide_resume(const ResumeRequest& request, const GuardOptions& op
 // function here that throws: Error for an invalid $AUTOSKILLIT_CAMPAIGN_ID.
 std::string guard_state_dir(const GuardOptions& options, std::string_view hook_cwd);
 
+// guard_state_dir for `request`'s cwd, absolute; "" where it cannot be resolved (never throws).
+std::string judged_state_dir(const GuardOptions& options, const ResumeRequest& request);
+
 }  // namespace fleet

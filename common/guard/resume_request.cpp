@@ -19,6 +19,7 @@ ResumeRequest read_resume_request(const HookFields& hook, const std::vector<std:
   request.dispatch = true;
   request.caller = hook.caller_session_id();
   request.call_id = hook.tool_use_id();
+  request.cwd = hook.cwd();
 
   const rapidjson::Value* tool_input = hook.tool_input();
   if (tool_input == nullptr || tool_input->IsNull()) return request;
@@ -38,7 +39,6 @@ ResumeRequest read_resume_request(const HookFields& hook, const std::vector<std:
   request.resume_id = std::string_view(resume->GetString(), resume->GetStringLength());
   if (request.resume_id.empty()) return request;
   request.kind = ResumeRequest::Kind::resume;
-  request.cwd = hook.cwd();
   return request;
 }
 

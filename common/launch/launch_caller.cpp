@@ -6,6 +6,7 @@
 
 #include "agent/agent_cli.h"
 #include "base/json.h"
+#include "base/paths.h"
 #include "process/caller_handover.h"
 
 namespace fleet {
@@ -35,6 +36,13 @@ std::optional<Result<std::string>> caller_from_meta(const rapidjson::Value& meta
 }
 
 }  // namespace
+
+std::string launch_state_dir(const std::string& flag, const std::string& caller) {
+  if (!caller.empty() && project_taken_from_current_directory(flag)) {
+    if (auto judged = state_dir_of_caller(handover_directory(), caller)) return *judged;
+  }
+  return resolve_state_dir(flag, "");
+}
 
 Result<std::string> launch_caller(const std::string& flag, std::span<const AgentCli* const> clis,
                                   const std::string& mcp_meta) {

@@ -28,4 +28,11 @@ namespace fleet {
 Result<std::string> launch_caller(const std::string& flag, std::span<const AgentCli* const> clis,
                                   const std::string& mcp_meta = "");
 
+// Where this launch records: `flag` (--state-dir) or the state directory the environment names
+// (resolve_state_dir); when nothing names one, the one the guard judged `caller`'s dispatch
+// calls with (process/caller_handover.h, state_dir_of_caller), so that a dispatcher working in
+// another directory (a worktree per worker) records where the guard looks; else the project of
+// the working directory. Throws Error as resolve_state_dir does.
+std::string launch_state_dir(const std::string& flag, const std::string& caller);
+
 }  // namespace fleet

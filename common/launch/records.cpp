@@ -12,13 +12,6 @@
 namespace fleet {
 
 LaunchRecords::LaunchRecords(const LaunchOptions& options) : options_(options) {
-  if (!options.member.empty() || options.provenance.record ||
-      !options.session.session_key.empty()) {
-    state_dir_ = resolve_state_dir(options.state_dir, "");
-  }
-  if (!options.member.empty()) registry_.emplace(state_dir_, options.member);
-  if (!options.session.session_key.empty())
-    sessions_.emplace(state_dir_, options.session.session_key);
   if (options.provenance.record) {
     const Result<std::string> caller =
         launch_caller(options.provenance.caller_session_id, options.provenance.caller_clis,
@@ -26,6 +19,13 @@ LaunchRecords::LaunchRecords(const LaunchOptions& options) : options_(options) {
     caller_ = caller ? *caller : "";
     caller_problem_ = caller.problem();
   }
+  if (!options.member.empty() || options.provenance.record ||
+      !options.session.session_key.empty()) {
+    state_dir_ = launch_state_dir(options.state_dir, caller_);
+  }
+  if (!options.member.empty()) registry_.emplace(state_dir_, options.member);
+  if (!options.session.session_key.empty())
+    sessions_.emplace(state_dir_, options.session.session_key);
 }
 
 LaunchPlan LaunchRecords::plan(

@@ -309,13 +309,14 @@ std::string call_json(std::string_view caller, std::string_view call_id,
   return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
 }
 
-// Removes the call handovers in `dir` older than the age bound.
+// Removes the call and state handovers in `dir` older than the age bound.
 void prune_calls(const std::string& dir, std::chrono::system_clock::time_point now) {
   DIR* listing = ::opendir(dir.c_str());
   if (listing == nullptr) return;
   const auto oldest = std::chrono::system_clock::to_time_t(now - kHandoverMaxAge);
   while (const dirent* entry = ::readdir(listing)) {
-    if (!std::string_view(entry->d_name).starts_with(kCallPrefix)) continue;
+    const std::string_view name(entry->d_name);
+    if (!name.starts_with(kCallPrefix) && !name.starts_with("state-")) continue;
     const std::string path = dir + "/" + entry->d_name;
     struct stat st {};
     if (::lstat(path.c_str(), &st) == 0 && st.st_mtime < oldest) ::unlink(path.c_str());
@@ -340,6 +341,63 @@ std::optional<std::string> leave_call_handover(const std::string& dir, std::stri
     return std::string(e.what());
   }
   return std::nullopt;
+}
+
+namespace {
+
+constexpr std::string_view kStatePrefix = "state-";
+
+std::string state_file_name(std::string_view caller) {
+  return std::string(kStatePrefix) + sha256_hex(caller).substr(0, 2 * kCallerDigits) + ".json";
+}
+
+}  // namespace
+
+std::optional<std::string> leave_state_handover(const std::string& dir, std::string_view caller,
+                                                const std::string& state_dir,
+                                                std::chrono::system_clock::time_point now) {
+  if (const auto problem = id_problem("the caller's session id", caller)) return problem;
+  if (!state_dir.starts_with("/")) return std::string("the state directory is not absolute");
+  const std::optional<std::string> boot = current_boot_id();
+  if (!boot) return std::string("the boot id cannot be read");
+  const Result<std::string> place = private_directory(dir);
+  if (!place) return place.problem();
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  writer.StartObject();
+  writer.Key("caller");
+  writer.String(caller.data(), static_cast<rapidjson::SizeType>(caller.size()));
+  writer.Key("state_dir");
+  writer.String(state_dir.c_str(), static_cast<rapidjson::SizeType>(state_dir.size()));
+  writer.Key("boot_id");
+  writer.String(boot->c_str());
+  writer.EndObject();
+  try {
+    renew_or_replace(dir + "/" + state_file_name(caller),
+                     std::string(buffer.GetString(), buffer.GetSize()) + "\n", now);
+  } catch (const Error& e) {
+    return std::string(e.what());
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> state_dir_of_caller(const std::string& dir, std::string_view caller,
+                                               std::chrono::system_clock::time_point now) {
+  struct stat st {};
+  if (::lstat(dir.c_str(), &st) != 0 || private_problem(dir)) return std::nullopt;
+  const std::optional<std::string> boot = current_boot_id();
+  const auto read = boot ? read_handover(dir + "/" + state_file_name(caller)) : std::nullopt;
+  if (!read) return std::nullopt;
+  const Result<rapidjson::Document> parsed = parse_json_object(read->first);
+  if (!parsed) return std::nullopt;
+  const auto named = string_member(*parsed, "caller");
+  const auto state_dir = string_member(*parsed, "state_dir");
+  const std::int64_t age_ms = unix_ms(now) - read->second;
+  if (named != caller || !state_dir || !state_dir->starts_with("/") ||
+      string_member(*parsed, "boot_id") != *boot || age_ms > kHandoverMaxAge.count() * 1000 ||
+      age_ms < -kClockSlack.count() * 1000)
+    return std::nullopt;
+  return std::string(*state_dir);
 }
 
 HandedOverCaller caller_of_call(const std::string& dir, std::string_view call_id,

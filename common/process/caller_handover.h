@@ -70,6 +70,20 @@ HandedOverCaller caller_from_handover(
     const std::string& dir, pid_t self,
     std::chrono::system_clock::time_point now = std::chrono::system_clock::now());
 
+// Leaves, for the dispatch calls of `caller`, the state directory `state_dir` (absolute) the
+// guard judged them with, in `dir`: one file per caller session, whose launches record there
+// whatever their dispatcher's working directory (a worktree per worker). nullopt when left,
+// else why not.
+std::optional<std::string> leave_state_handover(
+    const std::string& dir, std::string_view caller, const std::string& state_dir,
+    std::chrono::system_clock::time_point now = std::chrono::system_clock::now());
+
+// The state directory the guard judged `caller`'s dispatch calls with (leave_state_handover);
+// nullopt when no such handover counts.
+std::optional<std::string> state_dir_of_caller(
+    const std::string& dir, std::string_view caller,
+    std::chrono::system_clock::time_point now = std::chrono::system_clock::now());
+
 // The caller handed over in `dir` for the tool call `call_id` (leave_call_handover): found, or
 // none (with why); also removes the call handovers there that count for nothing any more.
 HandedOverCaller caller_of_call(

@@ -57,7 +57,8 @@ int main(int argc, char** argv) {
     const fleet::ResumeRequest request = fleet::read_resume_request(hook, options.tools);
     decision = fleet::decide_resume(request, options);
     guard_log = fleet::log_guard_decision(hook, request, decision, options);
-    handover_log = fleet::hand_over_caller(request, decision);
+    handover_log =
+        fleet::hand_over_caller(request, decision, fleet::judged_state_dir(options, request));
   } catch (const std::exception& e) {
     decision.log = std::string("resume-guard: internal error: ") + e.what() + "; no decision made";
   }

@@ -320,3 +320,24 @@ TEST_CASE(
   CHECK(::stat((fleet.tmp / "home/.local/state/fleet-hooks/handover").c_str(), &own) == 0);
   CHECK((own.st_mode & 0777) == 0700);
 }
+
+TEST_CASE("caller handover: a launch in another directory records where the guard judged") {
+  // A dispatcher that starts each worker in its own git worktree (`cd <worktree> && exec
+  // launch-wrapper --record-provenance …`, naming no state directory) recorded it in
+  // <worktree>/.autoskillit/temp, a store the wired hooks never read: a second L3's resume of
+  // that worker then went through. The guard hands over the state directory it judged with.
+  Fleet fleet;
+  const std::string worktree = fleet.tmp / "worktree";
+  REQUIRE(::mkdir(worktree.c_str(), 0755) == 0);
+  const std::string launch = "cd " + worktree + " && " + kWrapper +
+                             " --quiet --record-provenance --assign-session-id --recipe-name "
+                             "implement --dispatch-id d-w -- " +
+                             fleet.worker + " -p hi";
+  const RunResult r = run_process(agent_cli(fleet.hook(kCallerA) + " && " + launch));
+  CHECK_MESSAGE(r.exit_code == 0, r.err);
+  CHECK(r.out.find("recorded-before-start") != std::string::npos);
+  REQUIRE(fleet.records().size() == 1);
+  CHECK(fleet.records()[0].caller_session_id == kCallerA);
+  struct stat st {};
+  CHECK(::stat((worktree + "/.autoskillit").c_str(), &st) != 0);
+}
