@@ -335,8 +335,20 @@ std::optional<std::string> leave_call_handover(const std::string& dir, std::stri
   if (!boot) return std::string("the boot id cannot be read");
   const Result<std::string> place = private_directory(dir);
   if (!place) return place.problem();
+  const std::string path = dir + "/" + call_file_name(call_id);
+  const std::string content = call_json(caller, call_id, *boot);
   try {
-    renew_or_replace(dir + "/" + call_file_name(call_id), call_json(caller, call_id, *boot), now);
+    // A call's id is new: one write into a new file is enough (its launch reads it only after
+    // this hook has exited, and a torn file reads as none, which refuses). A file already there
+    // (the same call's hook run twice) is renewed or replaced as the others are.
+    UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+    if (fd.get() >= 0) {
+      write_all(fd.get(), content, path);
+      const timespec times[2] = {timespec_of(now), timespec_of(now)};
+      ::futimens(fd.get(), times);
+    } else {
+      renew_or_replace(path, content, now);
+    }
   } catch (const Error& e) {
     return std::string(e.what());
   }
