@@ -37,7 +37,9 @@ using Env = std::vector<std::pair<std::string, std::string>>;
 // homes for the people who run Claude Code, a mock Messages API and the MCP dispatcher.
 class Team {
  public:
-  explicit Team(bool dispatcher_records = true, const std::string& tool = "dispatch_food_truck")
+  // `pass_meta`: the dispatcher passes each call's _meta to launch-wrapper (--mcp-meta).
+  explicit Team(bool dispatcher_records = true, const std::string& tool = "dispatch_food_truck",
+                bool pass_meta = true)
       : claude_(claude_or_skip(FLEET_E2E_CACHE)), tool_("mcp__kitchen__" + tool) {
     for (const std::string& dir : {project_, state_}) ::mkdir(dir.c_str(), 0755);
     // The machine "without the suite" must really be without it.
@@ -52,6 +54,7 @@ class Team {
                                           {"FLEET_E2E_KITCHEN", "kitchen-1"},
                                           {"FLEET_E2E_NO_RECORD", dispatcher_records ? "0" : "1"},
                                           {"FLEET_E2E_TOOL", tool},
+                                          {"FLEET_E2E_NO_META", pass_meta ? "0" : "1"},
                                           {"FLEET_E2E_CALLS", calls_}});
     api_ = std::make_unique<MockMessagesApi>(FLEET_E2E_FIXTURES, tmp_.path());
   }
@@ -305,7 +308,10 @@ TEST_CASE(
 }
 
 TEST_CASE("e2e: another dispatch tool name - install --tool spawn_worker guards it") {
-  Team team(/*dispatcher_records=*/true, "spawn_worker");
+  // Its dispatcher passes no _meta: with it, a launch of a call no guard saw (spawn_worker,
+  // unguarded at first) is refused, as it must be (no caller is certain), and the unguarded
+  // stranger's resume this case shows first would not run a worker.
+  Team team(/*dispatcher_records=*/true, "spawn_worker", /*pass_meta=*/false);
   const std::string home = team.home("owner");
   // Wired for dispatch_food_truck only, a stranger's spawn_worker resume is not guarded.
   REQUIRE(team.fleet_hooks({"install", "--project", team.project()}, home, team.suite_path())
