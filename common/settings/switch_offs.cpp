@@ -127,7 +127,7 @@ void env_file_findings(const AgentCli& agent, const std::string& project_dir,
 }  // namespace
 
 bool suite_variable(std::string_view name, const AgentCli& agent) {
-  static constexpr std::string_view kExact[] = {"PATH", "TMPDIR", "XDG_RUNTIME_DIR",
+  static constexpr std::string_view kExact[] = {"PATH", "HOME", "TMPDIR", "XDG_RUNTIME_DIR",
                                                 "CLAUDE_PROJECT_DIR"};
   if (std::find(std::begin(kExact), std::end(kExact), name) != std::end(kExact)) return true;
   if (name.starts_with("FLEET_HOOKS_") || name.starts_with("AUTOSKILLIT_")) return true;

@@ -15,7 +15,7 @@
 namespace fleet {
 
 // True when `name` is a variable whose value, set for the hooks by a file the repository
-// controls, changes what the suite's hooks do: PATH (which resume-guard runs), TMPDIR and
+// controls, changes what the suite's hooks do: PATH (which resume-guard runs), HOME, TMPDIR and
 // XDG_RUNTIME_DIR (where the caller handover is), FLEET_HOOKS_* and AUTOSKILLIT_* (the store,
 // the kitchen), CLAUDE_PROJECT_DIR, `agent`'s project-dir and caller variables, and its own
 // variables that stop or replace its hooks (HookSwitches::variables).

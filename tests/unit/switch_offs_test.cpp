@@ -19,9 +19,9 @@ TEST_CASE("switch_offs: the variables a file must not set for the hooks") {
   const fleet::AgentCli& claude = *find_agent_cli("claude");
   const fleet::AgentCli& qwen = *find_agent_cli("qwen");
   for (const char* name :
-       {"PATH", "TMPDIR", "XDG_RUNTIME_DIR", "FLEET_HOOKS_STATE_DIR", "FLEET_HOOKS_KITCHEN_ID",
-        "AUTOSKILLIT_STATE_DIR", "AUTOSKILLIT_CAMPAIGN_ID", "CLAUDE_PROJECT_DIR",
-        "CLAUDE_CODE_SESSION_ID", "CLAUDE_CODE_SHELL_PREFIX"}) {
+       {"PATH", "HOME", "TMPDIR", "XDG_RUNTIME_DIR", "FLEET_HOOKS_STATE_DIR",
+        "FLEET_HOOKS_KITCHEN_ID", "AUTOSKILLIT_STATE_DIR", "AUTOSKILLIT_CAMPAIGN_ID",
+        "CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SESSION_ID", "CLAUDE_CODE_SHELL_PREFIX"}) {
     CAPTURE(name);
     CHECK(suite_variable(name, claude));
   }
