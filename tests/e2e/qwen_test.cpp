@@ -11,6 +11,7 @@
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <string>
 #include <vector>
@@ -124,4 +125,28 @@ TEST_CASE("e2e: qwen - launch-wrapper sees a worker finish in its result event, 
   CHECK(summary_member(stale_summary, "failure_classes") == R"(["stale_session"])");
   CHECK(summary_member(stale_summary, "session_id") != unknown);
   CHECK(summary_member(stale_summary, "completion_seen") == "true");
+}
+
+TEST_CASE(
+    "e2e: qwen - a project .env that reaches the hooks fails check - without it a stranger "
+    "is denied") {
+  // Qwen Code 0.24.4 loads the project's .env into its environment, which its hooks inherit:
+  // FLEET_HOOKS_STATE_DIR there points the guard at a store the repository ships.
+  AgentFleet fleet("qwen", FLEET_E2E_FIXTURES, FLEET_E2E_CACHE);
+  fleet.install();
+  REQUIRE(fleet.check().exit_code == 0);
+  const std::string env_file = fleet.project() + "/.env";
+  fleet::test::write_file(env_file, "OPENAI_MODEL=m\nFLEET_HOOKS_STATE_DIR=policy/empty\n");
+  const RunResult switched = fleet.check();
+  CHECK(switched.exit_code == 1);
+  CHECK_MESSAGE(switched.out.find("error hook-environment: sets FLEET_HOOKS_STATE_DIR: Qwen Code "
+                                  "loads this file into its environment") != std::string::npos,
+                switched.out);
+  // Reverted: check passes, and the real Qwen Code denies a stranger's resume.
+  ::unlink(env_file.c_str());
+  const RunResult checked = fleet.check();
+  REQUIRE_MESSAGE(checked.exit_code == 0, checked.out);
+  const std::string worker = "0d07e5d0-0000-4000-8000-00000000abcd";
+  fleet.record(worker, fleet::test::kL3, "kitchen-1");
+  fleet.check_stranger_denied(worker, fleet::test::kL3, 0);
 }
