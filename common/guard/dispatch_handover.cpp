@@ -2,7 +2,7 @@
 
 #include <unistd.h>
 
-#include "process/caller_handover.h"
+#include "process/call_handover.h"
 
 namespace fleet {
 

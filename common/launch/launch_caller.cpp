@@ -7,7 +7,7 @@
 #include "agent/agent_cli.h"
 #include "base/json.h"
 #include "base/paths.h"
-#include "process/caller_handover.h"
+#include "process/call_handover.h"
 
 namespace fleet {
 namespace {
