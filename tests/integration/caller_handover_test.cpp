@@ -327,17 +327,20 @@ TEST_CASE("caller handover: a launch in another directory records where the guar
   // <worktree>/.autoskillit/temp, a store the wired hooks never read: a second L3's resume of
   // that worker then went through. The guard hands over the state directory it judged with.
   Fleet fleet;
+  // A caller of its own: the state handover is the caller's, and the other tests' guards, run
+  // at the same time, judge kCallerA's calls with their own state directories.
+  const std::string caller = "c0ffee00-0000-4000-8000-0000000000c7";
   const std::string worktree = fleet.tmp / "worktree";
   REQUIRE(::mkdir(worktree.c_str(), 0755) == 0);
   const std::string launch = "cd " + worktree + " && " + kWrapper +
                              " --quiet --record-provenance --assign-session-id --recipe-name "
                              "implement --dispatch-id d-w -- " +
                              fleet.worker + " -p hi";
-  const RunResult r = run_process(agent_cli(fleet.hook(kCallerA) + " && " + launch));
+  const RunResult r = run_process(agent_cli(fleet.hook(caller) + " && " + launch));
   CHECK_MESSAGE(r.exit_code == 0, r.err);
   CHECK(r.out.find("recorded-before-start") != std::string::npos);
   REQUIRE(fleet.records().size() == 1);
-  CHECK(fleet.records()[0].caller_session_id == kCallerA);
+  CHECK(fleet.records()[0].caller_session_id == caller);
   struct stat st {};
   CHECK(::stat((worktree + "/.autoskillit").c_str(), &st) != 0);
 }
