@@ -78,6 +78,10 @@ struct AgentProfile {
   std::string_view name;                       // as --agent takes it: "claude", "codex", "gemini"
   std::string_view display_name;               // "Claude Code"
   std::span<const std::string_view> programs;  // base names of its command: "claude"
+  // The npm packages whose scripts run it under a JavaScript runtime, as a script's path shows
+  // them ("@qwen-code/qwen-code": Qwen Code runs as `node --expose-gc …/qwen-code/cli.js`);
+  // with `programs`, how a running process is known for this CLI (launch/agent_process.h).
+  std::span<const std::string_view> packages = {};
   SessionIdForm session_id;
   ResumeForm resume;
   // The session file of `session_id` for working directory `cwd`, "" when it is not found

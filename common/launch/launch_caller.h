@@ -2,11 +2,13 @@
 // Who launches this worker: the caller its ownership record names (doc/launch-wrapper.md,
 // "The caller"). --caller-session-id when given; else the caller the dispatch call's `_meta`
 // names (--mcp-meta: per call, where the CLI sends one); else the caller resume-guard handed over
-// for the dispatch call that started this launch (process/caller_handover.h), whichever agent CLI
-// made it; else the caller the orchestrator's CLI names to its MCP servers
-// ($CLAUDE_CODE_SESSION_ID, $QWEN_CODE_SESSION_ID: agent/agent_cli.h, caller_from_environment).
-// Never a guess: when the handovers name several callers, or those variables different ones,
-// there is none.
+// for the dispatch call that started this launch (process/caller_handover.h) by the nearest agent
+// CLI process above it (launch/agent_process.h); else the caller that CLI names to its MCP
+// servers ($CLAUDE_CODE_SESSION_ID, $QWEN_CODE_SESSION_ID, $COPILOT_AGENT_SESSION_ID:
+// AgentCli::caller_variable), only when that CLI is the nearest above and did not inherit it
+// itself — a Gemini CLI or OpenCode started from a Claude Code shell passes on Claude Code's
+// variable, which never names its own session. Never a guess: when the handovers name several
+// callers, or lapsed, or the variable is not the nearest CLI's own, there is none.
 // Failing: no caller is an expected outcome (the launch refuses to record), returned as the
 // sentence saying why.
 
@@ -14,18 +16,23 @@
 #include <string>
 
 #include "agent/agent_cli.h"
+#include "agent/agent_profile.h"
 
 #include "base/result.h"
 
 namespace fleet {
 
-// The caller of this launch; `flag` is --caller-session-id ("" when not given); `clis` are the
-// agent CLIs whose caller variable or MCP call binding may name it; `mcp_meta` is the dispatch
-// call's `_meta` as JSON (--mcp-meta; "" when not given). A `_meta` that names the caller
+// The caller of this launch; `flag` is --caller-session-id ("" when not given); `known` are the
+// agent CLIs whose process, caller variable or MCP call binding may name it; `mcp_meta` is the
+// dispatch call's `_meta` as JSON (--mcp-meta; "" when not given). A `_meta` that names the caller
 // through one of `clis`' McpCallBinding decides (its session, or the caller resume-guard
 // handed over for its call id — none there is no caller, never one found by ancestry); one
 // that names nothing they know leaves it to the handover by ancestry.
-Result<std::string> launch_caller(const std::string& flag, std::span<const AgentCli* const> clis,
+struct CallerClis {
+  std::span<const AgentCli* const> clis;          // their caller variables and MCP bindings
+  std::span<const AgentProfile* const> profiles;  // how their processes are known
+};
+Result<std::string> launch_caller(const std::string& flag, const CallerClis& known,
                                   const std::string& mcp_meta = "");
 
 // Where this launch records: `flag` (--state-dir) or the state directory the environment names

@@ -62,6 +62,8 @@ struct ProvenanceOptions {
   std::string mcp_meta;           // --mcp-meta: the dispatch call's _meta as JSON ("": none)
   // The CLIs whose caller variable may name the caller (AgentCli::caller_variable).
   std::span<const AgentCli* const> caller_clis = {};
+  // The CLIs whose processes a launch knows above it (launch/agent_process.h).
+  std::span<const AgentProfile* const> caller_profiles = {};
   std::string kitchen_id;
   std::string dispatch_id;
   std::string recipe_name;

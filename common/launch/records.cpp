@@ -13,9 +13,10 @@ namespace fleet {
 
 LaunchRecords::LaunchRecords(const LaunchOptions& options) : options_(options) {
   if (options.provenance.record) {
-    const Result<std::string> caller =
-        launch_caller(options.provenance.caller_session_id, options.provenance.caller_clis,
-                      options.provenance.mcp_meta);
+    const Result<std::string> caller = launch_caller(
+        options.provenance.caller_session_id,
+        {.clis = options.provenance.caller_clis, .profiles = options.provenance.caller_profiles},
+        options.provenance.mcp_meta);
     caller_ = caller ? *caller : "";
     caller_problem_ = caller.problem();
   }

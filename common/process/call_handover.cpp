@@ -91,7 +91,9 @@ HandedOverCaller caller_of_call(const std::string& dir, std::string_view call_id
   struct stat st {};
   if (::lstat(dir.c_str(), &st) == 0) {
     if (const auto problem = private_problem(dir))
-      return {Status::untrusted, "", *problem + ", so no caller handover there is trusted"};
+      return {.status = Status::untrusted,
+              .caller = "",
+              .problem = *problem + ", so no caller handover there is trusted"};
   }
   const std::string none =
       "no resume-guard hook handed over the caller of the dispatch call " + std::string(call_id) +
@@ -101,16 +103,16 @@ HandedOverCaller caller_of_call(const std::string& dir, std::string_view call_id
   const std::optional<std::string> boot = current_boot_id();
   const auto read = boot ? read_handover(dir + "/" + call_file_name(call_id)) : std::nullopt;
   prune_calls(dir, now);
-  if (!read) return {Status::none, "", none};
+  if (!read) return {.status = Status::none, .caller = "", .problem = none};
   const Result<rapidjson::Document> parsed = parse_json_object(read->first);
-  if (!parsed) return {Status::none, "", none};
+  if (!parsed) return {.status = Status::none, .caller = "", .problem = none};
   const auto caller = string_member(*parsed, "caller");
   const auto call = string_member(*parsed, "call");
   const auto left_boot = string_member(*parsed, "boot_id");
   if (!caller || caller->empty() || call != call_id || left_boot != *boot ||
       !handover_counts(read->second, unix_ms(now)))
-    return {Status::none, "", none};
-  return {Status::found, std::string(*caller), ""};
+    return {.status = Status::none, .caller = "", .problem = none};
+  return {.status = Status::found, .caller = std::string(*caller), .problem = ""};
 }
 
 std::optional<std::string> leave_state_handover(const std::string& dir, std::string_view caller,

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstdint>
@@ -28,10 +29,14 @@ namespace fleet {
 namespace {
 
 constexpr std::size_t kMaxAncestors = 32;
-// How far above a launch its agent CLI may be: the dispatcher, or a wrapper of it (npx, a
-// shell) and the dispatcher. A process further up (a terminal, a login session) is never
-// taken for the CLI, whatever hook ran beneath it.
+// How far above a launch an agent CLI that no recogniser knows may be: the dispatcher, or a
+// wrapper of it (npx, a shell) and the dispatcher. A process further up (a terminal, a login
+// session) is never taken for the CLI, whatever hook ran beneath it. A recognised CLI counts
+// at any depth (`npx` and a shell put a real one five levels up).
 constexpr std::size_t kMaxLaunchDepth = 4;
+// How long the handover of a host that still runs is kept after it lapsed: long enough to
+// tell "this CLI's handover lapsed" (refused) from "this CLI never handed one over".
+constexpr std::chrono::hours kLapsedKept{24};
 constexpr std::size_t kCallerDigits = 16;
 
 // Processes a hook command passes through on its way from the agent CLI (`sh -c …`): the
@@ -60,8 +65,7 @@ std::vector<ProcessLink> ancestors(pid_t self, Walk walk) {
   std::vector<ProcessLink> chain;
   std::optional<ProcessLink> link = process_link(self);
   const uid_t me = ::geteuid();
-  const std::size_t most = walk == Walk::to_launch ? kMaxLaunchDepth : kMaxAncestors;
-  while (link && link->parent > 1 && chain.size() < most) {
+  while (link && link->parent > 1 && chain.size() < kMaxAncestors) {
     link = process_link(link->parent);
     if (!link || link->owner != me) break;
     if (walk == Walk::to_launch && link->name == kLaunchWrapper) break;
@@ -101,6 +105,7 @@ struct Handover {
   std::string caller;
   pid_t host_pid = 0;
   std::uint64_t host_starttime_ticks = 0;
+  std::int64_t left_at_ms = 0;
 };
 
 std::optional<std::int64_t> integer_member(const rapidjson::Value& object, const char* key) {
@@ -109,9 +114,10 @@ std::optional<std::int64_t> integer_member(const rapidjson::Value& object, const
   return value->GetInt64();
 }
 
-// The handover in `text`, left at `left_at`, when it counts at `now` on boot `boot_id`.
-std::optional<Handover> counting_handover(std::string_view text, const std::string& boot_id,
-                                          std::int64_t left_at_ms, std::int64_t now_ms) {
+// The handover in `text`, left at `left_at_ms`, when it is one of boot `boot_id` dated no later
+// than `now_ms` allows (a clock set back); whether it still counts is the caller's question.
+std::optional<Handover> parse_handover(std::string_view text, const std::string& boot_id,
+                                       std::int64_t left_at_ms, std::int64_t now_ms) {
   const Result<rapidjson::Document> parsed = parse_json_object(text);
   if (!parsed) return std::nullopt;
   const auto caller = string_member(*parsed, "caller");
@@ -120,11 +126,9 @@ std::optional<Handover> counting_handover(std::string_view text, const std::stri
   const auto start = integer_member(*parsed, "host_starttime_ticks");
   if (!caller || caller->empty() || !boot || *boot != boot_id || !pid || !start)
     return std::nullopt;
-  const std::int64_t max_age_ms = kHandoverMaxAge.count() * 1000;
-  const std::int64_t slack_ms = kHandoverClockSlack.count() * 1000;
-  if (left_at_ms < now_ms - max_age_ms || left_at_ms > now_ms + slack_ms) return std::nullopt;
+  if (left_at_ms > now_ms + kHandoverClockSlack.count() * 1000) return std::nullopt;
   return Handover{std::string(*caller), static_cast<pid_t>(*pid),
-                  static_cast<std::uint64_t>(*start)};
+                  static_cast<std::uint64_t>(*start), left_at_ms};
 }
 
 // The host pid and start time a handover's file name gives; nullopt for another name.
@@ -138,20 +142,22 @@ std::optional<std::pair<pid_t, std::uint64_t>> named_host(const char* name) {
   return std::make_pair(static_cast<pid_t>(pid), static_cast<std::uint64_t>(start));
 }
 
-// Removes the handovers in `dir` that count for nothing: older than the age bound, of a host
-// that is gone, or temporary files a killed hook left.
+// Removes the handovers in `dir` that tell nothing: of a host that is gone, lapsed longer than
+// kLapsedKept ago, or temporary files a killed hook left.
 void prune(const std::string& dir, std::chrono::system_clock::time_point now) {
   DIR* listing = ::opendir(dir.c_str());
   if (listing == nullptr) return;
-  const auto oldest = std::chrono::system_clock::to_time_t(now - kHandoverMaxAge);
+  const auto lapsed = std::chrono::system_clock::to_time_t(now - kHandoverMaxAge);
+  const auto oldest = std::chrono::system_clock::to_time_t(now - kHandoverMaxAge - kLapsedKept);
   while (const dirent* entry = ::readdir(listing)) {
     if (entry->d_name[0] == '.') continue;
     const std::string path = dir + "/" + entry->d_name;
     struct stat st {};
     if (::lstat(path.c_str(), &st) != 0) continue;
     const auto host = named_host(entry->d_name);
-    bool gone = st.st_mtime < oldest;
-    if (!gone && host && std::strstr(entry->d_name, ".tmp.") == nullptr) {
+    const bool temporary = std::strstr(entry->d_name, ".tmp.") != nullptr;
+    bool gone = st.st_mtime < (host && !temporary ? oldest : lapsed);
+    if (!gone && host && !temporary) {
       const auto link = process_link(host->first);
       gone = !link || link->starttime_ticks != host->second;
     }
@@ -186,19 +192,38 @@ std::optional<std::string> leave_caller_handover(const std::string& dir, std::st
   return std::nullopt;
 }
 
-HandedOverCaller caller_from_handover(const std::string& dir, pid_t self,
+LaunchAncestry launch_ancestry(pid_t self, const AgentRecognizer& recognize) {
+  LaunchAncestry above;
+  above.chain = ancestors(self, Walk::to_launch);
+  for (std::size_t depth = 0; recognize && depth < above.chain.size(); ++depth) {
+    std::string agent = recognize(above.chain[depth]);
+    if (agent.empty()) continue;
+    above.agent = std::move(agent);
+    above.agent_pid = above.chain[depth].pid;
+    above.chain.resize(depth + 1);
+    return above;
+  }
+  if (above.chain.size() > kMaxLaunchDepth) above.chain.resize(kMaxLaunchDepth);
+  return above;
+}
+
+HandedOverCaller caller_from_handover(const std::string& dir, const LaunchAncestry& above,
                                       std::chrono::system_clock::time_point now) {
   using Status = HandedOverCaller::Status;
   struct stat st {};
   const bool exists = ::lstat(dir.c_str(), &st) == 0;
   if (const auto problem = exists ? private_problem(dir) : std::nullopt) {
-    return {Status::untrusted, "", *problem + ", so no caller handover there is trusted"};
+    return {.status = Status::untrusted,
+            .caller = "",
+            .problem = *problem + ", so no caller handover there is trusted"};
   }
-  const std::vector<ProcessLink> chain = ancestors(self, Walk::to_launch);
+  const std::vector<ProcessLink>& chain = above.chain;
   const std::optional<std::string> boot = current_boot_id();
   DIR* listing = exists && boot ? ::opendir(dir.c_str()) : nullptr;
+  const std::int64_t now_ms = unix_ms(now);
   std::size_t nearest = chain.size();
-  std::set<std::string> callers;
+  std::set<std::string> callers;  // of the nearest host, those that count
+  std::int64_t last_left_ms = 0;  // the nearest host's latest handover
   while (const dirent* entry = listing != nullptr ? ::readdir(listing) : nullptr) {
     const auto host = named_host(entry->d_name);
     if (!host) continue;
@@ -209,29 +234,54 @@ HandedOverCaller caller_from_handover(const std::string& dir, pid_t self,
     if (depth > nearest || depth == chain.size()) continue;
     const auto read = read_handover(dir + "/" + entry->d_name);
     if (!read) continue;
-    const auto handover = counting_handover(read->first, *boot, read->second, unix_ms(now));
+    const auto handover = parse_handover(read->first, *boot, read->second, now_ms);
     if (!handover || handover->host_pid != host->first ||
         handover->host_starttime_ticks != host->second)
       continue;
-    if (depth < nearest) callers.clear();
+    if (depth < nearest) {
+      callers.clear();
+      last_left_ms = 0;
+    }
     nearest = depth;
-    callers.insert(handover->caller);
+    last_left_ms = std::max(last_left_ms, handover->left_at_ms);
+    if (handover_counts(handover->left_at_ms, now_ms)) callers.insert(handover->caller);
   }
   if (listing != nullptr) ::closedir(listing);
-  if (callers.size() == 1) return {Status::found, *callers.begin(), ""};
-  if (callers.empty()) {
-    return {Status::none, "",
-            "no resume-guard hook of an agent CLI above this process handed over its caller in the "
-            "last " +
-                std::to_string(kHandoverMaxAge.count() / 60) +
-                " minutes (resume-guard not wired on the dispatch tool, or not trusted, or this "
-                "launch was not started by that CLI's dispatch call)"};
+  HandedOverCaller handed{.status = Status::none, .caller = "", .problem = ""};
+  const std::string minutes = std::to_string(kHandoverMaxAge.count() / 60) + " minutes";
+  if (callers.size() == 1) {
+    handed.status = Status::found;
+    handed.caller = *callers.begin();
+  } else if (callers.size() > 1) {
+    std::string names;
+    for (const std::string& caller : callers) names += (names.empty() ? "" : ", ") + caller;
+    handed.status = Status::several;
+    handed.problem = "the agent CLI process above this launch (pid " +
+                     std::to_string(chain[nearest].pid) + ") handed over several callers (" +
+                     names + ") in the last " + minutes +
+                     ": it runs several sessions, and which one dispatched this launch is not "
+                     "certain (pass the call's _meta with --mcp-meta where the CLI sends one, or "
+                     "--caller-session-id)";
+  } else if (nearest < chain.size()) {
+    handed.status = Status::lapsed;
+    handed.problem = "the agent CLI process above this launch (pid " +
+                     std::to_string(chain[nearest].pid) + ") handed its caller over " +
+                     std::to_string((now_ms - last_left_ms) / 60000) +
+                     " minutes ago, more than the " + minutes +
+                     " a handover counts: this launch is not certain to come from its dispatch "
+                     "call, and a CLI further up is never taken instead (start the launch "
+                     "within " +
+                     minutes + " of the call, or pass --caller-session-id)";
+  } else {
+    handed.problem =
+        (above.agent.empty() ? "no resume-guard hook of an agent CLI above this process"
+                             : "the agent CLI above this launch, " + above.agent + " (pid " +
+                                   std::to_string(above.agent_pid) + "),") +
+        " handed over its caller in the last " + minutes +
+        " (resume-guard not wired on the dispatch tool, or not trusted, or this "
+        "launch was not started by that CLI's dispatch call)";
   }
-  std::string names;
-  for (const std::string& caller : callers) names += (names.empty() ? "" : ", ") + caller;
-  return {Status::several, "",
-          "the agent CLI process above this launch handed over several callers (" + names +
-              "), so which one dispatched this launch is not certain"};
+  return handed;
 }
 
 }  // namespace fleet

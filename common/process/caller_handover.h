@@ -17,12 +17,15 @@
 
 #include <sys/types.h>
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/result.h"
 #include "process/handover_file.h"
+#include "process/process_identity.h"
 
 namespace fleet {
 
@@ -38,6 +41,7 @@ struct HandedOverCaller {
     found,      // `caller`
     none,       // no handover counts for this process
     several,    // the nearest host handed over several callers
+    lapsed,     // the nearest host's handovers are all older than kHandoverMaxAge
     untrusted,  // the directory is not private to this user
   };
   Status status = Status::none;
@@ -45,11 +49,26 @@ struct HandedOverCaller {
   std::string problem;  // when not found: why, in a sentence
 };
 
-// The caller handed over in `dir` to process `self` (a launch: itself): of the handovers that
-// count, those whose host is the nearest of its ancestors with one; they must all name one
-// caller.
+// Which agent CLI process `link` is: the CLI's name, "" for any other process.
+using AgentRecognizer = std::function<std::string(const ProcessLink&)>;
+
+// The processes above a launch whose handovers may decide its caller: its ancestors (of its
+// own user, below any launch-wrapper) up to the nearest one `recognize` takes for an agent
+// CLI, at any depth; without one, the nearest kMaxLaunchDepth (a terminal or login session
+// further up is never taken for the CLI, whatever hook ran beneath it).
+struct LaunchAncestry {
+  std::vector<ProcessLink> chain;  // nearest first
+  std::string agent;               // the recognised CLI's name, "" when none was
+  pid_t agent_pid = 0;
+};
+LaunchAncestry launch_ancestry(pid_t self, const AgentRecognizer& recognize = {});
+
+// The caller handed over in `dir` to the launch `above` belongs to: the nearest process of its
+// chain with a handover decides, and none above it. Its handovers that count must all name one
+// caller; when all of them lapsed the launch is refused (`lapsed`), never taken for a call of a
+// CLI further up (a nested L3's launch long after its call).
 HandedOverCaller caller_from_handover(
-    const std::string& dir, pid_t self,
+    const std::string& dir, const LaunchAncestry& above,
     std::chrono::system_clock::time_point now = std::chrono::system_clock::now());
 
 }  // namespace fleet

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -43,6 +44,26 @@ std::optional<std::string> read_small_file(const char* path, uid_t* owner = null
   } while (n < 0 && errno == EINTR);
   if (n <= 0) return std::nullopt;
   return std::string(buffer, static_cast<std::size_t>(n));
+}
+
+// /proc/<pid>/<file> of NUL-separated strings (cmdline, environ), up to kMaxProcStrings bytes;
+// nullopt when it cannot be read (another user's process, gone).
+constexpr std::size_t kMaxProcStrings = 256 * 1024;
+std::optional<std::string> read_proc_strings(pid_t pid, const char* file) {
+  if (pid <= 0) return std::nullopt;
+  const std::string path = "/proc/" + std::to_string(pid) + "/" + file;
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!fd) return std::nullopt;
+  std::string text;
+  char buffer[4096];
+  while (text.size() < kMaxProcStrings) {
+    const ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return std::nullopt;
+    if (n == 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  return text;
 }
 
 // /proc/<pid>/stat: "pid (comm) state ppid pgrp session tty_nr tpgid flags minflt cminflt
@@ -129,6 +150,32 @@ std::optional<ProcessLink> process_link(pid_t pid) {
   const auto stat = read_proc_stat(pid);
   if (!stat || is_dead_state(stat->state)) return std::nullopt;
   return ProcessLink{pid, stat->starttime, stat->ppid, stat->name, stat->uid};
+}
+
+std::vector<std::string> process_arguments(pid_t pid) {
+  std::vector<std::string> arguments;
+  const std::optional<std::string> text = read_proc_strings(pid, "cmdline");
+  if (!text) return arguments;
+  for (std::size_t at = 0; at < text->size();) {
+    const std::size_t end = std::min(text->find('\0', at), text->size());
+    arguments.emplace_back(*text, at, end - at);
+    at = end + 1;
+  }
+  return arguments;
+}
+
+std::optional<std::string> process_environment_variable(pid_t pid, std::string_view name) {
+  const std::optional<std::string> text = read_proc_strings(pid, "environ");
+  if (!text) return std::nullopt;
+  for (std::size_t at = 0; at < text->size();) {
+    const std::size_t end = std::min(text->find('\0', at), text->size());
+    const std::string_view entry(text->data() + at, end - at);
+    if (entry.size() > name.size() && entry.substr(0, name.size()) == name &&
+        entry[name.size()] == '=')
+      return std::string(entry.substr(name.size() + 1));
+    at = end + 1;
+  }
+  return std::nullopt;
 }
 
 Liveness check_process(const ProcessIdentity& recorded) {

@@ -9,6 +9,8 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace fleet {
 
@@ -39,6 +41,14 @@ struct ProcessLink {
 
 // The link of a running process, nullopt when it does not exist (or is a zombie).
 std::optional<ProcessLink> process_link(pid_t pid);
+
+// The command line of a running process (/proc/<pid>/cmdline), one string an argument (as the
+// process shows it: a program may rewrite its own); empty when it cannot be read.
+std::vector<std::string> process_arguments(pid_t pid);
+
+// The value of `name` in the environment process `pid` was started with (/proc/<pid>/environ:
+// what it was given, not what it set since); nullopt when unset or unreadable.
+std::optional<std::string> process_environment_variable(pid_t pid, std::string_view name);
 
 enum class Liveness {
   same,    // the recorded process is alive

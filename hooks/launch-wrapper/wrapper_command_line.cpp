@@ -203,6 +203,7 @@ LaunchOptions LaunchWrapperCommandLine::launch_options(const std::vector<std::st
   LaunchOptions options = options_;
   options.agent = find_agent_profile(agent_->name);
   options.provenance.caller_clis = agent_clis();
+  options.provenance.caller_profiles = agent_profiles();
   options.command = command;
   options.parent = parent;
   options.grace = to_ms(grace_seconds_);

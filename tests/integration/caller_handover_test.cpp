@@ -13,6 +13,7 @@
 
 #include "base/ids.h"
 #include "process.h"
+#include "process/handover_file.h"
 #include "store/provenance_record.h"
 #include "suite.h"
 #include "temp_dir.h"
@@ -134,26 +135,95 @@ TEST_CASE("caller handover: a launch whose caller is not certain runs nothing, r
 
 TEST_CASE("caller handover: with none, the caller the L3's CLI names to its MCP servers") {
   // Claude Code 2.1.328 gives its MCP servers CLAUDE_CODE_SESSION_ID, Qwen Code 0.24.4
-  // QWEN_CODE_SESSION_ID: the calling session, inherited by what the dispatcher launches.
+  // QWEN_CODE_SESSION_ID: the calling session, inherited by what the dispatcher launches. A
+  // Qwen Code L3 started from a Claude Code session's shell also passes the outer session's
+  // variable on: the nearest CLI's own names the caller.
   Fleet fleet;
   const RunResult qwen =
-      run_process(agent_cli(fleet.launch("d-1")),
-                  {"", {{"QWEN_CODE_SESSION_ID", kCallerA}, {"CLAUDE_CODE_SESSION_ID", ""}}, ""});
+      run_process(under_agent_cli(fleet.tmp.path(), "qwen", {{"QWEN_CODE_SESSION_ID", kCallerA}},
+                                  {"/bin/sh", "-c", fleet.launch("d-1")}),
+                  {"", {{"CLAUDE_CODE_SESSION_ID", kCallerB}}, ""});
   CHECK_MESSAGE(qwen.exit_code == 0, qwen.err);
   CHECK(qwen.out.find("recorded-before-start") != std::string::npos);
   REQUIRE(fleet.records().size() == 1);
   CHECK(fleet.records()[0].caller_session_id == kCallerA);
+}
 
-  // Two CLIs that name different callers (a Qwen Code L3 started from a Claude Code session's
-  // shell inherits the outer session's variable): no guess, nothing runs.
-  const RunResult both = run_process(
-      agent_cli(fleet.launch("d-2")),
-      {"", {{"QWEN_CODE_SESSION_ID", kCallerA}, {"CLAUDE_CODE_SESSION_ID", kCallerB}}, ""});
-  CHECK(both.exit_code == 125);
-  CHECK(both.out.find("recorded-before-start") == std::string::npos);
-  CHECK_MESSAGE(both.err.find("CLAUDE_CODE_SESSION_ID") != std::string::npos, both.err);
-  CHECK(both.err.find("QWEN_CODE_SESSION_ID") != std::string::npos);
-  CHECK(fleet.records().size() == 1);
+TEST_CASE("caller handover: an inherited variable is never taken for the caller") {
+  // A Gemini CLI or OpenCode L3 started from a Claude Code session's shell inherits that
+  // session's CLAUDE_CODE_SESSION_ID and passes it to its MCP servers (OpenCode 1.18.33 does):
+  // it names the outer session, never the L3's own.
+  Fleet fleet;
+  const std::string outer = fleet.tmp / "outer";
+  REQUIRE(::mkdir(outer.c_str(), 0700) == 0);
+  for (const std::string cli : {"gemini", "opencode"}) {
+    CAPTURE(cli);
+    const RunResult r = run_process(under_agent_cli(
+        outer, "claude", {{"CLAUDE_CODE_SESSION_ID", kCallerB}},
+        under_agent_cli(fleet.tmp.path(), cli, {}, {"/bin/sh", "-c", fleet.launch("d-" + cli)})));
+    CHECK(r.exit_code == 125);
+    CHECK(r.out.find("recorded-before-start") == std::string::npos);
+    CHECK_MESSAGE(r.err.find("names no caller to its MCP servers") != std::string::npos, r.err);
+    CHECK(r.err.find("CLAUDE_CODE_SESSION_ID=" + kCallerB) != std::string::npos);
+  }
+  // A Claude Code started from another one's shell sets its own: that one is the caller; a
+  // process that names the variable it was itself started with passes nothing of its own.
+  const RunResult inner = run_process(under_agent_cli(
+      outer, "claude", {{"CLAUDE_CODE_SESSION_ID", kCallerB}},
+      under_agent_cli(fleet.tmp.path(), "claude", {{"CLAUDE_CODE_SESSION_ID", kCallerA}},
+                      {"/bin/sh", "-c", fleet.launch("d-inner")})));
+  CHECK_MESSAGE(inner.exit_code == 0, inner.err);
+  const RunResult same = run_process(under_agent_cli(
+      outer, "claude", {{"CLAUDE_CODE_SESSION_ID", kCallerB}},
+      under_agent_cli(fleet.tmp.path(), "claude", {}, {"/bin/sh", "-c", fleet.launch("d-same")})));
+  CHECK(same.exit_code == 125);
+  CHECK_MESSAGE(same.err.find("inherited") != std::string::npos, same.err);
+  // Without any agent CLI above it, the variable is not taken either.
+  const RunResult alone = run_process({"/bin/sh", "-c", fleet.launch("d-alone")},
+                                      {"", {{"CLAUDE_CODE_SESSION_ID", kCallerB}}, ""});
+  CHECK(alone.exit_code == 125);
+  CHECK_MESSAGE(alone.err.find("no agent CLI process was recognised") != std::string::npos,
+                alone.err);
+  const auto records = fleet.records();
+  REQUIRE(records.size() == 1);
+  CHECK(records[0].caller_session_id == kCallerA);
+}
+
+TEST_CASE("caller handover: a nested L3 whose own handover lapsed is refused, not the outer's") {
+  // An L3 started from another CLI's shell, its guard wired, whose launch comes more than the
+  // age bound after its hook ran (a permission prompt left open): the outer L3's fresh handover
+  // must not stand in for it.
+  Fleet fleet;
+  const std::string inner =
+      write_script(fleet.tmp / "inner-l3", fleet.hook(kCallerA) + " && touch -d '11 minutes ago' " +
+                                               fleet::handover_directory() + "/$PPID-* && " +
+                                               fleet.launch("d-1") + "\n");
+  std::string inner_cli;
+  for (const std::string& word : under_agent_cli(fleet.tmp.path(), "codex", {}, {"/bin/sh", inner}))
+    inner_cli += word + " ";
+  const RunResult r = run_process(agent_cli(fleet.hook(kCallerB) + " && " + inner_cli));
+  CHECK(r.exit_code == 125);
+  CHECK(r.out.find("recorded-before-start") == std::string::npos);
+  CHECK_MESSAGE(r.err.find("11 minutes ago") != std::string::npos, r.err);
+  CHECK(fleet.records().empty());
+}
+
+TEST_CASE("caller handover: a recognised CLI counts however far up (npx and a shell)") {
+  // `npx my-dispatcher` starting launch-wrapper through a shell puts the CLI five levels up:
+  // launch-wrapper, sh, the dispatcher (node), sh (npx's), npm exec (node), the CLI. Stood in
+  // for by three scripts that each run the next and wait for it.
+  Fleet fleet;
+  const std::string pass = write_script(fleet.tmp / "pass", "\"$@\"\nexit $?\n");
+  const RunResult r =
+      run_process(under_agent_cli(fleet.tmp.path(), "gemini", {},
+                                  {"/bin/sh", "-c",
+                                   fleet.hook(kCallerA) + " && " + pass + " " + pass + " " + pass +
+                                       " /bin/sh -c '" + fleet.launch("d-1") + "; exit $?'"}));
+  CHECK_MESSAGE(r.exit_code == 0, r.err);
+  CHECK(r.out.find("recorded-before-start") != std::string::npos);
+  const auto records = fleet.records();
+  REQUIRE(records.size() == 1);
+  CHECK(records[0].caller_session_id == kCallerA);
 }
 
 TEST_CASE("caller handover: a subagent's dispatch is handed over as its main session's") {

@@ -257,10 +257,11 @@ std::vector<std::string> store_lines(const std::string& store) {
 RunResult launch_recorded_codex(const TempDir& tmp, const Args& words) {
   Args command = {fake_codex(tmp / "codex", tmp / "state/session_provenance.jsonl")};
   command.insert(command.end(), words.begin(), words.end());
-  return run_process(launch({"--agent", "codex", "--record-provenance", "--state-dir",
-                             tmp / "state", "--recipe-name", "implement"},
-                            command),
-                     {"", {{"CLAUDE_CODE_SESSION_ID", kCaller}}, ""});
+  return run_process(
+      fleet::test::under_agent_cli(tmp.path(), "claude", {{"CLAUDE_CODE_SESSION_ID", kCaller}},
+                                   launch({"--agent", "codex", "--record-provenance", "--state-dir",
+                                           tmp / "state", "--recipe-name", "implement"},
+                                          command)));
 }
 
 }  // namespace
@@ -271,10 +272,11 @@ TEST_CASE(
   const std::string store = tmp / "state/session_provenance.jsonl";
   const std::string codex = fake_codex(tmp / "codex", store);
   const RunResult r = run_process(
-      launch({"--agent", "codex", "--record-provenance", "--state-dir", tmp / "state",
-              "--recipe-name", "implement"},
-             {codex, "exec", "--json", "go"}),
-      {"", {{"CLAUDE_CODE_SESSION_ID", kCaller}, {"HOOK", FLEET_PROVENANCE_WRITER}}, ""});
+      fleet::test::under_agent_cli(tmp.path(), "claude", {{"CLAUDE_CODE_SESSION_ID", kCaller}},
+                                   launch({"--agent", "codex", "--record-provenance", "--state-dir",
+                                           tmp / "state", "--recipe-name", "implement"},
+                                          {codex, "exec", "--json", "go"})),
+      {"", {{"HOOK", FLEET_PROVENANCE_WRITER}}, ""});
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("tool call: recorded\n") != std::string::npos);
   CHECK(r.err.find("warning") == std::string::npos);

@@ -133,25 +133,29 @@ TEST_CASE("launch copilot: the caller is the Copilot session its dispatcher runs
   const std::string copilot = write_script(tmp / "copilot", "echo ran\n");
   const Args record = {"--record-provenance", "--assign-session-id", "--recipe-name",
                        "implement",           "--state-dir",         tmp / "state"};
-  // Copilot CLI 1.0.102 gives its MCP servers COPILOT_AGENT_SESSION_ID (the main session).
+  // Copilot CLI 1.0.102 gives its MCP servers COPILOT_AGENT_SESSION_ID (the main session). A
+  // Copilot CLI started from a Claude Code shell passes Claude Code's variable on too: the
+  // variable of the nearest CLI, Copilot's own, names the caller.
   const RunResult r = run_process(
-      launch(record, {copilot, "-p", "go"}),
-      {"",
-       {{"COPILOT_HOME", tmp / "copilot-home"}, {"COPILOT_AGENT_SESSION_ID", "c0pi1075-l3"}},
-       ""});
+      fleet::test::under_agent_cli(tmp.path(), "copilot",
+                                   {{"COPILOT_AGENT_SESSION_ID", "c0pi1075-l3"}},
+                                   launch(record, {copilot, "-p", "go"})),
+      {"", {{"COPILOT_HOME", tmp / "copilot-home"}, {"CLAUDE_CODE_SESSION_ID", "c1aude-l3"}}, ""});
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
   const std::string worker = wrapper_summary(r.err)["session_id"].GetString();
   const auto found = fleet::lookup_session(tmp / "state/session_provenance.jsonl", worker);
   REQUIRE(found.status == fleet::StoreLookup::Status::found);
   CHECK(found.record.caller_session_id == "c0pi1075-l3");
-  // Two CLIs' variables naming different sessions: no caller is certain, nothing runs.
-  const RunResult two = run_process(launch(record, {copilot, "-p", "go"}),
-                                    {"",
-                                     {{"COPILOT_HOME", tmp / "copilot-home"},
-                                      {"COPILOT_AGENT_SESSION_ID", "c0pi1075-l3"},
-                                      {"CLAUDE_CODE_SESSION_ID", "c1aude-l2"}},
-                                     ""});
-  CHECK(two.exit_code == 125);
-  CHECK(two.out.find("ran") == std::string::npos);
-  CHECK_MESSAGE(two.err.find("COPILOT_AGENT_SESSION_ID=c0pi1075-l3") != std::string::npos, two.err);
+  // Without a Copilot CLI above it, its variable is not taken: nothing runs.
+  const RunResult alone = run_process(
+      launch(record, {copilot, "-p", "go"}),
+      {"",
+       {{"COPILOT_HOME", tmp / "copilot-home"}, {"COPILOT_AGENT_SESSION_ID", "c0pi1075-l3"}},
+       ""});
+  CHECK(alone.exit_code == 125);
+  CHECK(alone.out.find("ran") == std::string::npos);
+  CHECK_MESSAGE(
+      alone.err.find("no agent CLI process was recognised above this launch") != std::string::npos,
+      alone.err);
+  CHECK(alone.err.find("COPILOT_AGENT_SESSION_ID=c0pi1075-l3") != std::string::npos);
 }

@@ -398,12 +398,13 @@ TEST_CASE(
   const std::string agent =
       write_script(tmp / "claude", "grep -q \"\\\"session_id\\\":\\\"$2\\\"\" " + store +
                                        " && echo recorded-before-start\n");
-  const RunResult r =
-      run_process(wrapper({"--quiet", "--record-provenance", "--assign-session-id", "--state-dir",
-                           tmp.path(), "--recipe-name", "implement", "--step-name", "build",
-                           "--kitchen-id", "k1", "--dispatch-id", "d-1"},
-                          {agent, "-p", "hi"}),
-                  {"", {{"CLAUDE_CODE_SESSION_ID", "c0ffee00-0000-4000-8000-000000000001"}}, ""});
+  // Claude Code gives the MCP servers it starts CLAUDE_CODE_SESSION_ID.
+  const RunResult r = run_process(fleet::test::under_agent_cli(
+      tmp.path(), "claude", {{"CLAUDE_CODE_SESSION_ID", "c0ffee00-0000-4000-8000-000000000001"}},
+      wrapper({"--quiet", "--record-provenance", "--assign-session-id", "--state-dir", tmp.path(),
+               "--recipe-name", "implement", "--step-name", "build", "--kitchen-id", "k1",
+               "--dispatch-id", "d-1"},
+              {agent, "-p", "hi"})));
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("recorded-before-start") != std::string::npos);
   const auto lines = split_lines(read_file(store));
@@ -418,11 +419,11 @@ TEST_CASE(
   CHECK(fleet::is_uuid(record->session_id));
 
   // Resuming that session writes no second record.
-  const RunResult resumed =
-      run_process(wrapper({"--quiet", "--record-provenance", "--state-dir", tmp.path(),
-                           "--recipe-name", "implement"},
-                          {"/bin/echo", "--resume", record->session_id}),
-                  {"", {{"CLAUDE_CODE_SESSION_ID", "c0ffee00-0000-4000-8000-000000000001"}}, ""});
+  const RunResult resumed = run_process(fleet::test::under_agent_cli(
+      tmp.path(), "claude", {{"CLAUDE_CODE_SESSION_ID", "c0ffee00-0000-4000-8000-000000000001"}},
+      wrapper({"--quiet", "--record-provenance", "--state-dir", tmp.path(), "--recipe-name",
+               "implement"},
+              {"/bin/echo", "--resume", record->session_id})));
   CHECK(resumed.exit_code == 0);
   CHECK(split_lines(read_file(store)).size() == 1);
 

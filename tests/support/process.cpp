@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cerrno>
@@ -104,6 +105,21 @@ RunResult run_with_only_env(const std::vector<std::string>& env, std::vector<std
   prefix.insert(prefix.end(), env.begin(), env.end());
   argv.insert(argv.begin(), prefix.begin(), prefix.end());
   return run_process(argv, options);
+}
+
+std::vector<std::string> under_agent_cli(
+    const std::string& dir, const std::string& cli,
+    const std::vector<std::pair<std::string, std::string>>& variables,
+    const std::vector<std::string>& argv) {
+  const std::string folder = dir + "/stand-in";
+  ::mkdir(folder.c_str(), 0700);
+  const std::string program = folder + "/" + cli;
+  if (::symlink("/usr/bin/timeout", program.c_str()) != 0 && errno != EEXIST)
+    throw std::runtime_error("cannot link " + program + ": " + std::strerror(errno));
+  std::vector<std::string> command = {program, "300", "/usr/bin/env"};
+  for (const auto& [name, value] : variables) command.push_back(name + "=" + value);
+  command.insert(command.end(), argv.begin(), argv.end());
+  return command;
 }
 
 RunResult run_process(const std::vector<std::string>& argv, const RunOptions& options) {

@@ -31,6 +31,15 @@ bool is_suite_variable(const char* entry);
 // variables of the same name).
 RunResult run_process(const std::vector<std::string>& argv, const RunOptions& options = {});
 
+// `argv` as an agent CLI named `cli` (claude, qwen, gemini, …) runs its MCP server: under a
+// process of that name that stays its parent (a stand-in: `timeout` linked as
+// `dir`/stand-in/`cli`), with `variables` set for `argv` only, as a CLI sets its caller variable
+// for the servers it starts and not in its own environment.
+std::vector<std::string> under_agent_cli(
+    const std::string& dir, const std::string& cli,
+    const std::vector<std::pair<std::string, std::string>>& variables,
+    const std::vector<std::string>& argv);
+
 // Runs argv under `env -i` with only `env` ("NAME=value" entries) in its environment: nothing
 // is inherited, as on a fresh account or a clean CI step.
 RunResult run_with_only_env(const std::vector<std::string>& env, std::vector<std::string> argv,

@@ -33,7 +33,7 @@ TEST_CASE("caller_handover: a handover reaches a process under the same host") {
   const std::string dir = handover_dir(tmp);
   CHECK_FALSE(leave_caller_handover(dir, kCaller, ::getpid()));
   // This process stands in for both the hook and the launch: its parent is their host.
-  const HandedOverCaller found = caller_from_handover(dir, ::getpid());
+  const HandedOverCaller found = caller_from_handover(dir, launch_ancestry(::getpid()));
   CHECK(found.status == HandedOverCaller::Status::found);
   CHECK(found.caller == kCaller);
   const auto names = run_ls(dir);
@@ -48,18 +48,26 @@ TEST_CASE("caller_handover: a handover reaches a process under the same host") {
   }
   SUBCASE("a second caller of the same host makes it uncertain") {
     CHECK_FALSE(leave_caller_handover(dir, "c0ffee00-0000-4000-8000-000000000002", ::getpid()));
-    const HandedOverCaller several = caller_from_handover(dir, ::getpid());
+    const HandedOverCaller several = caller_from_handover(dir, launch_ancestry(::getpid()));
     CHECK(several.status == HandedOverCaller::Status::several);
     CHECK(several.problem.find(kCaller) != std::string::npos);
   }
-  SUBCASE("older than the age bound it counts for nothing, and the next hook prunes it") {
+  SUBCASE("older than the age bound it has lapsed, and is pruned a day later") {
     const auto later = std::chrono::system_clock::now() + kHandoverMaxAge + std::chrono::seconds(1);
-    CHECK(caller_from_handover(dir, ::getpid(), later).status == HandedOverCaller::Status::none);
+    const HandedOverCaller lapsed = caller_from_handover(dir, launch_ancestry(::getpid()), later);
+    CHECK(lapsed.status == HandedOverCaller::Status::lapsed);
+    CHECK_MESSAGE(lapsed.problem.find("10 minutes ago") != std::string::npos, lapsed.problem);
     const auto earlier =
         std::chrono::system_clock::now() - kHandoverMaxAge - std::chrono::seconds(1);
-    CHECK(caller_from_handover(dir, ::getpid(), earlier).status == HandedOverCaller::Status::none);
+    CHECK(caller_from_handover(dir, launch_ancestry(::getpid()), earlier).status ==
+          HandedOverCaller::Status::none);
+    // Kept while its host runs: a lapsed handover tells "refuse" from "never handed over".
     CHECK_FALSE(leave_caller_handover(dir, "c0ffee00-0000-4000-8000-000000000002", ::getpid(),
                                       later + std::chrono::seconds(1)));
+    CHECK(run_ls(dir).size() == 2);
+    const auto next_day = later + std::chrono::hours(25);
+    CHECK_FALSE(
+        leave_caller_handover(dir, "c0ffee00-0000-4000-8000-000000000003", ::getpid(), next_day));
     CHECK(run_ls(dir).size() == 1);
   }
   SUBCASE("renewing it leaves the directory alone; writing a new one prunes it") {
@@ -82,11 +90,13 @@ TEST_CASE("caller_handover: a handover reaches a process under the same host") {
     const std::string boot = *current_boot_id();
     text.replace(text.find(boot), boot.size(), "00000000-0000-4000-8000-000000000000");
     write_file(path, text);
-    CHECK(caller_from_handover(dir, ::getpid()).status == HandedOverCaller::Status::none);
+    CHECK(caller_from_handover(dir, launch_ancestry(::getpid())).status ==
+          HandedOverCaller::Status::none);
   }
   SUBCASE("a file too large to be a handover counts for nothing") {
     write_file(dir + "/" + names[0], std::string(5000, ' ') + read_file(dir + "/" + names[0]));
-    CHECK(caller_from_handover(dir, ::getpid()).status == HandedOverCaller::Status::none);
+    CHECK(caller_from_handover(dir, launch_ancestry(::getpid())).status ==
+          HandedOverCaller::Status::none);
   }
 }
 
@@ -109,7 +119,8 @@ TEST_CASE("caller_handover: only a directory private to the user holds handovers
     CHECK(refused.problem().find("open to group or others (mode 0777)") != std::string::npos);
     CHECK(leave_caller_handover(dir, kCaller, ::getpid()));
     CHECK(run_ls(dir).empty());
-    CHECK(caller_from_handover(dir, ::getpid()).status == HandedOverCaller::Status::untrusted);
+    CHECK(caller_from_handover(dir, launch_ancestry(::getpid())).status ==
+          HandedOverCaller::Status::untrusted);
   }
   SUBCASE("a symbolic link") {
     const std::string target = handover_dir(tmp);
@@ -119,7 +130,8 @@ TEST_CASE("caller_handover: only a directory private to the user holds handovers
     const auto refused = private_directory(link);
     REQUIRE_FALSE(refused);
     CHECK(refused.problem().find("symbolic link") != std::string::npos);
-    CHECK(caller_from_handover(link, ::getpid()).status == HandedOverCaller::Status::untrusted);
+    CHECK(caller_from_handover(link, launch_ancestry(::getpid())).status ==
+          HandedOverCaller::Status::untrusted);
   }
   SUBCASE("the default is the user's own") {
     const std::string dir = handover_directory();

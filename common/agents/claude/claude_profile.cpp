@@ -12,6 +12,7 @@ using EC = ErrorClass;
 // text blocks in message.content; a resume of an unknown id prints "No conversation found
 // with session ID: <id>" and exits 1.
 constexpr std::string_view kClaudePrograms[] = {"claude", "claude.exe"};
+constexpr std::string_view kClaudePackages[] = {"@anthropic-ai/claude-code"};
 constexpr std::string_view kClaudeLatest[] = {"--continue", "-c"};
 constexpr ErrorText kClaudeTexts[] = {
     {"No conversation found with session ID", EC::stale_session},
@@ -47,6 +48,7 @@ constexpr AgentProfile kClaudeProfile = {
     .name = "claude",
     .display_name = "Claude Code",
     .programs = kClaudePrograms,
+    .packages = kClaudePackages,
     .session_id = {.assign_option = "--session-id",
                    .stdout_event = "",
                    .stdout_key = "",

@@ -15,6 +15,7 @@ using EC = ErrorClass;
 // file; a resume of an unknown id says "no rollout found for thread id <id>" and exits 1 (run
 // here).
 constexpr std::string_view kCodexPrograms[] = {"codex"};
+constexpr std::string_view kCodexPackages[] = {"@openai/codex"};
 constexpr std::string_view kCodexLatest[] = {"--last"};
 // The options of `codex exec` and `codex exec resume` that take a value (`codex exec --help`,
 // `codex exec resume --help` of 0.169.0; doc/codex.md). `--all` is resume's alone.
@@ -81,6 +82,7 @@ constexpr AgentProfile kCodexProfile = {
     .name = "codex",
     .display_name = "Codex CLI",
     .programs = kCodexPrograms,
+    .packages = kCodexPackages,
     .session_id = {.assign_option = "",
                    .stdout_event = "thread.started",
                    .stdout_key = "thread_id",

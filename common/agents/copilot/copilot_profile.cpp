@@ -16,6 +16,7 @@ using EC = ErrorClass;
 // "data":{"content":<its text>,…}}, a -p run ends with "session.shutdown", and a resume appends
 // to the same file after the old shutdown.
 constexpr std::string_view kCopilotPrograms[] = {"copilot"};
+constexpr std::string_view kCopilotPackages[] = {"@github/copilot"};
 constexpr std::string_view kCopilotLatest[] = {"--continue"};
 constexpr RefusedOption kCopilotRefused[] = {
     {.option = "--connect",
@@ -32,6 +33,7 @@ constexpr AgentProfile kCopilotProfile = {
     .name = "copilot",
     .display_name = "GitHub Copilot CLI",
     .programs = kCopilotPrograms,
+    .packages = kCopilotPackages,
     .session_id = {.assign_option = "--session-id",
                    .stdout_event = "",
                    .stdout_key = "",

@@ -13,6 +13,7 @@ using EC = ErrorClass;
 // mod 256, after the CLI itself retried 429, 499 and 5xx with backoff for minutes: the wrapper
 // does not stack its retries on top.
 constexpr std::string_view kGeminiPrograms[] = {"gemini"};
+constexpr std::string_view kGeminiPackages[] = {"@google/gemini-cli"};
 constexpr ErrorText kGeminiTexts[] = {
     {"Invalid session identifier", EC::stale_session},
     {"No previous sessions found for this project", EC::stale_session},
@@ -45,6 +46,7 @@ constexpr AgentProfile kGeminiProfile = {
     .name = "gemini",
     .display_name = "Gemini CLI",
     .programs = kGeminiPrograms,
+    .packages = kGeminiPackages,
     .session_id = {.assign_option = "--session-id",
                    .stdout_event = "",
                    .stdout_key = "",

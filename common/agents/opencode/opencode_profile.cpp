@@ -14,6 +14,7 @@ using EC = ErrorClass;
 // (read in 1.18.33's `run`); the turn's last one is followed by {"type":"step_finish","part":
 // {"reason":"stop",…}}, which holds no text (a step that ends in a tool call: "tool-calls").
 constexpr std::string_view kOpenCodePrograms[] = {"opencode"};
+constexpr std::string_view kOpenCodePackages[] = {"opencode-ai"};
 constexpr std::string_view kOpenCodeLatest[] = {"--continue", "-c"};
 constexpr ErrorText kOpenCodeTexts[] = {
     {"Session not found", EC::stale_session},
@@ -37,6 +38,7 @@ constexpr AgentProfile kOpenCodeProfile = {
     .name = "opencode",
     .display_name = "OpenCode",
     .programs = kOpenCodePrograms,
+    .packages = kOpenCodePackages,
     .session_id = {.assign_option = "",
                    .stdout_event = "step_start",
                    .stdout_key = "sessionID",

@@ -12,6 +12,7 @@ using EC = ErrorClass;
 // finished turn: `-o stream-json` prints {"type":"result","result":<the answer>} at the end of
 // one (`-o json` prints one JSON array when the run ends).
 constexpr std::string_view kQwenPrograms[] = {"qwen"};
+constexpr std::string_view kQwenPackages[] = {"@qwen-code/qwen-code"};
 constexpr std::string_view kQwenLatest[] = {"--continue", "-c"};
 constexpr ErrorText kQwenTexts[] = {
     {"No saved session found with ID", EC::stale_session},
@@ -35,6 +36,7 @@ constexpr AgentProfile kQwenProfile = {
     .name = "qwen",
     .display_name = "Qwen Code",
     .programs = kQwenPrograms,
+    .packages = kQwenPackages,
     .session_id = {.assign_option = "--session-id",
                    .stdout_event = "",
                    .stdout_key = "",
