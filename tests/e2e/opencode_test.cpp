@@ -104,6 +104,27 @@ TEST_CASE("e2e: opencode - the guard plugin denies a stranger's resume, the owne
   fleet.check_stranger_denied(worker, owner.session_id, 2);
 }
 
+TEST_CASE("e2e: opencode - an L3 started from a Claude Code shell is never recorded as it") {
+  // OpenCode passes the CLAUDE_CODE_SESSION_ID it inherited from a Claude Code session's shell
+  // on to its MCP servers: it names the outer session, never the OpenCode L3.
+  const std::string outer = "c1aude00-0000-4000-8000-0000000000e1";
+  const FleetOptions options = {.record_at_launch = true,
+                                .inherited = {{"CLAUDE_CODE_SESSION_ID", outer}}};
+  SUBCASE("unwired: no handover, and the variable is not OpenCode's own - refused") {
+    AgentFleet fleet("opencode", FLEET_E2E_FIXTURES, FLEET_E2E_CACHE, options);
+    fresh_dispatch(fleet);
+    REQUIRE_MESSAGE(fleet.calls().size() == 1, fleet.tool_results());
+    CHECK(call_field(fleet.calls()[0], "result", "exit_code") == "125");
+    CHECK(read_file(fleet.store()).find(outer) == std::string::npos);
+  }
+  SUBCASE("wired: the plugin's handover names OpenCode's own session") {
+    AgentFleet fleet("opencode", FLEET_E2E_FIXTURES, FLEET_E2E_CACHE, options);
+    fleet.install();
+    const AgentRun owner = fresh_dispatch(fleet);
+    recorded_worker(fleet, owner);
+  }
+}
+
 TEST_CASE("e2e: opencode - without resume-guard on PATH the plugin refuses every dispatch") {
   OpenCodeFleet fleet;
   fleet.take_suite_off_path();

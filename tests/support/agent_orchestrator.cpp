@@ -269,6 +269,7 @@ Env AgentFleet::suite_env() const {
 Env AgentFleet::cli_env(const std::string& kitchen) const {
   Env env = suite_env();
   env.emplace_back("FLEET_HOOKS_KITCHEN_ID", kitchen);
+  env.insert(env.end(), options_.inherited.begin(), options_.inherited.end());
   const Env model = agent_model_env(api_->port());
   env.insert(env.end(), model.begin(), model.end());
   const std::string base_url = "http://127.0.0.1:" + api_->port() + "/v1";

@@ -63,6 +63,9 @@ struct FleetOptions {
   std::string tool = "dispatch_food_truck";
   // Qwen Code: folder trust turned on in the user's settings.
   bool folder_trust = false;
+  // Variables the L3's CLI inherits, as from another CLI it was started under (a Claude Code
+  // session's shell: CLAUDE_CODE_SESSION_ID).
+  std::vector<std::pair<std::string, std::string>> inherited = {};
 };
 
 class AgentFleet {
