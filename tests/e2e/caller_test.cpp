@@ -20,8 +20,9 @@ namespace {
 // An L3 (in a kitchen of its own, so only its caller id can let its resume through)
 // dispatches a worker, which finds its own record naming that L3 as it starts; the L3 resumes
 // it; a stranger's resume is denied and never reaches the dispatcher.
-void recorded_at_launch(const std::string& agent) {
-  AgentFleet fleet(agent, FLEET_E2E_FIXTURES, FLEET_E2E_CACHE, true);
+void recorded_at_launch(const std::string& agent, bool worktrees = false) {
+  AgentFleet fleet(agent, FLEET_E2E_FIXTURES, FLEET_E2E_CACHE,
+                   {.record_at_launch = true, .worktrees = worktrees});
   fleet.install();
   fleet.trust();
   const auto check = fleet.check();
@@ -47,8 +48,11 @@ void recorded_at_launch(const std::string& agent) {
   REQUIRE_MESSAGE(record, (seen + calls[0]));
   CHECK(record->caller_session_id == owner.session_id);
   CHECK(record->recipe_name == "implement");
-  // The owner resumed it.
+  // The owner resumed it (in the worker's own worktree, when it has one).
   CHECK(call_field(calls[1], "result", "session_id") == worker);
+  const std::string directory = call_field(calls[0], "result", "directory");
+  CHECK(call_field(calls[1], "result", "directory") == directory);
+  CHECK((directory.find("/.git/fleet-worktrees/") != std::string::npos) == worktrees);
   CHECK(call_field(calls[1], "result", "exit_code") == "0");
   CHECK(fleet.tool_results().find(fleet.profile().blocked_prefix) == std::string::npos);
 
@@ -59,6 +63,13 @@ void recorded_at_launch(const std::string& agent) {
 
 TEST_CASE("e2e: caller - a Codex L3's worker is recorded at launch with no caller passed") {
   recorded_at_launch("codex");
+}
+
+TEST_CASE("e2e: caller - a Codex L3's worker in its own worktree is recorded where it guards") {
+  // The example dispatcher starts the worker in a git worktree of its own and names no state
+  // directory: the record lands in the store the guard judged the call with (the project's),
+  // not under the worktree, and a stranger's resume of it is denied.
+  recorded_at_launch("codex", true);
 }
 
 TEST_CASE("e2e: caller - a Gemini L3's worker is recorded at launch with no caller passed") {

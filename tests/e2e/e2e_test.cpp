@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <memory>
 
+#include "agent_orchestrator.h"
 #include "base/json.h"
 #include "base/paths.h"
 #include "claude_cli.h"
@@ -40,7 +41,8 @@ constexpr const char* kLateL3 = "abcd0000-0000-4000-8000-000000000005";
 
 class Fleet {
  public:
-  // `dispatcher_env`: more of the dispatcher's environment (mcp_dispatcher.mjs's variables).
+  // `dispatcher_env`: more of the dispatcher's environment (examples/dispatcher's variables,
+  // FLEET_E2E_* of fixtures/launcher.sh).
   explicit Fleet(const std::vector<std::pair<std::string, std::string>>& dispatcher_env = {})
       : claude_(claude_or_skip(FLEET_E2E_CACHE)) {
     for (const std::string& dir : {home_, project_, bin_, state_}) ::mkdir(dir.c_str(), 0755);
@@ -59,18 +61,20 @@ class Fleet {
     REQUIRE_MESSAGE(check.exit_code == 0, (check.out + check.err));
 
     std::vector<std::pair<std::string, std::string>> dispatcher = {
-        {"FLEET_E2E_WRAPPER", bin_ + "/launch-wrapper"},
-        {"FLEET_E2E_CLAUDE", claude_},
-        {"FLEET_E2E_STATE_DIR", state_},
-        {"FLEET_E2E_KITCHEN", "kitchen-1"},
-        {"FLEET_E2E_CALLS", calls_},
+        {"FLEET_DISPATCH_LAUNCHER", std::string(FLEET_E2E_FIXTURES) + "/launcher.sh"},
+        {"FLEET_E2E_LAUNCH_WRAPPER", bin_ + "/launch-wrapper"},
+        {"FLEET_DISPATCH_PROGRAM_CLAUDE", claude_},
+        {"FLEET_DISPATCH_STATE_DIR", state_},
+        {"FLEET_DISPATCH_KITCHEN", "kitchen-1"},
+        {"FLEET_DISPATCH_WRAPPER_ARGS", fleet::test::kDispatcherWrapperArgs},
+        {"FLEET_DISPATCH_JOURNAL", calls_},
         // The caller only from resume-guard's handover.
         {"FLEET_E2E_HIDE_CALLER_ENV", "1"}};
     for (const auto& [name, value] : dispatcher_env) {
       std::erase_if(dispatcher, [&](const auto& entry) { return entry.first == name; });
       dispatcher.emplace_back(name, value);
     }
-    fleet::test::write_dispatcher_config(tmp_ / "mcp.json", FLEET_E2E_FIXTURES, dispatcher);
+    fleet::test::write_dispatcher_config(tmp_ / "mcp.json", FLEET_EXAMPLE_DISPATCHER, dispatcher);
     api_ = std::make_unique<MockMessagesApi>(FLEET_E2E_FIXTURES, tmp_.path());
   }
 
@@ -153,7 +157,6 @@ TEST_CASE("e2e: dispatch - resume - foreign kitchen - successor - self - unknown
   CHECK(owner.record.caller_session_id == kL3);
   CHECK(owner.record.kitchen_id == "kitchen-1");
   CHECK(owner.record.recipe_name == "implement");
-  CHECK(field(calls[0], "result", "caller_session_id") == kL3);
 
   // Another L3 in another kitchen: denied, the tool does not run.
   fleet.script(
@@ -343,7 +346,7 @@ TEST_CASE(
       R"({"rules":[{"match":"L3-DISPATCH","turns":[)" +
       dispatch_turn(R"({"prompt":"L2-WORK build","recipe_name":"implement","step_name":"build"})") +
       R"(,{"text":"L3 done"}]},{"match":"L2-WORK","turns":[{"text":"worker finished"}]}]})";
-  Fleet fleet({{"FLEET_E2E_WRAPPER", detached}});
+  Fleet fleet({{"FLEET_DISPATCH_LAUNCHER", detached}});
   fleet.script(script);
   ClaudeRun run = fleet.l3(kL3, "L3-DISPATCH the build", "kitchen-1");
   CHECK(run.denials() == 0);
@@ -356,10 +359,12 @@ TEST_CASE(
 
   // Without the call's _meta, the detached launch has no caller it can be sure of: it refuses
   // and records nothing.
-  Fleet blind({{"FLEET_E2E_WRAPPER", detached}, {"FLEET_E2E_NO_META", "1"}});
+  Fleet blind({{"FLEET_DISPATCH_LAUNCHER", detached}, {"FLEET_E2E_NO_META", "1"}});
   blind.script(script);
   run = blind.l3(kL3, "L3-DISPATCH the build", "kitchen-1");
   CHECK(run.denials() == 0);
-  CHECK(blind.calls().empty());
+  const auto refused = blind.calls();
+  REQUIRE(refused.size() == 1);
+  CHECK(fleet::test::call_field(refused[0], "result", "exit_code") == "125");  // an error
   CHECK(::access(blind.store().c_str(), F_OK) != 0);
 }

@@ -60,35 +60,44 @@ class MixedFleet {
     fleet_hooks({"install", "--agent", "codex", "--agent", "copilot", "--trust"});
     fleet_hooks(with(agents, "check"));
 
-    EnvList env = {{"HOME", home_},
-                   {"PATH", path_},
-                   {"CODEX_HOME", codex_home_},
-                   {"FLEET_HOOKS_STATE_DIR", state_},
-                   {"FLEET_E2E_WRAPPER", bin_ + "/launch-wrapper"},
-                   {"FLEET_E2E_CLAUDE", claude_},
-                   {"FLEET_E2E_CODEX", codex_},
-                   {"FLEET_E2E_GEMINI", gemini_},
-                   {"FLEET_E2E_QWEN", qwen_},
-                   {"FLEET_E2E_COPILOT", copilot_},
-                   {"FLEET_E2E_COPILOT_CACHE", std::string(FLEET_E2E_CACHE) + "/copilot-xdg-cache"},
-                   {"FLEET_E2E_OPENCODE", opencode_},
-                   {"COPILOT_OFFLINE", "true"},
-                   {"COPILOT_AUTO_UPDATE", "false"},
-                   {"COPILOT_PROVIDER_BASE_URL", "http://127.0.0.1:" + api_->port() + "/v1"},
-                   {"COPILOT_PROVIDER_API_KEY", "fleet-e2e-7c41d9b2"},
-                   {"COPILOT_MODEL", "mock"},
-                   {"OPENCODE_DISABLE_MODELS_FETCH", "1"},
-                   {"OPENCODE_DISABLE_AUTOUPDATE", "1"},
-                   {"OPENAI_API_KEY", "test"},
-                   {"OPENAI_BASE_URL", "http://127.0.0.1:" + api_->port() + "/v1"},
-                   {"OPENAI_MODEL", "mock"},
-                   {"QWEN_CODE_SUPPRESS_YOLO_WARNING", "1"},
-                   {"FLEET_E2E_STATE_DIR", state_},
-                   {"FLEET_E2E_KITCHEN", "kitchen-1"},
-                   {"FLEET_E2E_CALLS", tmp_ / "calls.jsonl"}};
+    EnvList env = {
+        {"HOME", home_},
+        {"PATH", path_},
+        {"CODEX_HOME", codex_home_},
+        {"FLEET_HOOKS_STATE_DIR", state_},
+        {"FLEET_DISPATCH_LAUNCHER", bin_ + "/launch-wrapper"},
+        {"FLEET_DISPATCH_PROGRAM_CLAUDE", claude_},
+        {"FLEET_DISPATCH_PROGRAM_CODEX", codex_},
+        {"FLEET_DISPATCH_PROGRAM_GEMINI", gemini_},
+        {"FLEET_DISPATCH_PROGRAM_QWEN", qwen_},
+        {"FLEET_DISPATCH_PROGRAM_COPILOT", copilot_},
+        // Copilot's loader unpacks itself into the set-up's cache once, not into
+        // every home; OpenCode keeps its files in the test's home.
+        {"FLEET_DISPATCH_ENV_COPILOT",
+         R"({"XDG_CACHE_HOME":")" + std::string(FLEET_E2E_CACHE) + R"(/copilot-xdg-cache"})"},
+        {"FLEET_DISPATCH_ENV_OPENCODE",
+         R"({"XDG_CONFIG_HOME":")" + home_ + R"(/.config","XDG_DATA_HOME":")" + home_ +
+             R"(/.local/share","XDG_CACHE_HOME":")" + home_ + R"(/.cache","XDG_STATE_HOME":")" +
+             home_ + R"(/.local/state"})"},
+        {"FLEET_DISPATCH_PROGRAM_OPENCODE", opencode_},
+        {"FLEET_DISPATCH_WRAPPER_ARGS", fleet::test::kDispatcherWrapperArgs},
+        {"COPILOT_OFFLINE", "true"},
+        {"COPILOT_AUTO_UPDATE", "false"},
+        {"COPILOT_PROVIDER_BASE_URL", "http://127.0.0.1:" + api_->port() + "/v1"},
+        {"COPILOT_PROVIDER_API_KEY", "fleet-e2e-7c41d9b2"},
+        {"COPILOT_MODEL", "mock"},
+        {"OPENCODE_DISABLE_MODELS_FETCH", "1"},
+        {"OPENCODE_DISABLE_AUTOUPDATE", "1"},
+        {"OPENAI_API_KEY", "test"},
+        {"OPENAI_BASE_URL", "http://127.0.0.1:" + api_->port() + "/v1"},
+        {"OPENAI_MODEL", "mock"},
+        {"QWEN_CODE_SUPPRESS_YOLO_WARNING", "1"},
+        {"FLEET_DISPATCH_STATE_DIR", state_},
+        {"FLEET_DISPATCH_KITCHEN", "kitchen-1"},
+        {"FLEET_DISPATCH_JOURNAL", tmp_ / "calls.jsonl"}};
     const EnvList model = fleet::test::agent_model_env(api_->port());
     env.insert(env.end(), model.begin(), model.end());
-    fleet::test::write_dispatcher_config(tmp_ / "mcp.json", FLEET_E2E_FIXTURES, env);
+    fleet::test::write_dispatcher_config(tmp_ / "mcp.json", FLEET_EXAMPLE_DISPATCHER, env);
   }
 
   void script(const std::string& json) const { api_->script(json); }

@@ -47,15 +47,18 @@ class Team {
     const RunResult installed =
         run_process({FLEET_CMAKE, "--install", FLEET_BUILD_DIR, "--prefix", prefix_});
     REQUIRE_MESSAGE(installed.exit_code == 0, installed.err);
-    fleet::test::write_dispatcher_config(tmp_ / "mcp.json", FLEET_E2E_FIXTURES,
-                                         {{"FLEET_E2E_WRAPPER", prefix_ + "/bin/launch-wrapper"},
-                                          {"FLEET_E2E_CLAUDE", claude_},
-                                          {"FLEET_E2E_STATE_DIR", state_},
-                                          {"FLEET_E2E_KITCHEN", "kitchen-1"},
-                                          {"FLEET_E2E_NO_RECORD", dispatcher_records ? "0" : "1"},
-                                          {"FLEET_E2E_TOOL", tool},
-                                          {"FLEET_E2E_NO_META", pass_meta ? "0" : "1"},
-                                          {"FLEET_E2E_CALLS", calls_}});
+    fleet::test::write_dispatcher_config(
+        tmp_ / "mcp.json", FLEET_EXAMPLE_DISPATCHER,
+        {{"FLEET_DISPATCH_LAUNCHER", std::string(FLEET_E2E_FIXTURES) + "/launcher.sh"},
+         {"FLEET_E2E_LAUNCH_WRAPPER", prefix_ + "/bin/launch-wrapper"},
+         {"FLEET_DISPATCH_PROGRAM_CLAUDE", claude_},
+         {"FLEET_DISPATCH_STATE_DIR", state_},
+         {"FLEET_DISPATCH_KITCHEN", "kitchen-1"},
+         {"FLEET_DISPATCH_RECORD", dispatcher_records ? "1" : "0"},
+         {"FLEET_DISPATCH_TOOL", tool},
+         {"FLEET_DISPATCH_WRAPPER_ARGS", fleet::test::kDispatcherWrapperArgs},
+         {"FLEET_E2E_NO_META", pass_meta ? "0" : "1"},
+         {"FLEET_DISPATCH_JOURNAL", calls_}});
     api_ = std::make_unique<MockMessagesApi>(FLEET_E2E_FIXTURES, tmp_.path());
   }
 

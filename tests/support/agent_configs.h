@@ -1,7 +1,7 @@
 #pragma once
 // Test support for the end-to-end tests of the agent CLIs: each CLI's own configuration files
 // as the tests write them into a private home or project — the mock model on loopback as its
-// provider, the stdio MCP dispatcher (tests/e2e/fixtures/mcp_dispatcher.mjs) as its server
+// provider, the stdio MCP dispatcher (examples/dispatcher/dispatcher.mjs) as its server
 // "kitchen", and the trust of a folder as the CLI itself records it.
 
 #include <string>

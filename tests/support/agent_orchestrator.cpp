@@ -53,6 +53,14 @@ AgentFleet::AgentFleet(const std::string& agent, const std::string& fixtures_dir
     ::mkdir(dir.c_str(), 0755);
   }
   link_suite(bin_, {"resume-guard", "provenance-writer", "launch-wrapper", "fleet-hooks"});
+  if (options_.worktrees) {
+    const RunResult repository = run_process(
+        {"/bin/sh", "-c",
+         "git init -q && git -c user.name=t -c user.email=t@example.com commit -q --allow-empty "
+         "-m start"},
+        {"", {{"HOME", home_}}, project_});
+    REQUIRE_MESSAGE(repository.exit_code == 0, repository.err);
+  }
   path_ = bin_ + ":" + env_value("PATH");
   if (options_.record_at_launch) {
     // Named claude: launch-wrapper gives it --session-id <id> as Claude Code's own option.
@@ -68,7 +76,7 @@ AgentFleet::AgentFleet(const std::string& agent, const std::string& fixtures_dir
                                "echo '{\"type\":\"result\",\"result\":\"worker finished\"}'\n");
   }
   api_ = std::make_unique<MockMessagesApi>(fixtures_dir, tmp_.path());
-  const std::string dispatcher = fixtures_ + "/mcp_dispatcher.mjs";
+  const std::string dispatcher = FLEET_EXAMPLE_DISPATCHER;
   if (agent == "codex") {
     configure_codex();
   } else if (agent == "copilot") {
@@ -89,14 +97,19 @@ Env mcp_dispatcher_env(const MockMessagesApi& api, const DispatcherPaths& paths)
   Env env = api.client_env();  // for the Claude Code workers
   env.insert(env.end(), {{"HOME", paths.home},
                          {"PATH", paths.path},
-                         {"FLEET_E2E_WRAPPER", paths.bin + "/launch-wrapper"},
-                         {"FLEET_E2E_CLAUDE", paths.claude},
-                         {"FLEET_E2E_STATE_DIR", paths.state},
-                         {"FLEET_E2E_KITCHEN", "kitchen-1"},
-                         {"FLEET_E2E_CALLS", paths.calls}});
+                         {"FLEET_DISPATCH_LAUNCHER", paths.bin + "/launch-wrapper"},
+                         {"FLEET_DISPATCH_PROGRAM_CLAUDE", paths.claude},
+                         {"FLEET_DISPATCH_KITCHEN", "kitchen-1"},
+                         {"FLEET_DISPATCH_WRAPPER_ARGS", kDispatcherWrapperArgs},
+                         {"FLEET_DISPATCH_JOURNAL", paths.calls}});
   // Else the record comes from the L3's PostToolUse / AfterTool hook.
-  if (!paths.record_at_launch) env.emplace_back("FLEET_E2E_NO_RECORD", "1");
-  if (!paths.tool.empty()) env.emplace_back("FLEET_E2E_TOOL", paths.tool);
+  if (!paths.record_at_launch) env.emplace_back("FLEET_DISPATCH_RECORD", "0");
+  if (!paths.tool.empty()) env.emplace_back("FLEET_DISPATCH_TOOL", paths.tool);
+  if (paths.worktrees) {
+    env.emplace_back("FLEET_DISPATCH_WORKTREES", "1");
+  } else {
+    env.emplace_back("FLEET_DISPATCH_STATE_DIR", paths.state);
+  }
   return env;
 }
 
@@ -113,12 +126,11 @@ std::string call_field(const std::string& call_line, const char* object, const c
 
 Env AgentFleet::dispatcher_env() const {
   return mcp_dispatcher_env(*api_, {home_, path_, bin_, claude_, state_, calls_,
-                                    options_.record_at_launch, options_.tool});
+                                    options_.record_at_launch, options_.tool, options_.worktrees});
 }
 
 void AgentFleet::configure_codex() const {
-  write_codex_config(codex_home_, api_->port(), fixtures_ + "/mcp_dispatcher.mjs",
-                     dispatcher_env());
+  write_codex_config(codex_home_, api_->port(), FLEET_EXAMPLE_DISPATCHER, dispatcher_env());
 }
 
 // The project's .gemini/settings.json: the dispatcher as the trusted MCP server "kitchen".
@@ -127,14 +139,14 @@ void AgentFleet::configure_gemini() const {
   ::mkdir((project_ + "/.gemini").c_str(), 0755);
   write_file(project_ + "/.gemini/settings.json",
              R"({"mcpServers":{"kitchen":)" +
-                 mcp_server_json(fixtures_ + "/mcp_dispatcher.mjs", dispatcher_env()) + "}}");
+                 mcp_server_json(FLEET_EXAMPLE_DISPATCHER, dispatcher_env()) + "}}");
 }
 
 // The dispatcher as Copilot's MCP server "kitchen", for --additional-mcp-config.
 std::string AgentFleet::copilot_mcp_config() const {
   rapidjson::Document doc =
       json_document(R"({"mcpServers":{"kitchen":)" +
-                    mcp_server_json(fixtures_ + "/mcp_dispatcher.mjs", dispatcher_env()) + "}}");
+                    mcp_server_json(FLEET_EXAMPLE_DISPATCHER, dispatcher_env()) + "}}");
   auto& alloc = doc.GetAllocator();
   rapidjson::Value& server = doc["mcpServers"]["kitchen"];
   server.RemoveMember("trust");

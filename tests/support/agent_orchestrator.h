@@ -2,8 +2,8 @@
 // Test support for the end-to-end tests of the agent CLIs (Codex, Gemini, Copilot, Qwen Code,
 // OpenCode) as L3 orchestrators: the real CLI that tests/e2e/setup.sh installed, run headless in a
 // private home against the scripted model API (tests/e2e/fixtures/mock_api.mjs, which speaks each
-// CLI's wire), with the stdio MCP dispatcher (fixtures/mcp_dispatcher.mjs) as the server "kitchen";
-// the workers it launches through launch-wrapper are Claude Code sessions.
+// CLI's wire), with the stdio MCP dispatcher (examples/dispatcher/dispatcher.mjs) as the server
+// "kitchen"; the workers it launches through launch-wrapper are Claude Code sessions.
 
 #include <memory>
 #include <string>
@@ -24,7 +24,8 @@ struct AgentCliProfile {
 };
 const AgentCliProfile& agent_profile(const std::string& name);
 
-// Where the MCP dispatcher (fixtures/mcp_dispatcher.mjs) of an L3 runs its Claude Code workers.
+// Where the MCP dispatcher (examples/dispatcher/dispatcher.mjs) of an L3 runs its Claude Code
+// workers.
 struct DispatcherPaths {
   std::string home;    // HOME
   std::string path;    // PATH, the suite on it
@@ -35,7 +36,8 @@ struct DispatcherPaths {
   // Each worker recorded by `launch-wrapper --record-provenance` with no caller passed (the
   // guard's caller handover), instead of by the L3's post-tool hook.
   bool record_at_launch = false;
-  std::string tool = "";  // its tool (FLEET_E2E_TOOL); "" : dispatch_food_truck
+  std::string tool = "";   // its tool (FLEET_DISPATCH_TOOL); "" : dispatch_food_truck
+  bool worktrees = false;  // FleetOptions::worktrees
 };
 // The dispatcher's environment: `api` for its Claude Code workers (kitchen-1) and `paths`; no
 // record of its own (the L3's post-tool hook records the worker) unless paths.record_at_launch.
@@ -66,6 +68,10 @@ struct FleetOptions {
   // Variables the L3's CLI inherits, as from another CLI it was started under (a Claude Code
   // session's shell: CLAUDE_CODE_SESSION_ID).
   std::vector<std::pair<std::string, std::string>> inherited = {};
+  // The project is a git repository, and the dispatcher starts each fresh worker in a worktree
+  // of its own (FLEET_DISPATCH_WORKTREES=1) and names no state directory: the launch records
+  // where the guard judged the call.
+  bool worktrees = false;
 };
 
 class AgentFleet {

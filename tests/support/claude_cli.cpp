@@ -30,7 +30,7 @@ std::string claude_or_skip(const std::string& cache_dir) {
   return cli_or_skip(cache_dir, "claude");
 }
 
-std::string write_dispatcher_config(const std::string& path, const std::string& fixtures_dir,
+std::string write_dispatcher_config(const std::string& path, const std::string& dispatcher,
                                     const std::vector<std::pair<std::string, std::string>>& env) {
   rapidjson::Document doc(rapidjson::kObjectType);
   auto& alloc = doc.GetAllocator();
@@ -39,7 +39,7 @@ std::string write_dispatcher_config(const std::string& path, const std::string& 
     variables.AddMember(json_string(name, alloc), json_string(value, alloc), alloc);
   }
   rapidjson::Value args(rapidjson::kArrayType);
-  args.PushBack(json_string(fixtures_dir + "/mcp_dispatcher.mjs", alloc), alloc);
+  args.PushBack(json_string(dispatcher, alloc), alloc);
   rapidjson::Value server(rapidjson::kObjectType);
   server.AddMember("type", "stdio", alloc);
   server.AddMember("command", "node", alloc);

@@ -24,10 +24,15 @@ std::string cli_or_skip(const std::string& cache_dir, const std::string& name);
 // cli_or_skip(cache_dir, "claude").
 std::string claude_or_skip(const std::string& cache_dir);
 
+// The launch-wrapper options every test dispatcher adds (FLEET_DISPATCH_WRAPPER_ARGS): one
+// quick retry, and a short drain and grace after a completion marker.
+inline constexpr const char* kDispatcherWrapperArgs =
+    R"(["--retries","1","--backoff","0.1","--drain","3","--grace","2"])";
+
 // Writes the --mcp-config file at `path` that runs the MCP dispatcher
-// (`fixtures_dir`/mcp_dispatcher.mjs, with node) as the stdio server "kitchen" with `env`;
+// (the script `dispatcher`, with node) as the stdio server "kitchen" with `env`;
 // returns `path`.
-std::string write_dispatcher_config(const std::string& path, const std::string& fixtures_dir,
+std::string write_dispatcher_config(const std::string& path, const std::string& dispatcher,
                                     const std::vector<std::pair<std::string, std::string>>& env);
 
 // One run of `claude -p ... --output-format stream-json --verbose`.
