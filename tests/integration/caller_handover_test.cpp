@@ -355,6 +355,31 @@ TEST_CASE("caller handover per call: the call's _meta binds its caller, whatever
   CHECK(fleet.records().size() == 3);
 }
 
+TEST_CASE("caller handover per call: one CLI process running two sessions, dispatching in turn") {
+  // One host process running two sessions side by side (`codex app-server` threads, `opencode
+  // serve`, Claude Code after /clear): by ancestry both hand over to the same host, so without
+  // the call's _meta no launch is certain; with it each launch names its own session.
+  Fleet fleet;
+  const std::string script =
+      kGuard + " --state-dir " + fleet.state() + " < " + call_input(fleet, kCallerA, "toolu_A1") +
+      " && " + fleet.launch("d-a1", R"(--mcp-meta '{"claudecode/toolUseId":"toolu_A1"}')") +
+      " && " + kGuard + " --state-dir " + fleet.state() + " < " +
+      call_input(fleet, kCallerB, "toolu_B1") + " && " +
+      fleet.launch("d-b1", R"(--mcp-meta '{"claudecode/toolUseId":"toolu_B1"}')") + " && " +
+      kGuard + " --state-dir " + fleet.state() + " < " + call_input(fleet, kCallerA, "toolu_A2") +
+      " && " + fleet.launch("d-a2", R"(--mcp-meta '{"claudecode/toolUseId":"toolu_A2"}')") +
+      " && " + fleet.launch("d-blind");
+  const RunResult r = run_process(agent_cli(script));
+  CHECK(r.exit_code == 125);  // the last launch, without _meta
+  CHECK_MESSAGE(r.err.find("handed over several callers") != std::string::npos, r.err);
+  CHECK(r.err.find("--mcp-meta") != std::string::npos);  // what the user can do
+  const auto records = fleet.records();
+  REQUIRE(records.size() == 3);
+  CHECK(records[0].caller_session_id == kCallerA);
+  CHECK(records[1].caller_session_id == kCallerB);
+  CHECK(records[2].caller_session_id == kCallerA);
+}
+
 TEST_CASE(
     "caller handover: another user's fleet-hooks-<uid> in the shared temp directory changes "
     "nothing") {
