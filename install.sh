@@ -67,6 +67,11 @@ USAGE
   -h, --help     Show this help.
 
 Relative paths are taken from the directory you run install.sh from.
+
+Exit status: 0 done (with --project: wired, and the check passed); 3 installed and wired, but
+an agent CLI skips the hooks until you trust them (it says which, and the step that trusts
+each; the next steps are printed too); 1 a failure (a build, a dependency, a check that fails
+for another reason, an uninstall that cannot unwire a project); 2 a usage error.
 USAGE
 }
 
@@ -199,7 +204,7 @@ wired_projects="$record_dir/wired_projects.txt"    # project<TAB>files the wirin
 
 # Removes the suite's hooks from a project's files of every agent CLI, then what the wiring
 # created there (listed in the record) if it holds nothing else: settings.json reduced to {},
-# its .bak, an empty .claude/.
+# the .bak install kept of each CLI's file, an empty .claude/.
 unwire_project() {
   local dir="$1" created="$2" settings
   settings="$dir/.claude/settings.json"
@@ -222,7 +227,7 @@ unwire_project() {
   [ ${#files[@]} -gt 0 ] || files=("$settings" "$dir/.codex/hooks.json" "$dir/.gemini/settings.json")
   for file in "${files[@]}"; do backups_before+="$(compgen -G "$file.bak.*" || true)"$'\n'; done
   "$tool" uninstall --project "$dir" || return 1
-  local backup
+  local backup backups=()
   for file in "${files[@]}"; do
     while IFS= read -r backup; do
       [ -n "$backup" ] || continue
@@ -237,11 +242,12 @@ unwire_project() {
       fi
       ;;
   esac
-  case ",$created," in
-    *",.claude/settings.json.bak,"*)
-      [ ! -e "$settings.bak" ] || { rm -f -- "$settings.bak" && removed+=(.claude/settings.json.bak); }
-      ;;
-  esac
+  IFS=, read -r -a backups <<<"$created"
+  for backup in ${backups[@]+"${backups[@]}"}; do
+    case "$backup" in
+      *.bak) [ ! -e "$dir/$backup" ] || { rm -f -- "$dir/$backup" && removed+=("$backup"); } ;;
+    esac
+  done
   case ",$created," in
     *",.claude,"*) ! rmdir -- "$dir/.claude" 2>/dev/null || removed+=(".claude/ (empty)") ;;
   esac
@@ -588,11 +594,14 @@ for binary in "${binaries[@]}"; do
 done
 
 if [ -n "$project" ]; then
-  # What the wiring creates in the project, so that --uninstall can take it away again.
+  # What the wiring creates in the project, so that --uninstall can take it away again: the
+  # backup install keeps of each CLI's file that holds settings of the user's.
   created=()
   [ -e "$project/.claude" ] || created+=(.claude)
   [ -e "$project/.claude/settings.json" ] || created+=(.claude/settings.json)
-  [ -e "$project/.claude/settings.json.bak" ] || created+=(.claude/settings.json.bak)
+  while IFS=$'\t' read -r _ file _; do
+    [ -e "$project/$file.bak" ] || created+=("$file.bak")
+  done < <("$prefix/bin/fleet-hooks" agents)
   if [ -f "$wired_projects" ] && grep -Fxq -- "$project" <(cut -f1 "$wired_projects"); then
     :  # wired before: the first record knows what the project looked like
   else
@@ -613,7 +622,31 @@ if [ -n "$project" ]; then
     echo "  Add this line to ~/.profile or ~/.bashrc, open a new shell, and start the agent CLI again:"
     echo "    $path_line"
   fi
-  if ! PATH="$prefix/bin:$PATH" "$prefix/bin/fleet-hooks" check --project "$project" "${agent_args[@]}"; then
+  check_status=0
+  PATH="$prefix/bin:$PATH" "$prefix/bin/fleet-hooks" check --project "$project" "${agent_args[@]}" ||
+    check_status=$?
+  if [ "$check_status" -eq 3 ]; then
+    # Wired right, but some CLI skips the hooks until they are trusted: name those CLIs (a
+    # check of each says 3) before the next steps, and exit 3 after them.
+    declare -A display_name=()  # --agent name -> the CLI's name
+    while IFS=$'\t' read -r name _ display _; do display_name[$name]="$display"; done \
+      < <("$prefix/bin/fleet-hooks" agents)
+    untrusted=()
+    for agent in "${agents[@]}"; do
+      status=0
+      PATH="$prefix/bin:$PATH" "$prefix/bin/fleet-hooks" check --project "$project" --agent "$agent" \
+        >/dev/null 2>&1 || status=$?
+      [ "$status" -ne 3 ] || untrusted+=("${display_name[$agent]}")
+    done
+    skip="${untrusted[0]} skips"
+    if [ ${#untrusted[@]} -gt 1 ]; then
+      skip="$(IFS=,; echo "${untrusted[*]:0:${#untrusted[@]}-1}" | sed 's/,/, /g') and ${untrusted[-1]} skip"
+    fi
+    echo
+    echo "install.sh: installed and wired, not yet trusted: $skip the hooks until you"
+    echo "  trust them; the notes of fleet-hooks install above give the one step for each (the"
+    echo "  check says why). install.sh exits 3 for this (installed, not yet trusted)."
+  elif [ "$check_status" -ne 0 ]; then
     echo "install.sh: the wiring in $project does not pass fleet-hooks check (findings above)." >&2
     echo "Fix them and run: fleet-hooks check --project $project ${agent_args[*]}" >&2
     exit 1
@@ -667,3 +700,5 @@ echo "  $step. In CI: fleet-hooks check --project .   (doc/recipes.md, \"In CI\"
 step=$((step + 1))
 echo "  $step. To remove everything this install put in place:"
 echo "       $self --uninstall --prefix $prefix"
+# Installed and wired, but a CLI skips the hooks until they are trusted (said above).
+[ "${check_status:-0}" -ne 3 ] || exit 3

@@ -15,6 +15,7 @@
 namespace fleet {
 
 struct ConfiguredHook;  // settings/hook_sources.h
+struct WrittenTrust;    // settings/trust_written.h
 
 // One of the suite's hooks as the CLI's hook file holds it, and what it is for a person ("the
 // resume-guard hook").
@@ -35,6 +36,11 @@ struct TrustUpdate {
   std::string project;  // the path the project is trusted under
   std::string text;     // the record as it is afterwards
   bool changed = false;
+  // write: the project's own trust was not in the record, this wrote it (`created`: the record
+  // file too). remove: took the project's trust back (`created`: removed the record file,
+  // which then held nothing).
+  bool project_trusted = false;
+  bool created = false;
   std::vector<std::string> trusted;    // the hook keys trusted
   std::vector<std::string> untrusted;  // the hook keys whose trust remove took back
   std::vector<TrustRefusal> refused;   // left untrusted: not a command install writes
@@ -62,11 +68,13 @@ struct HookTrust {
   // The file write changes, under `config_home`.
   std::string (*record_path)(const std::string& config_home) = nullptr;
   // `fleet-hooks uninstall`, before the project's file is unwired: takes back what write wrote
-  // for the suite's hooks (TrustUpdate::untrusted), or says what it would with dry_run; null:
-  // write is null too, or it trusts the project alone (GitHub Copilot CLI's folder), which
-  // stays the user's, as Codex's project trust does.
+  // for the suite's hooks (TrustUpdate::untrusted) and, when `written` says write added it
+  // (settings/trust_written.h; null: the trust was the user's before), the project's own trust
+  // in the form write wrote it (TrustUpdate::project_trusted), removing the record file write
+  // created once it holds nothing else — every other byte kept, and no backup: the bytes taken
+  // out are the suite's. With dry_run it says what it would. Null: write is null too.
   TrustUpdate (*remove)(const std::string& project_dir, const std::string& config_home,
-                        bool dry_run) = nullptr;
+                        const WrittenTrust* written, bool dry_run) = nullptr;
 };
 
 }  // namespace fleet

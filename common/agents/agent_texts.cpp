@@ -72,6 +72,13 @@ std::string trust_writer_options_text() {
                         " or ", "--agent ");
 }
 
+std::string trust_step(const AgentCli& agent, const std::string& project_dir) {
+  const std::string name(agent.name);
+  if (writes_hook_trust(agent))
+    return "fleet-hooks install --project " + project_dir + " --agent " + name + " --trust";
+  return "run `" + name + "` in " + project_dir + " and trust the folder";
+}
+
 std::string user_hook_files_text() {
   Words words;
   for (const AgentCli* agent : agent_clis())

@@ -29,6 +29,11 @@ std::string trust_writers_text();
 // `--agent` with each of those CLIs: "--agent codex or --agent copilot".
 std::string trust_writer_options_text();
 
+// The one step that trusts `agent`'s wiring of `project_dir`: "fleet-hooks install --project
+// DIR --agent codex --trust" for a CLI whose trust install writes, else "run `gemini` in DIR and
+// trust the folder".
+std::string trust_step(const AgentCli& agent, const std::string& project_dir);
+
 // The user's own hook file of each CLI that has one: "~/.claude/settings.json, …".
 std::string user_hook_files_text();
 

@@ -22,6 +22,10 @@ inline constexpr int failure = 1;
 // A command line the program cannot parse (resume-guard and the writer's hook mode exit 1
 // instead, which Claude Code treats as a non-blocking error: a hook never blocks by failing).
 inline constexpr int usage = 2;
+// fleet-hooks check (and install.sh --project): the wiring is right, but an agent CLI skips
+// the suite's hooks until the project or the hooks are trusted (every error is one that
+// trusting fixes: Finding::fixed_by_trust).
+inline constexpr int untrusted = 3;
 // Claude Code hook protocol: 2 blocks the tool call (stderr goes to the model), 1 is a
 // non-blocking error shown to the user.
 inline constexpr int hook_blocks = 2;

@@ -199,6 +199,14 @@ std::string parent_directory(const std::string& path) {
   return path.substr(0, slash);
 }
 
+void remove_empty_directories(const std::string& dir, const std::string& top) {
+  const bool below_top = dir.starts_with(top + "/");
+  for (std::string at = dir; ::rmdir(at.c_str()) == 0 && below_top;) {
+    at = parent_directory(at);
+    if (at.size() <= top.size()) return;
+  }
+}
+
 std::vector<std::string> names_newest_first(const std::string& directory) {
   std::vector<std::string> names;
   std::error_code error;

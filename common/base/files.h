@@ -116,4 +116,8 @@ std::vector<std::string> names_newest_first(const std::string& directory);
 // The directory part of `path` ("." when there is none).
 std::string parent_directory(const std::string& path);
 
+// Removes `dir`, then each directory above it up to `top` (not `top` itself; `dir` alone when
+// `top` does not hold it), for as long as each is empty. Never throws.
+void remove_empty_directories(const std::string& dir, const std::string& top);
+
 }  // namespace fleet

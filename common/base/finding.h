@@ -26,6 +26,9 @@ struct Finding {
   Severity severity;
   std::string message;
   std::string file;  // the settings file or store concerned, "" when none
+  // The agent CLI skips the suite's hooks only until the project or the hooks are trusted:
+  // trusting them (and nothing else) fixes this finding.
+  bool fixed_by_trust = false;
 };
 
 }  // namespace fleet

@@ -79,4 +79,11 @@ bool has_errors(const std::vector<Finding>& findings) {
   return false;
 }
 
+bool only_untrusted(const std::vector<Finding>& findings) {
+  for (const Finding& f : findings) {
+    if (f.severity == Severity::error && !f.fixed_by_trust) return false;
+  }
+  return has_errors(findings);
+}
+
 }  // namespace fleet

@@ -37,4 +37,7 @@ std::string findings_json(const std::vector<Finding>& findings);
 
 bool has_errors(const std::vector<Finding>& findings);
 
+// Whether `findings` hold errors and trusting the wiring fixes each (Finding::fixed_by_trust).
+bool only_untrusted(const std::vector<Finding>& findings);
+
 }  // namespace fleet

@@ -136,7 +136,7 @@ void apply_plugin_update(const SettingsUpdate& update) {
     if (::unlink(file.c_str()) != 0 && errno != ENOENT) throw_errno("cannot remove " + file);
   }
   // The plugin folder, then the CLI's folder, when nothing else is left in them.
-  if (::rmdir(folder.c_str()) == 0) ::rmdir(parent_directory(folder).c_str());
+  remove_empty_directories(folder, parent_directory(parent_directory(folder)));
 }
 
 bool plugin_present(const std::string& project_dir, const AgentCli& agent) {

@@ -345,6 +345,14 @@ std::vector<std::string> settings_backups(const std::string& file) {
   return backups;
 }
 
+void drop_backups_holding(const std::string& file, const std::string& text) {
+  for (const std::string& backup : settings_backups(file)) {
+    const ReadFile read = try_read_regular_file(backup, kMaxSettingsBytes);
+    if (read.status != FileStatus::ok || read.content != text) continue;
+    if (::unlink(backup.c_str()) != 0 && errno != ENOENT) throw_errno("cannot remove " + backup);
+  }
+}
+
 std::optional<UniqueFd> lock_settings(const std::string& path, bool create) {
   // A symlink that leads nowhere is refused later, by write_settings, naming it.
   const Result<std::string> followed = follow(path);
@@ -360,7 +368,7 @@ std::optional<UniqueFd> lock_settings(const std::string& path, bool create) {
   return fd;
 }
 
-void write_settings(const std::string& path, const std::string& text) {
+void write_settings(const std::string& path, const std::string& text, KeepBackup backup_kept) {
   const Result<std::string> followed = follow(path);
   if (!followed) throw Error(followed.problem() + "; nothing was changed");
   const std::string& file = *followed;
@@ -376,14 +384,16 @@ void write_settings(const std::string& path, const std::string& text) {
     // Only asked for when it differs from what a new file gets anyway: a user may keep a
     // file of a group they are not in (from a setgid directory) without being refused.
     const FileOwner* keep = st.st_uid != ::geteuid() || st.st_gid != ::getegid() ? &owner : nullptr;
-    const std::string current = read_regular_file(file, kMaxSettingsBytes);
-    const Backup backup = next_backup(file);
-    const bool kept = backup.newest && [&] {
-      const ReadFile newest = try_read_regular_file(*backup.newest, kMaxSettingsBytes);
-      return newest.status == FileStatus::ok && newest.content == current;
-    }();
-    if (!kept)
-      replace_file_atomically(backup.path, current, Durability::survives_crash, mode, keep);
+    if (backup_kept == KeepBackup::yes) {
+      const std::string current = read_regular_file(file, kMaxSettingsBytes);
+      const Backup backup = next_backup(file);
+      const bool kept = backup.newest && [&] {
+        const ReadFile newest = try_read_regular_file(*backup.newest, kMaxSettingsBytes);
+        return newest.status == FileStatus::ok && newest.content == current;
+      }();
+      if (!kept)
+        replace_file_atomically(backup.path, current, Durability::survives_crash, mode, keep);
+    }
     replace_file_atomically(file, text, Durability::survives_crash, mode, keep);
     return;
   }

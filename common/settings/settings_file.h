@@ -98,6 +98,11 @@ std::optional<std::string> backup_with_settings(const std::string& file, const s
 // throws.
 std::vector<std::string> settings_backups(const std::string& file);
 
+// Once `file` holds `text` again (an uninstall gave the user's bytes back): removes the backups
+// of it that hold `text` byte for byte — the ones an install kept, which hold nothing the file
+// does not. Throws Error when one cannot be removed.
+void drop_backups_holding(const std::string& file, const std::string& text);
+
 // Taken before reading a settings file that is then changed, held until it is written: an
 // exclusive flock on the directory that holds the file (after symlinks), so that programs
 // changing one file take turns and none loses another's change. The directory itself is
@@ -112,7 +117,10 @@ std::optional<UniqueFd> lock_settings(const std::string& path, bool create);
 // backup yet, else in the next `<file>.bak.N` — unless the newest backup already holds it.
 // A new file gets mode 0644 and, when run as root, the owner of its directory (created 0755
 // when missing). Refuses a read-only file, a dangling symlink or a non-regular file. Throws
-// Error.
-void write_settings(const std::string& path, const std::string& text);
+// Error. With KeepBackup::no the previous content is kept nowhere: for a change that takes
+// out only the suite's own bytes, which install writes again.
+enum class KeepBackup : bool { no, yes };
+void write_settings(const std::string& path, const std::string& text,
+                    KeepBackup backup = KeepBackup::yes);
 
 }  // namespace fleet

@@ -6,6 +6,7 @@
 
 #include "base/error.h"
 #include "base/files.h"
+#include "base/json.h"
 #include "base/paths.h"
 #include "settings/plugin_wiring.h"
 #include "settings/settings_file.h"
@@ -24,15 +25,52 @@ std::string program_directory() {
 
 SettingsUpdate finish(const std::string& path, const SettingsRead& read,
                       const rapidjson::Document& settings, std::string summary) {
-  SettingsUpdate update{path, (read.bom ? std::string(kUtf8Bom) : "") + settings_text(settings),
-                        true, std::move(summary),
-                        {},   {}};
+  SettingsUpdate update;
+  update.path = path;
+  update.text = (read.bom ? std::string(kUtf8Bom) : "") + settings_text(settings);
+  update.changed = true;
+  update.summary = std::move(summary);
   const ReadFile current = try_read_regular_file(read.file, kMaxSettingsBytes);
   if (current.status == FileStatus::ok && current.content == update.text) {
     update.changed = false;
     update.summary = "unchanged: " + path;
   }
   return update;
+}
+
+// True when `content`, the file `read` as it is now, is `settings` as settings_text writes them
+// (a final line break aside): rewriting it drops none of the user's bytes.
+bool written_as_settings_text(const std::string& content, const SettingsRead& read,
+                              const rapidjson::Document& settings) {
+  const std::string text = (read.bom ? std::string(kUtf8Bom) : "") + settings_text(settings);
+  return content == text || content + "\n" == text;
+}
+
+// The backups of `file` that hold nothing the file will hold again (`text`, whose settings are
+// `settings`) but the suite's entries: `text` byte for byte (the backup install kept of the
+// user's file), or those settings with the suite's entries, as settings_text writes them (the
+// backup a later install kept of an earlier one's wiring).
+std::vector<std::string> backups_held_again(const std::string& file,
+                                            const rapidjson::Document& settings,
+                                            const std::string& text, const AgentCli& agent) {
+  std::vector<std::string> held;
+  const std::string wanted = settings_text(settings);
+  for (const std::string& backup : settings_backups(file)) {
+    const ReadFile read = try_read_regular_file(backup, kMaxSettingsBytes);
+    if (read.status != FileStatus::ok) continue;
+    if (read.content == text) {
+      held.push_back(backup);
+      continue;
+    }
+    Result<rapidjson::Document> doc = parse_json_object(read.content);
+    try {
+      if (!doc || settings_text(*doc) != read.content) continue;
+      if (uninstall_suite_hooks(*doc, agent) > 0 && settings_text(*doc) == wanted)
+        held.push_back(backup);
+    } catch (const Error&) {  // a string settings_text cannot write: not the suite's backup
+    }
+  }
+  return held;
 }
 
 // True when the settings file `file` (a backup) holds nothing but the suite's hooks of `agent`.
@@ -106,23 +144,29 @@ SettingsUpdate plan_install(const std::string& path, const WiringOptions& option
 SettingsUpdate plan_uninstall(const std::string& path, const AgentCli& agent) {
   rapidjson::Document settings;
   const SettingsRead read = load_settings(path, settings, agent);
+  SettingsUpdate update;
+  update.path = path;
+  update.changed = false;
   if (read.status == SettingsRead::Status::missing) {
-    return SettingsUpdate{path, "", false, "nothing to remove: " + path + " does not exist",
-                          {},   {}};
-  }
-  const int removed = uninstall_suite_hooks(settings, agent);
-  if (removed == 0) {  // left exactly as it is, formatting included
-    SettingsUpdate update{path, "", false, "nothing to remove: no fleet-hooks entries in " + path,
-                          {},   {}};
-    update.text = try_read_regular_file(read.file, kMaxSettingsBytes).content;
+    update.summary = "nothing to remove: " + path + " does not exist";
     return update;
   }
-  SettingsUpdate update =
-      finish(path, read, settings,
-             "removed " + std::to_string(removed) + " fleet-hooks entries from " + path);
-  // Nothing else changed since a backup: that backup's bytes, the user's formatting.
+  const std::string current = try_read_regular_file(read.file, kMaxSettingsBytes).content;
+  const bool canonical = written_as_settings_text(current, read, settings);
+  const int removed = uninstall_suite_hooks(settings, agent);
+  if (removed == 0) {  // left exactly as it is, formatting included
+    update.summary = "nothing to remove: no fleet-hooks entries in " + path;
+    update.text = current;
+    return update;
+  }
+  update = finish(path, read, settings,
+                  "removed " + std::to_string(removed) + " fleet-hooks entries from " + path);
+  if (canonical) update.backup = KeepBackup::no;
+  // Nothing else changed since a backup: that backup's bytes, the user's formatting; the
+  // backups that hold nothing else now go (the install's).
   if (auto original = backup_with_settings(read.file, update.text)) {
     update.text = *original;
+    update.dropped_backups = backups_held_again(read.file, settings, *original, agent);
     return update;
   }
   update.removed_files = files_the_suite_made(path, read, settings, agent);
@@ -190,12 +234,19 @@ std::optional<std::string> install_note(const SettingsRequest& request) {
 
 void apply_update(const SettingsUpdate& update) {
   if (!update.changed) return;
-  if (update.removed_files.empty()) return write_settings(update.path, update.text);
+  if (update.removed_files.empty()) {
+    write_settings(update.path, update.text, update.backup);
+    for (const std::string& backup : update.dropped_backups) {
+      if (::unlink(backup.c_str()) != 0 && errno != ENOENT) throw_errno("cannot remove " + backup);
+    }
+    return;
+  }
   for (const std::string& file : update.removed_files) {
     if (::unlink(file.c_str()) != 0 && errno != ENOENT) throw_errno("cannot remove " + file);
   }
-  // The directory too when nothing else is in it (.claude/, .codex/, .gemini/ the suite made).
-  ::rmdir(parent_directory(update.path).c_str());
+  // The directories too when nothing else is in them (.claude/, .codex/, .github/hooks/ and
+  // .github/ the suite made).
+  remove_empty_directories(parent_directory(update.path), update.base_dir);
 }
 
 SettingsUpdate update_settings(const SettingsRequest& request, SettingsAction action,
@@ -214,6 +265,7 @@ SettingsUpdate update_settings(const SettingsRequest& request, SettingsAction ac
   // Held from the read to the rename: installs on one file take turns, none is lost.
   const std::optional<UniqueFd> lock = lock_settings(path, install);
   SettingsUpdate update = install ? plan_install(path, wiring) : plan_uninstall(path, agent);
+  if (request.scope != SettingsScope::user) update.base_dir = request.project_dir;
   apply_update(update);
   return update;
 }

@@ -26,6 +26,17 @@ struct SettingsUpdate {
   // suite's entries): these files are removed instead of writing `text`, and then their
   // directory when that leaves it empty — nothing the suite made is left behind.
   std::vector<std::string> removed_files;
+  // Whether writing `text` keeps the previous content in a backup (write_settings): not when
+  // that content is `text` and the suite's entries alone, as settings_text writes them — the
+  // bytes taken out are the suite's, which install writes again.
+  KeepBackup backup = KeepBackup::yes;
+  // Uninstall that gives the user's file back as a backup holds it: the backups that hold
+  // nothing it does not hold again but the suite's entries, removed after the write.
+  std::vector<std::string> dropped_backups;
+  // The directory the file's path starts from (the project): removing the file removes the
+  // directories between them that it leaves empty (.github/hooks/ and .github/); "" : only the
+  // file's own directory.
+  std::string base_dir;
 };
 
 // Throws Error unless `bin_dir` holds executable resume-guard and provenance-writer.

@@ -80,6 +80,7 @@ int run_check(const CheckArguments& a) {
     all.insert(all.end(), result.findings.begin(), result.findings.end());
   }
   print(a.json ? fleet::findings_json(all) : text);
+  if (fleet::only_untrusted(all)) return fleet::exit_status::untrusted;
   return fleet::has_errors(all) ? fleet::exit_status::failure : fleet::exit_status::ok;
 }
 
@@ -88,7 +89,9 @@ int run_check(const CheckArguments& a) {
 Subcommand add_check(CLI::App& program) {
   auto a = std::make_shared<CheckArguments>();
   CLI::App* sub = program.add_subcommand(
-      "check", "CI policy check of the effective hook configuration (exit 1 on any error)");
+      "check",
+      "CI policy check of the effective hook configuration (exit 1 on any error; 3 when every "
+      "error is that an agent CLI skips the hooks until they are trusted)");
   sub->add_option("--project", a->project, "Project directory (default: .)");
   sub->add_option("--state-dir", a->state_dir, kStateDirHelp);
   sub->add_option("--tool", a->tools,

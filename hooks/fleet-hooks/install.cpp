@@ -10,8 +10,10 @@
 #include "base/error.h"
 #include "base/exit_status.h"
 #include "base/paths.h"
+#include "base/word_list.h"
 #include "settings/policy_check.h"
 #include "settings/settings_update.h"
+#include "settings/trust_written.h"
 #include "subcommand.h"
 
 namespace fleet_hooks {
@@ -36,8 +38,10 @@ void add_scope_options(CLI::App& sub, SettingsOptions& o, const std::string& sco
   add_agents_option(sub, o.agents, agent_help);
 }
 
-int run_one(const std::string& name, const SettingsOptions& o, const fleet::AgentCli& agent,
-            const std::string& project_dir, bool install) {
+// Installs or uninstalls the suite's entries of `agent`, printing what changed; with `quiet`,
+// nothing when nothing changed. Returns whether it changed (or would with --dry-run) a file.
+bool run_one(const std::string& name, const SettingsOptions& o, const fleet::AgentCli& agent,
+             const std::string& project_dir, bool install, bool quiet) {
   const fleet::SettingsRequest request{
       project_dir, fleet::settings_scope_named(o.scope), o.bin_dir, o.tools, o.fail_open_if_missing,
       &agent};
@@ -46,20 +50,22 @@ int run_one(const std::string& name, const SettingsOptions& o, const fleet::Agen
       o.dry_run);
   for (const std::string& note : update.notes)
     std::fprintf(stderr, "fleet-hooks %s: note: %s\n", name.c_str(), note.c_str());
+  if (quiet && !update.changed) return false;
   if (o.dry_run) {
     print(update.text);
-    return fleet::exit_status::ok;
+    return update.changed;
   }
   print(update.summary + "\n");
   if (install) {
     if (const auto note = fleet::install_note(request))
       std::fprintf(stderr, "fleet-hooks %s: note: %s\n", name.c_str(), note->c_str());
   }
-  return fleet::exit_status::ok;
+  return update.changed;
 }
 
-// After an install: a note for each reason the agent CLI will not run the hooks just wired
-// (not trusted, turned off), saying how to trust them.
+// After an install: a note for each reason the agent CLI will not run the hooks just wired —
+// one line, with the step that trusts them, when trusting them is all it takes (fleet-hooks
+// check says why, finding by finding); each other finding (hooks turned off) as it is.
 void note_untrusted(const std::string& name, const fleet::AgentCli& agent,
                     const std::string& project_dir) {
   if (agent.hook_trust.check == nullptr) return;
@@ -67,10 +73,17 @@ void note_untrusted(const std::string& name, const fleet::AgentCli& agent,
   options.project_dir = project_dir;
   options.agent = &agent;
   options.config_home = fleet::agent_config_home(agent);
+  bool untrusted = false;
   for (const fleet::Finding& finding : fleet::trust_findings(options)) {
+    untrusted = untrusted || finding.fixed_by_trust;
+    if (finding.fixed_by_trust) continue;
     std::fprintf(stderr, "fleet-hooks %s: note: %s: %s\n", name.c_str(), finding.rule.c_str(),
                  finding.message.c_str());
   }
+  if (!untrusted) return;
+  std::fprintf(stderr, "fleet-hooks %s: note: %s skips these hooks until you trust them: %s\n",
+               name.c_str(), std::string(agent.display_name).c_str(),
+               fleet::trust_step(agent, project_dir).c_str());
 }
 
 // The CLIs to act on: those --agent names; else install wires Claude Code, and uninstall
@@ -133,6 +146,9 @@ void write_trust(const std::string& name, const fleet::AgentCli& agent,
     return;
   }
   const fleet::TrustUpdate trusted = trust.write(project_dir, config_home, false);
+  if (trusted.project_trusted) {  // the user's trust was not there: uninstall takes it back
+    fleet::note_trust_written(trusted.path, trusted.project, trusted.created);
+  }
   // A trust of the folder alone (GitHub Copilot CLI) covers every hook of it.
   const std::string hooks =
       trusted.trusted.empty()
@@ -150,25 +166,48 @@ void write_trust(const std::string& name, const fleet::AgentCli& agent,
   }
 }
 
+// What uninstall took back (or would with --dry-run) of a CLI's trust: "the trust of 3
+// fleet-hooks hooks and the project <dir> from <record>"; "" : nothing.
+std::string untrusted_text(const fleet::TrustUpdate& removed) {
+  std::vector<std::string> parts;
+  if (!removed.untrusted.empty())
+    parts.push_back(std::to_string(removed.untrusted.size()) + " fleet-hooks hooks");
+  if (removed.project_trusted) parts.push_back("the project " + removed.project);
+  if (parts.empty()) return "";
+  return "the trust of " + fleet::word_list(parts, " and ", " and ") + " from " + removed.path +
+         (removed.created ? " (install --trust had created it, so it is removed)" : "");
+}
+
 // uninstall, before `agent`'s project file is unwired (the trust is found through its hooks):
-// takes back the trust install --trust wrote. What cannot be looked at is a warning, never a
-// failed uninstall.
+// takes back the trust install --trust wrote — the suite's hooks, and the project's own trust
+// when install added it (trust_written.h); a trust the user gave stays. What cannot be looked
+// at is a warning, never a failed uninstall.
 void remove_trust(const std::string& name, const fleet::AgentCli& agent,
                   const std::string& project_dir, bool dry_run) {
   const fleet::HookTrust& trust = agent.hook_trust;
   if (trust.remove == nullptr) return;
   try {
+    const std::string config_home = fleet::agent_config_home(agent);
+    const std::string record = trust.record_path(config_home);
+    const std::string project = fleet::real_path(project_dir).value_or(project_dir);
+    const std::optional<fleet::WrittenTrust> written = fleet::trust_written(record, project);
     const fleet::TrustUpdate removed =
-        trust.remove(project_dir, fleet::agent_config_home(agent), dry_run);
-    if (removed.untrusted.empty()) return;
-    const std::string what = "the trust of " + std::to_string(removed.untrusted.size()) +
-                             " fleet-hooks hooks from " + removed.path;
+        trust.remove(project_dir, config_home, written ? &*written : nullptr, dry_run);
+    const std::string what = untrusted_text(removed);
     if (dry_run) {
-      std::fprintf(stderr, "fleet-hooks %s: note: --dry-run removes nothing; without it, %s\n",
-                   name.c_str(), ("it removes " + what).c_str());
+      if (!what.empty())
+        std::fprintf(stderr, "fleet-hooks %s: note: --dry-run removes nothing; without it, %s\n",
+                     name.c_str(), ("it removes " + what).c_str());
       return;
     }
-    print("removed " + what + " (the project's own trust stays: it is yours to remove)\n");
+    if (written) fleet::forget_trust_written(record, project);
+    if (!what.empty()) print("removed " + what + "\n");
+    if (written && !removed.project_trusted && !removed.text.empty()) {
+      std::fprintf(stderr,
+                   "fleet-hooks %s: note: the trust of the project %s in %s stays: it is no "
+                   "longer as install --trust wrote it, so it is yours to remove\n",
+                   name.c_str(), project.c_str(), record.c_str());
+    }
   } catch (const fleet::Error& e) {
     std::fprintf(stderr, "fleet-hooks %s: warning: %s's trust of the suite's hooks stays: %s\n",
                  name.c_str(), std::string(trust.named_as).c_str(), e.what());
@@ -190,10 +229,16 @@ int run_settings(const std::string& name, const SettingsOptions& o, bool install
       if (agent->hook_trust.check != nullptr) fleet::agent_config_home(*agent);
     }
   }
+  // Unwiring every CLI of the project: a line for each file it changes, one if it changes none.
+  const bool every_cli = !install && o.agents.empty() && o.scope == "project";
+  bool changed = false;
   for (const fleet::AgentCli* agent : agents) {
     if (!install) remove_trust(name, *agent, project.dir, o.dry_run);
-    if (const int status = run_one(name, o, *agent, project.dir, install); status != 0)
-      return status;
+    changed = run_one(name, o, *agent, project.dir, install, every_cli) || changed;
+  }
+  if (every_cli && !changed) {
+    print("nothing to remove: no file of an agent CLI in " + project.dir +
+          " holds fleet-hooks entries (" + fleet::wired_files_text() + ")\n");
   }
   if (o.trust) {
     for (const fleet::AgentCli* agent : trusting) write_trust(name, *agent, project.dir, o.dry_run);
@@ -236,7 +281,9 @@ Subcommand add_install(CLI::App& program) {
 Subcommand add_uninstall(CLI::App& program) {
   auto o = std::make_shared<SettingsOptions>();
   CLI::App* sub = program.add_subcommand(
-      "uninstall", "Remove exactly the suite's hook entries (of every agent CLI's file)");
+      "uninstall",
+      "Remove exactly the suite's hook entries (of every agent CLI's file) and the trust "
+      "install --trust wrote");
   const std::string scoped = fleet::scoped_clis_text();
   add_scope_options(
       *sub, *o, "project, local or user (" + scoped + "'s settings files)",

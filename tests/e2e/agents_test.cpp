@@ -57,7 +57,7 @@ TEST_CASE("e2e: codex - an untrusted wiring fails check, and Codex runs a strang
   fleet.install();
   // Installed but not trusted: check fails and says how to trust ...
   const auto untrusted = fleet.check();
-  CHECK(untrusted.exit_code == 1);
+  CHECK(untrusted.exit_code == 3);  // wired right, not yet trusted
   CHECK(untrusted.out.find("codex-project-untrusted") != std::string::npos);
   CHECK(untrusted.out.find("install --agent codex --trust") != std::string::npos);
   // ... because Codex then skips the hooks without a word: a stranger's resume of a recorded
@@ -85,7 +85,7 @@ TEST_CASE("e2e: copilot - --agent copilot: check fails until trusted, then guard
   fleet.install();
   CHECK(fleet::test::read_file(fleet.project() + "/.claude/settings.json").empty());
   const auto untrusted = fleet.check();
-  CHECK(untrusted.exit_code == 1);
+  CHECK(untrusted.exit_code == 3);  // wired right, not yet trusted
   CHECK_MESSAGE(untrusted.out.find("copilot-folder-untrusted") != std::string::npos, untrusted.out);
   const auto trust = fleet.fleet_hooks({"install", "--agent", "copilot", "--trust"});
   REQUIRE_MESSAGE(trust.exit_code == 0, (trust.out + trust.err));
@@ -109,7 +109,7 @@ TEST_CASE(
   AgentFleet fleet("gemini", FLEET_E2E_FIXTURES, FLEET_E2E_CACHE);
   fleet.install();
   const auto untrusted = fleet.check();
-  CHECK(untrusted.exit_code == 1);
+  CHECK(untrusted.exit_code == 3);  // wired right, not yet trusted
   CHECK(untrusted.out.find("trustedFolders.json") != std::string::npos);
   const std::string worker = script_stranger_resume(fleet);
   // Headless in an untrusted folder Gemini refuses to run (exit 55) ...

@@ -21,6 +21,7 @@
 #include "fixtures.h"
 #include "process.h"
 #include "temp_dir.h"
+#include "tree.h"
 
 using fleet::test::AgentFleet;
 using fleet::test::FleetOptions;
@@ -44,8 +45,11 @@ std::string result_event_member(const std::string& out, const char* key) {
 
 }  // namespace
 
-TEST_CASE("e2e: qwen - a stranger's resume is denied, the owner's runs, a dispatch is recorded") {
+TEST_CASE(
+    "e2e: qwen - a stranger's resume is denied, the owner's runs, a dispatch is recorded, and "
+    "uninstall leaves only Qwen's $version") {
   AgentFleet fleet("qwen", FLEET_E2E_FIXTURES, FLEET_E2E_CACHE);
+  const auto before = fleet::test::snapshot_tree(fleet.project());
   fleet.install();
   // Folder trust is off by default: the project's hooks run as they are.
   const RunResult check = fleet.check();
@@ -58,13 +62,27 @@ TEST_CASE("e2e: qwen - a stranger's resume is denied, the owner's runs, a dispat
   // left still passes.
   const RunResult after = fleet.check();
   CHECK_MESSAGE(after.exit_code == 0, (after.out + after.err));
+
+  // Uninstall takes out the suite's entries and keeps no backup of them: the project is as it
+  // was, but for the file Qwen Code migrated, which now holds only its "$version".
+  const RunResult uninstalled = fleet.fleet_hooks({"uninstall"});
+  REQUIRE_MESSAGE(uninstalled.exit_code == 0, (uninstalled.out + uninstalled.err));
+  const std::string settings = fleet.project() + "/.qwen/settings.json";
+  const auto migrated = fleet::parse_json_object(fleet::test::read_file(settings));
+  REQUIRE(migrated.ok());
+  CHECK(migrated->MemberCount() == 1);
+  CHECK(migrated->HasMember("$version"));
+  auto now = fleet::test::snapshot_tree(fleet.project());
+  CHECK(std::erase_if(now, [](const std::string& entry) { return entry.starts_with(".qwen"); }) ==
+        2);  // .qwen/ and .qwen/settings.json: no .bak
+  CHECK(now == before);
 }
 
 TEST_CASE("e2e: qwen - with folder trust on, check fails until the project is trusted") {
   AgentFleet fleet("qwen", FLEET_E2E_FIXTURES, FLEET_E2E_CACHE, FleetOptions{.folder_trust = true});
   fleet.install();
   const RunResult untrusted = fleet.check();
-  CHECK(untrusted.exit_code != 0);
+  CHECK(untrusted.exit_code == 3);  // wired right, not yet trusted
   CHECK_MESSAGE(untrusted.out.find("qwen-folder-untrusted") != std::string::npos,
                 (untrusted.out + untrusted.err));
 

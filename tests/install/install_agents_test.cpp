@@ -135,3 +135,78 @@ TEST_CASE("install.sh --agent codex --agent gemini: wires and checks both, unins
   CHECK(snapshot_tree(t / "orch") == before);
   CHECK_FALSE(fs::exists(t / "prefix"));
 }
+
+TEST_CASE(
+    "install.sh --agent codex --agent gemini without --trust: wired, then exit 3 - untrusted") {
+  TempDir t;
+  fs::create_directories(t / "work");
+  fs::create_directories(t / "home");
+  // The user's own Gemini settings, formatted their way: they come back byte for byte.
+  fs::create_directories(t / "orch/.gemini");
+  write_file(t / "orch/.gemini/settings.json", "{ \"ui\": {\"theme\": \"Dracula\"} }\n");
+  const std::string orch = fs::canonical(t / "orch").string();
+  const auto before = snapshot_tree(t / "orch");
+  const auto home_before = snapshot_tree(t / "home");
+
+  const RunResult r = install_sh(
+      {"--prefix", "../prefix", "--project", "../orch", "--agent", "codex", "--agent", "gemini"},
+      t / "work", t / "home");
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  CHECK(r.exit_code == 3);  // installed, not yet trusted
+  const std::string all = r.out + r.err;
+  const auto count = [&](const std::string& part) {
+    std::size_t n = 0;
+    for (std::size_t at = all.find(part); at != std::string::npos; at = all.find(part, at + 1)) ++n;
+    return n;
+  };
+  // Each finding once (the check's), one line per CLI with the one step that trusts it.
+  CHECK(count("codex-project-untrusted") == 1);
+  CHECK(count("gemini-folder-untrusted") == 1);
+  CHECK(count("Codex CLI skips these hooks until you trust them: fleet-hooks install --project " +
+              orch + " --agent codex --trust\n") == 1);
+  CHECK(count("Gemini CLI skips these hooks until you trust them: run `gemini` in " + orch +
+              " and trust the folder\n") == 1);
+  CHECK(contains(r.out,
+                 "installed and wired, not yet trusted: Codex CLI and Gemini CLI skip the "
+                 "hooks until you\n"));
+  CHECK_FALSE(contains(r.err, "does not pass fleet-hooks check"));
+  CHECK(contains(r.out, "Next steps"));
+  CHECK(contains(r.out, "commit .codex/hooks.json .gemini/settings.json"));
+  CHECK(r.out.find("not yet trusted") < r.out.find("Next steps"));
+
+  const RunResult help = install_sh({"--help"}, t / "work", t / "home");
+  CHECK(contains(help.out, "Exit status: 0 done"));
+  CHECK(contains(help.out, "; 3 installed and wired, but\nan agent CLI skips the hooks"));
+
+  const RunResult u = install_sh({"--uninstall", "--prefix", "../prefix"}, t / "work", t / "home");
+  INFO("stdout: " << u.out << "\nstderr: " << u.err);
+  CHECK(u.exit_code == 0);
+  CHECK(snapshot_tree(t / "orch") == before);
+  CHECK(snapshot_tree(t / "home") == home_before);
+  CHECK_FALSE(fs::exists(t / "prefix"));
+}
+
+TEST_CASE("install.sh --agent copilot --trust: --uninstall leaves project and home as before") {
+  TempDir t;
+  fs::create_directories(t / "work");
+  fs::create_directories(t / "home/.copilot");
+  fs::create_directories(t / "orch");
+  write_file(t / "home/.copilot/config.json",
+             "// This file is managed automatically.\n{\n  \"firstLaunchAt\": \"x\"\n}\n");
+  const auto before = snapshot_tree(t / "orch");
+  const auto home_before = snapshot_tree(t / "home");
+
+  const RunResult r =
+      install_sh({"--prefix", "../prefix", "--project", "../orch", "--agent", "copilot", "--trust"},
+                 t / "work", t / "home");
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(fs::exists(t / "orch/.github/hooks/fleet-hooks.json"));
+
+  const RunResult u = install_sh({"--uninstall", "--prefix", "../prefix"}, t / "work", t / "home");
+  INFO("stdout: " << u.out << "\nstderr: " << u.err);
+  CHECK(u.exit_code == 0);
+  CHECK(contains(u.out, "removed the trust of the project "));
+  CHECK(snapshot_tree(t / "orch") == before);  // no .github/
+  CHECK(snapshot_tree(t / "home") == home_before);
+}

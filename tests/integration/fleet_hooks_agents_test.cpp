@@ -70,9 +70,11 @@ TEST_CASE("fleet-hooks install --agent codex: wires .codex/hooks.json, fail-clos
   const auto r = m.run({"install", "--project", m.dir, "--agent", "codex"});
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
   CHECK(contains(r.out, m.dir + "/.codex/hooks.json"));
-  // Codex runs none of it until trusted: install says so, and how.
-  CHECK(contains(r.err, "fleet-hooks install: note: codex-project-untrusted"));
-  CHECK(contains(r.err, "fleet-hooks install --agent codex --trust --project " + m.dir));
+  // Codex runs none of it until trusted: install says so, and how, in one line.
+  CHECK(contains(r.err,
+                 "fleet-hooks install: note: Codex CLI skips these hooks until you trust "
+                 "them: fleet-hooks install --project " +
+                     m.dir + " --agent codex --trust\n"));
   CHECK_FALSE(file_exists(m.dir + "/.claude/settings.json"));
   const rapidjson::Document doc = parsed(m.dir + "/.codex/hooks.json");
 
@@ -99,8 +101,10 @@ TEST_CASE("fleet-hooks install --agent gemini: BeforeTool, mcp_ names, milliseco
   Machine m;
   const auto r = m.run({"install", "--project", m.dir, "--agent", "gemini", "--tool", "relay"});
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-  CHECK(contains(r.err, "fleet-hooks install: note: gemini-folder-untrusted"));
-  CHECK(contains(r.err, "\"" + m.dir + "\": \"TRUST_FOLDER\""));
+  CHECK(contains(r.err,
+                 "fleet-hooks install: note: Gemini CLI skips these hooks until you trust "
+                 "them: run `gemini` in " +
+                     m.dir + " and trust the folder\n"));
   const rapidjson::Document doc = parsed(m.dir + "/.gemini/settings.json");
   CHECK_FALSE(doc["hooks"].HasMember("PreToolUse"));
   CHECK_FALSE(doc["hooks"].HasMember("SessionStart"));
@@ -260,7 +264,7 @@ TEST_CASE("fleet-hooks check --agent codex: fails while Codex would skip the sui
   Machine m;
   REQUIRE(m.run({"install", "--project", m.dir, "--agent", "codex"}).exit_code == 0);
   const auto untrusted = check(m, "codex");
-  CHECK(untrusted.exit_code == 1);
+  CHECK(untrusted.exit_code == 3);  // wired right, not yet trusted
   CHECK(contains(untrusted.out, "error codex-project-untrusted"));
   CHECK(contains(untrusted.out, "error codex-hook-untrusted: the resume-guard hook (" + m.dir +
                                     "/.codex/hooks.json:pre_tool_use:0:0) is not trusted"));
@@ -271,7 +275,7 @@ TEST_CASE("fleet-hooks check --agent codex: fails while Codex would skip the sui
   // The hooks trusted but not the project: Codex does not read the project's file at all.
   trust_codex(m, false);
   const auto no_project = check(m, "codex");
-  CHECK(no_project.exit_code == 1);
+  CHECK(no_project.exit_code == 3);
   CHECK(contains(no_project.out, "codex-project-untrusted"));
   CHECK_FALSE(contains(no_project.out, "codex-hook-untrusted"));
 
@@ -286,7 +290,7 @@ TEST_CASE("fleet-hooks check --agent codex: fails while Codex would skip the sui
   text.replace(text.find("\"timeout\": 10"), 13, "\"timeout\": 20");
   write_file(file, text);
   const auto changed = check(m, "codex");
-  CHECK(changed.exit_code == 1);
+  CHECK(changed.exit_code == 3);
   CHECK(contains(changed.out, "error codex-hook-modified: the resume-guard hook"));
 }
 
@@ -315,7 +319,7 @@ TEST_CASE("fleet-hooks check --agent gemini: fails while Gemini would not load t
   Machine m;
   REQUIRE(m.run({"install", "--project", m.dir, "--agent", "gemini"}).exit_code == 0);
   const auto untrusted = check(m, "gemini");
-  CHECK(untrusted.exit_code == 1);
+  CHECK(untrusted.exit_code == 3);
   CHECK(contains(untrusted.out, "error gemini-folder-untrusted"));
   CHECK(contains(untrusted.out, "\"" + m.dir + "\": \"TRUST_FOLDER\""));
   CHECK(contains(untrusted.out, "--skip-trust"));
@@ -324,7 +328,7 @@ TEST_CASE("fleet-hooks check --agent gemini: fails while Gemini would not load t
   write_file(m.home + "/.gemini/trustedFolders.json",
              "{\"" + m.tmp.path() + "\": \"TRUST_FOLDER\", \"" + m.dir + "\": \"DO_NOT_TRUST\"}");
   const auto distrusted = check(m, "gemini");
-  CHECK(distrusted.exit_code == 1);
+  CHECK(distrusted.exit_code == 3);
   CHECK(contains(distrusted.out, "is marked DO_NOT_TRUST"));
 
   trust_gemini_folder(m);
@@ -375,7 +379,7 @@ TEST_CASE("fleet-hooks install --agent codex --trust: Codex then runs the suite'
   std::string text = read_file(file);
   text.replace(text.find("\"timeout\": 10"), 13, "\"timeout\": 20");
   write_file(file, text);
-  REQUIRE(check(m, "codex").exit_code == 1);
+  REQUIRE(check(m, "codex").exit_code == 3);
   REQUIRE(m.run(trust).exit_code == 0);
   CHECK(check(m, "codex").exit_code == 0);
   CHECK(read_file(config).size() == written.size());
@@ -401,17 +405,23 @@ TEST_CASE("fleet-hooks uninstall: takes back the Codex trust --trust wrote, noth
 
   const auto dry = m.run({"uninstall", "--project", m.dir, "--dry-run"});
   CHECK(dry.exit_code == 0);
-  CHECK(
-      contains(dry.err, "without it, it removes the trust of 2 fleet-hooks hooks from " + config));
+  CHECK(contains(dry.err,
+                 "without it, it removes the trust of 2 fleet-hooks hooks and the "
+                 "project " +
+                     m.dir + " from " + config));
   CHECK(read_file(config) == trusted);
 
+  // The project's trust went in with the install: it goes too. No backup is left.
   const auto r = m.run({"uninstall", "--project", m.dir});
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-  CHECK(contains(r.out, "removed the trust of 2 fleet-hooks hooks from " + config +
-                            " (the project's own trust stays"));
-  CHECK(read_file(config) ==
-        mine + "\n[projects.\"" + m.dir + "\"]\ntrust_level = \"trusted\"\n" + kept);
+  CHECK(contains(r.out, "removed the trust of 2 fleet-hooks hooks and the project " + m.dir +
+                            " from " + config + "\n"));
+  CHECK(read_file(config) == mine + kept);
   CHECK(mode_of(config) == 0600);
+  // The backup install kept of the user's bytes stays (the file now holds more); the unwiring
+  // kept none.
+  CHECK(read_file(config + ".bak") == mine);
+  CHECK_FALSE(file_exists(config + ".bak.1"));
 
   const auto again = m.run({"uninstall", "--project", m.dir});
   CHECK(again.exit_code == 0);
@@ -538,12 +548,13 @@ TEST_CASE("fleet-hooks install --agent codex: the advice to trust is given once,
       ++n;
     return n;
   };
-  CHECK(count(r.err, "fleet-hooks install: note: codex-") == 4);  // the project, 3 hooks
-  CHECK(count(r.err, "Trust them:") == 1);
-  CHECK(r.err.find("--trust --project " + m.dir) < r.err.find("run `codex` in"));
+  // Install says it in one line, with the one step; check says why, finding by finding.
+  CHECK(count(r.err, "fleet-hooks install: note: ") == 1);
+  CHECK(count(r.err, "--agent codex --trust") == 1);
   const auto checked = check(m, "codex");
-  CHECK(count(checked.out, "error codex-") == 4);
+  CHECK(count(checked.out, "error codex-") == 4);  // the project, 3 hooks
   CHECK(count(checked.out, "Trust them:") == 1);
+  CHECK(checked.out.find("--trust --project " + m.dir) < checked.out.find("run `codex` in"));
 }
 
 TEST_CASE("fleet-hooks check --agent codex: asks the installed Codex, and names a newer one") {
@@ -582,7 +593,7 @@ TEST_CASE("fleet-hooks check --agent codex: asks the installed Codex, and names 
                                 "esac; done\n");
   answer("modified");
   const auto modified = check(m, "codex");
-  CHECK(modified.exit_code == 1);
+  CHECK(modified.exit_code == 3);  // trusting again fixes it
   CHECK_MESSAGE(contains(modified.out,
                          "error codex-reports-untrusted: Codex itself reports the "
                          "suite's hook " +
@@ -639,8 +650,9 @@ TEST_CASE("fleet-hooks install --agent copilot --trust: the folder, beside Codex
   write_file(config, comments + "{\n  \"firstLaunchAt\": \"2026-11-26T00:00:00.000Z\"\n}\n");
   REQUIRE(m.run({"install", "--project", m.dir, "--agent", "copilot"}).exit_code == 0);
   const auto untrusted = check(m, "copilot");
-  CHECK(untrusted.exit_code == 1);
+  CHECK(untrusted.exit_code == 3);
   CHECK(contains(untrusted.out, "error copilot-folder-untrusted"));
+  CHECK(contains(untrusted.out, "fleet-hooks install --agent copilot --trust --project " + m.dir));
 
   // Both CLIs named with --trust: each one's trust is written.
   const auto trust =
@@ -658,9 +670,12 @@ TEST_CASE("fleet-hooks install --agent copilot --trust: the folder, beside Codex
   const auto checked = check(m, "copilot");
   CHECK_MESSAGE(checked.exit_code == 0, checked.out);
 
-  // Uninstall unwires the file and leaves the folder's trust, which is the user's.
-  REQUIRE(m.run({"uninstall", "--project", m.dir, "--agent", "copilot"}).exit_code == 0);
-  CHECK(read_file(config) == written);
+  // Uninstall unwires the file and takes back the folder's trust --trust added.
+  const auto r = m.run({"uninstall", "--project", m.dir, "--agent", "copilot"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.out, "removed the trust of the project " + m.dir + " from " + config + "\n"));
+  CHECK(read_file(config) ==
+        comments + "{\n  \"firstLaunchAt\": \"2026-11-26T00:00:00.000Z\"\n}\n");
 }
 
 TEST_CASE(
@@ -673,7 +688,7 @@ TEST_CASE(
   ::mkdir((m.home + "/.copilot").c_str(), 0755);
   REQUIRE(m.run({"install", "--project", m.dir}).exit_code == 0);
   const auto untrusted = check(m, "copilot");
-  CHECK(untrusted.exit_code == 1);
+  CHECK(untrusted.exit_code == 3);
   CHECK_MESSAGE(contains(untrusted.out,
                          "error copilot-folder-untrusted: GitHub Copilot CLI runs "
                          "none of the hooks of " +

@@ -105,7 +105,7 @@ TEST_CASE("fleet-hooks check without --agent: checks every CLI wired in the proj
     REQUIRE(m.run({"install", "--project", m.dir}).exit_code == 0);
     REQUIRE(m.run({"install", "--project", m.dir, "--agent", "codex"}).exit_code == 0);
     const RunResult r = m.run({"check", "--project", m.dir});
-    CHECK(r.exit_code == 1);
+    CHECK(r.exit_code == 3);  // only Codex's trust is missing
     CHECK_MESSAGE(
         contains(r.out,
                  "checking Claude Code and Codex CLI: wired in " + m.dir +

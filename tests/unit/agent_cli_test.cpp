@@ -161,7 +161,7 @@ TEST_CASE("agent_cli: the facts observed with each pinned CLI") {
   CHECK(copilot.config_home_variable == "COPILOT_HOME");
   CHECK((copilot.hook_trust.check != nullptr));
   CHECK((copilot.hook_trust.write != nullptr));
-  CHECK((copilot.hook_trust.remove == nullptr));  // the folder's trust stays the user's
+  CHECK((copilot.hook_trust.remove != nullptr));  // the folder install --trust added goes
   CHECK(copilot.caller_variable == "COPILOT_AGENT_SESSION_ID");
   for (const AgentCli* agent : agent_clis()) {  // the slot Copilot added, empty for the others
     CAPTURE(agent->name);

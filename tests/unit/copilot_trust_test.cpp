@@ -59,6 +59,36 @@ TEST_CASE("copilot_trust: a folder is added and every other byte of config.json 
       "{\n  \"trustedFolders\": [\n    \"/w/p\\\"q\"\n  ],\"x\": {\"trustedFolders\": [\"/w\"]}}");
 }
 
+TEST_CASE("copilot_trust: taking a folder back leaves config.json as it was before it was added") {
+  const auto removed = [](const std::string& config, const std::string& folder) {
+    const Result<std::string> text = without_trusted_folder(config, folder);
+    REQUIRE_MESSAGE(text.ok(), text.problem());
+    return *text;
+  };
+  for (const std::string& config :
+       {kCopilotConfig, std::string("// c\n{\n  \"a\": 1\n}\n"), std::string("{}"),
+        std::string("{\"x\": {\"trustedFolders\": [\"/w\"]}}"),
+        std::string("{\n  \"a\": 1,\n  \"trustedFolders\": [\n    \"/w/q\"\n  ]\n}\n")}) {
+    CAPTURE(config);
+    CHECK(removed(added(config, "/w/p"), "/w/p") == config);
+  }
+  // Copilot rewrote the file after the install: the entry goes with its comma, whatever its place.
+  const std::string rewritten =
+      "{\n  \"firstLaunchAt\": \"x\",\n  \"trustedFolders\": [\n    \"/w/p\",\n    \"/w/q\"\n  "
+      "]\n}";
+  CHECK(removed(rewritten, "/w/p") ==
+        "{\n  \"firstLaunchAt\": \"x\",\n  \"trustedFolders\": [\n    \"/w/q\"\n  ]\n}");
+  CHECK(removed(rewritten, "/w/q") ==
+        "{\n  \"firstLaunchAt\": \"x\",\n  \"trustedFolders\": [\n    \"/w/p\"\n  ]\n}");
+  CHECK(removed("{\n  \"firstLaunchAt\": \"x\",\n  \"trustedFolders\": [\n    \"/w/p\"\n  ]\n}",
+                "/w/p") == "{\n  \"firstLaunchAt\": \"x\"\n}");
+  // Only the entry written as the folder: a parent that holds it, or another spelling, stays.
+  CHECK(removed(kCopilotConfig, "/w/other/sub") == kCopilotConfig);
+  CHECK(removed("{\"trustedFolders\": [\"/w/p/\"]}", "/w/p") ==
+        "{\"trustedFolders\": [\"/w/p/\"]}");
+  CHECK_FALSE(without_trusted_folder("{\"trustedFolders\": \"/w\"}", "/w/p").ok());
+}
+
 TEST_CASE("copilot_trust: a folder a listed one holds is trusted already, bad files are refused") {
   CHECK(added(kCopilotConfig, "/w/other") == kCopilotConfig);
   CHECK(added(kCopilotConfig, "/w/other/sub") == kCopilotConfig);

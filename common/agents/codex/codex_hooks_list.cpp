@@ -198,14 +198,14 @@ std::vector<Finding> codex_reported_findings(const std::string& project_dir,
          "Codex itself reports the suite's hook " + hook.key + " as " +
              (hook.enabled ? hook.trust_status : "turned off") + " (its hash " + hook.current_hash +
              "): codex exec skips it and the call runs unguarded; " + how_to_trust(project_dir),
-         *program});
+         *program, hook.enabled});
   }
   if (!listed && list->errors.empty()) {
     findings.push_back({"codex-reports-untrusted", Severity::error,
                         "Codex itself lists none of the suite's hooks for " + cwd +
                             ": it does not load them, and every dispatch runs unguarded; " +
                             how_to_trust(project_dir),
-                        *program});
+                        *program, true});
   }
   return findings;
 }

@@ -164,7 +164,7 @@ std::optional<Finding> hook_finding(const TomlScan& scan, const HookToTrust& sui
                                      ", now " + *state->hash + ")"
                                : "not trusted in " + config) +
                      ": codex exec skips it without a word and the call runs unguarded",
-                 file};
+                 file, true};
 }
 
 // The project's Codex hook file.
@@ -335,7 +335,7 @@ std::vector<Finding> codex_trust_findings(const std::string& project_dir,
                   : " (no [projects.\"" + resolved(project_dir) +
                         "\"] trust_level = \"trusted\")") +
              ", so none of its hooks runs and every dispatch runs unguarded",
-         config});
+         config, true});
   }
   for (const HookToTrust& suite : hooks) {
     if (auto finding = hook_finding(scan, suite, config)) findings.push_back(std::move(*finding));
@@ -357,6 +357,9 @@ TrustUpdate trust_codex_hooks(const std::string& project_dir, const std::string&
   const std::optional<UniqueFd> lock = dry_run ? std::nullopt : lock_settings(update.path, true);
   const ReadFile current = read_codex_config(update.path);
   if (current.status == FileStatus::failed) throw Error(current.problem + "; nothing was trusted");
+  update.created = current.status == FileStatus::missing;
+  const TomlScan before = scan_toml(current.content);
+  update.project_trusted = !before.definitions.contains({"projects", update.project});
   update.text = set_config_string(update.path, current.content, {"projects", update.project},
                                   "trust_level", "trusted");
   for (const auto& [hook, suite] : suite_hooks_in_project(project_dir)) {

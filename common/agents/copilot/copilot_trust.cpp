@@ -1,6 +1,9 @@
 #include "agents/copilot/copilot_trust.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 
 #include "base/error.h"
 #include "base/files.h"
@@ -8,6 +11,7 @@
 #include "base/paths.h"
 #include "settings/hook_sources.h"
 #include "settings/settings_file.h"
+#include "settings/trust_written.h"
 
 namespace fleet {
 namespace {
@@ -50,13 +54,18 @@ struct TrustedFoldersScan : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trus
     if (depth == 2 && in_array) {
       folders.emplace_back(text, length);
       last_entry_start = in.Tell();
+      entry_starts.push_back(last_entry_start);
     }
     return value(true);
   }
   bool Key(const char* text, rapidjson::SizeType length, bool) {
     if (depth == 1) {
-      has_members = true;
       next_is_folders = std::string_view(text, length) == "trustedFolders";
+      if (next_is_folders) {
+        key_start = in.Tell();
+        first_member = !has_members;
+      }
+      has_members = true;
     }
     return true;
   }
@@ -78,7 +87,11 @@ struct TrustedFoldersScan : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trus
   std::size_t object_open = kNowhere;
   std::size_t array_open = kNowhere;
   std::size_t last_entry_start = kNowhere;
+  std::size_t key_start = kNowhere;  // the opening quote of the "trustedFolders" key
+  std::size_t array_end = kNowhere;  // just past its ']'
+  bool first_member = false;         // it is the object's first member
   std::vector<std::string> folders;
+  std::vector<std::size_t> entry_starts;  // each entry's opening quote
 
  private:
   // A value at the current depth: "trustedFolders" itself when its key came just before.
@@ -96,6 +109,7 @@ struct TrustedFoldersScan : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trus
       found = in_array = true;
       array_open = in.Tell();
       folders.clear();  // a later duplicate key is the one read
+      entry_starts.clear();
       last_entry_start = kNowhere;
       next_is_folders = false;
     } else if (depth >= 1) {
@@ -106,6 +120,7 @@ struct TrustedFoldersScan : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Trus
   }
   bool close() {
     --depth;
+    if (depth == 1 && in_array) array_end = in.Tell();
     if (depth == 1) in_array = false;
     return true;
   }
@@ -118,7 +133,59 @@ std::size_t string_end(const std::string& text, std::size_t quote) {
   return std::min(at + 1, text.size());
 }
 
+// Why config.json's text, read from `stream` into `scan`, cannot be changed: it is not an
+// object, or its "trustedFolders" is not an array of strings; nullopt when it can.
+std::optional<std::string> scan_problem(TrustedFoldersScan& scan, rapidjson::StringStream& stream) {
+  rapidjson::Reader reader;
+  constexpr unsigned kFlags = rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag |
+                              rapidjson::kParseValidateEncodingFlag;
+  if (!reader.Parse<kFlags>(stream, scan) || scan.object_open == kNowhere)
+    return "it is not a JSON object (comments allowed)";
+  if (scan.malformed) return "its \"trustedFolders\" is not an array of strings";
+  return std::nullopt;
+}
+
+bool blank_between(const std::string& text, std::size_t begin, std::size_t end) {
+  return text.find_first_not_of(" \t\r\n", begin) >= end;
+}
+
+// The range of `text` that holds the whole "trustedFolders" member of `scan` with the comma
+// that joins it to the others: what with_trusted_folder inserted when the member was missing.
+std::pair<std::size_t, std::size_t> member_range(const std::string& text,
+                                                 const TrustedFoldersScan& scan) {
+  const std::size_t after = text.find_first_not_of(" \t\r\n", scan.array_end);
+  if (scan.first_member && blank_between(text, scan.object_open, scan.key_start)) {
+    if (after != std::string::npos && text[after] == ',') return {scan.object_open, after + 1};
+    return {scan.object_open, scan.array_end};
+  }
+  const std::size_t comma = text.find_last_not_of(" \t\r\n", scan.key_start - 1);
+  if (comma != std::string::npos && text[comma] == ',') return {comma, scan.array_end};
+  return {scan.key_start, scan.array_end};
+}
+
 }  // namespace
+
+Result<std::string> without_trusted_folder(const std::string& config, const std::string& folder) {
+  rapidjson::StringStream stream(config.c_str());
+  TrustedFoldersScan scan(stream);
+  if (const auto problem = scan_problem(scan, stream))
+    return Result<std::string>::failure(*problem);
+  const auto at = std::find(scan.folders.begin(), scan.folders.end(), folder);
+  if (at == scan.folders.end()) return config;
+  const std::size_t i = static_cast<std::size_t>(at - scan.folders.begin());
+  std::string text = config;
+  const auto& starts = scan.entry_starts;
+  if (starts.size() == 1) {
+    const auto [begin, end] = member_range(config, scan);
+    text.erase(begin, end - begin);
+  } else if (i > 0) {
+    const std::size_t begin = string_end(config, starts[i - 1]);
+    text.erase(begin, string_end(config, starts[i]) - begin);
+  } else {
+    text.erase(starts[0], starts[1] - starts[0]);
+  }
+  return text;
+}
 
 Result<std::string> with_trusted_folder(const std::string& config, const std::string& folder) {
   const std::string entry = to_json(rapidjson::Value(
@@ -127,13 +194,8 @@ Result<std::string> with_trusted_folder(const std::string& config, const std::st
     return "{\n  \"trustedFolders\": [\n    " + entry + "\n  ]\n}\n";
   rapidjson::StringStream stream(config.c_str());
   TrustedFoldersScan scan(stream);
-  rapidjson::Reader reader;
-  constexpr unsigned kFlags = rapidjson::kParseCommentsFlag | rapidjson::kParseTrailingCommasFlag |
-                              rapidjson::kParseValidateEncodingFlag;
-  if (!reader.Parse<kFlags>(stream, scan) || scan.object_open == kNowhere)
-    return Result<std::string>::failure("it is not a JSON object (comments allowed)");
-  if (scan.malformed)
-    return Result<std::string>::failure("its \"trustedFolders\" is not an array of strings");
+  if (const auto problem = scan_problem(scan, stream))
+    return Result<std::string>::failure(*problem);
   for (const std::string& trusted : scan.folders) {
     if (path_within(without_trailing_slash(trusted), folder)) return config;
   }
@@ -165,7 +227,39 @@ TrustUpdate trust_copilot_folder(const std::string& project_dir, const std::stri
                 "(nothing was trusted)");
   update.text = *text;
   update.changed = *text != current.content;
+  update.project_trusted = update.changed;
+  update.created = current.status == FileStatus::missing;
   if (update.changed && !dry_run) write_settings(update.path, *text);
+  return update;
+}
+
+TrustUpdate untrust_copilot_folder(const std::string& project_dir, const std::string& copilot_dir,
+                                   const WrittenTrust* written, bool dry_run) {
+  TrustUpdate update;
+  update.path = copilot_config_path(copilot_dir);
+  update.project = real_path(project_dir).value_or(project_dir);
+  if (written == nullptr) return update;
+  const std::optional<UniqueFd> lock = dry_run ? std::nullopt : lock_settings(update.path, false);
+  const std::string file = real_path(update.path).value_or(update.path);
+  const ReadFile current = try_read_regular_file(file, kMaxConfigBytes);
+  if (current.status == FileStatus::failed) throw Error(current.problem + "; nothing was removed");
+  if (current.status != FileStatus::ok) return update;
+  const Result<std::string> text = without_trusted_folder(current.content, update.project);
+  if (!text) return update;  // left as it is: the check says what is wrong with it
+  update.text = *text;
+  update.changed = update.project_trusted = *text != current.content;
+  // A config.json install created and Copilot never wrote to: `{}` again, so it goes.
+  std::string rest = *text;
+  std::erase_if(rest, [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; });
+  update.created = update.changed && written->created && rest == "{}";
+  if (!update.changed || dry_run) return update;
+  if (!update.created) {
+    write_settings(update.path, update.text, KeepBackup::no);
+    drop_backups_holding(file, update.text);
+    return update;
+  }
+  if (::unlink(file.c_str()) != 0 && errno != ENOENT) throw_errno("cannot remove " + file);
+  ::rmdir(parent_directory(file).c_str());  // the directory install made for it
   return update;
 }
 
@@ -194,10 +288,10 @@ std::vector<Finding> copilot_trust_findings(const std::string& project_dir,
          "GitHub Copilot CLI runs none of the hooks of " + repository_files.front() +
              ": the folder " + project + " is not in \"trustedFolders\" of " + config +
              " (nor is a folder holding it), so it skips them without a word and every "
-             "dispatch runs unguarded. Trust it: fleet-hooks install --agent copilot --trust, "
-             "or run `copilot` in " +
-             project_dir + " and trust the folder",
-         config});
+             "dispatch runs unguarded. Trust it: fleet-hooks install --agent copilot --trust "
+             "--project " +
+             project_dir + ", or run `copilot` in " + project_dir + " and trust the folder",
+         config, true});
   }
   // Where GitHub Copilot CLI 1.0.102 reads "disableAllHooks" ("Disable all hooks, both
   // user-level and repo-level"): the repository's settings, the user's, the managed ones.

@@ -7,7 +7,7 @@
 // settings.local.json turns every hook off, and in a hook file the hooks of that file. Copilot
 // writes config.json itself, with `//` comment lines at its top: it is read leniently, and
 // trusting a folder changes no byte of it but the entry it adds. No hook has a trust of its
-// own: uninstall leaves the folder's trust, which is the user's (its HookTrust::remove is null).
+// own: uninstall takes back the folder's entry when install --trust added it, and only then.
 // Failing: the findings never throw; with_trusted_folder returns why it cannot add the entry,
 // and trust_copilot_folder throws Error (nothing changed).
 
@@ -43,5 +43,20 @@ Result<std::string> with_trusted_folder(const std::string& config, const std::st
 // cannot.
 TrustUpdate trust_copilot_folder(const std::string& project_dir, const std::string& copilot_dir,
                                  bool dry_run);
+
+// `config` without the entry `folder` of its "trustedFolders" (compared as written), with the
+// comma that joined it to another, or without the whole member when that was its only entry —
+// the bytes with_trusted_folder adds; every other byte kept. `config` itself when it has no
+// such entry. Fails, saying why, as with_trusted_folder does.
+Result<std::string> without_trusted_folder(const std::string& config, const std::string& folder);
+
+// `fleet-hooks uninstall`, when `written` says install --trust added the project to the trusted
+// folders of `copilot_dir`'s config.json: takes that entry out (without_trusted_folder), under
+// the file's lock, keeping no backup (the bytes taken out are the suite's) and dropping the one
+// install kept when it holds those bytes again; removes the file (and its directory, when then
+// empty) when install created it and it holds nothing else. Nothing without `written`, or with
+// `dry_run`. Throws Error when the file cannot be read or written.
+TrustUpdate untrust_copilot_folder(const std::string& project_dir, const std::string& copilot_dir,
+                                   const WrittenTrust* written, bool dry_run);
 
 }  // namespace fleet

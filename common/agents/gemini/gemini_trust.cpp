@@ -129,7 +129,7 @@ std::vector<Finding> gemini_trust_findings(const std::string& project_dir,
            "Gemini CLI loads none of the hooks of " + project + ": the folder " + project_dir +
                (distrusted ? " is marked DO_NOT_TRUST" : " is not trusted") + " in " + folders +
                ", so every dispatch runs unguarded. " + how_to_trust(project_dir, folders),
-           folders});
+           folders, true});
     }
   }
   const std::vector<Finding> off = disabled_findings({user, project, system}, hooks);

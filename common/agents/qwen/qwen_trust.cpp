@@ -81,7 +81,7 @@ std::vector<Finding> qwen_trust_findings(const std::string& project_dir,
                folders + ", so every dispatch runs unguarded, without a warning. Trust it: add \"" +
                project_dir + "\": \"TRUST_FOLDER\" to " + folders + ", or run `qwen` in " +
                project_dir + " and trust the folder",
-           folders});
+           folders, true});
     }
   }
   if (const auto off = last_set({user, project, system}, {"disableAllHooks"}); off && off->first) {

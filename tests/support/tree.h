@@ -1,6 +1,6 @@
 #pragma once
-// Test support for the install tests: a directory tree as a comparable list of entries, and
-// the path of a command on PATH (run_process does not search PATH).
+// Test support: a directory tree as a comparable list of entries, and the path of a command
+// on PATH (run_process does not search PATH).
 
 #include <string>
 #include <vector>
