@@ -36,11 +36,13 @@ usage() {
   --project DIR  After installing, wire the hooks into DIR (fleet-hooks install) and check
                  the wiring (fleet-hooks check). DIR must exist; it is checked before
                  anything is built.
-  --agent NAME   With --project: the agent CLI to wire, repeatable: claude
-                 (DIR/.claude/settings.json, the default), codex (DIR/.codex/hooks.json),
-                 gemini (DIR/.gemini/settings.json), or another CLI the suite knows (one
-                 folder each in common/agents/; `fleet-hooks agents` lists them with
-                 their files).
+USAGE
+  # The names --agent takes, from the CLIs' homes (known_agents).
+  echo "  --agent NAME   With --project: the agent CLI to wire, repeatable; one of"
+  printf '                 %s\n' "$(known_agents ', ')"
+  cat <<'USAGE'
+                 (default: claude, which wires DIR/.claude/settings.json; one folder
+                 each in common/agents/; `fleet-hooks agents` lists them with their files).
 USAGE
   # The CLIs whose trust install writes, from their rows (known_agents).
   printf '  --trust        With --agent %s: trust the suite'"'"'s wiring where\n' \
@@ -502,7 +504,7 @@ aarch64_emulation() {
 
 
 if [ "$mode" = test ]; then
-  # The end-to-end tests drive the real Claude Code, Codex and Gemini CLIs from the npm
+  # The end-to-end tests drive the real agent CLIs of tests/e2e/agent_clis.tsv from the npm
   # registry; without one its tests report themselves skipped, with the reason (failed where
   # CI is set, as .ci/run sets it).
   tests/e2e/setup.sh
