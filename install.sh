@@ -396,28 +396,56 @@ fi
 
 jobs="$(nproc 2>/dev/null || echo 2)"
 
-# While a build writes its log, says every 10 s how far it is: the elapsed time, the build's
-# percentage and the file it is compiling or linking (the last progress line of the log).
+# What a first build costs, as bench/build_cpu.sh measured it and wrote it into doc/install.md
+# (between the build-cpu markers): its CPU time in seconds, "" when the page does not say.
+first_build_cpu_seconds() {
+  sed -n '/<!-- build-cpu:begin -->/,/<!-- build-cpu:end -->/s/.* needs \([0-9][0-9]*\) s of CPU time.*/\1/p' \
+    doc/install.md 2>/dev/null | head -n 1
+}
+
+# The steps a build of `preset` has left (objects to compile, programs and libraries to link),
+# from the build tool's dry run; "" when it cannot say.
+build_steps() {
+  cmake --build --preset "$1" -- -n 2>/dev/null | grep -oE '(Building CXX object|Linking CXX) [^"]*' |
+    sort -u | wc -l
+}
+
+# While a build writes its log, says how far it is: the elapsed time, how many of its `total`
+# steps have started (a count that only grows) and the one that started last (the object
+# compiled or the program linked). Every 10 s when that changed, else every 60 s.
 build_progress() {
-  local log="$1" started="$2" line
+  local log="$1" started="$2" total="$3" done_steps last said="" said_at=0 line
   while sleep 10; do
-    line="$(grep -a '^\[ *[0-9]*%\]' "$log" 2>/dev/null | tail -n 1)" || true
-    echo "install.sh:   $((SECONDS - started)) s: ${line:-configuring}"
+    done_steps="$(grep -cE 'Building CXX object|Linking CXX' "$log" 2>/dev/null || true)"
+    last="$(grep -aE 'Building CXX object|Linking CXX' "$log" 2>/dev/null | tail -n 1 |
+      sed -E 's/^\[ *[0-9]+%\] //; s/^Building CXX object (.*)\.o$/compiling \1/;
+              s/^Linking CXX (executable|static library) /linking /; s#CMakeFiles/[^/]*\.dir/##')"
+    line="${done_steps:-0}${total:+ of $total} steps: ${last:-configuring}"
+    if [ "$line" != "$said" ] || [ $((SECONDS - said_at)) -ge 60 ]; then
+      echo "install.sh:   $((SECONDS - started)) s: $line"
+      said="$line"
+      said_at=$SECONDS
+    fi
   done
 }
 
-# Configures and builds the preset with its output in a log, printing progress every 10 s;
+# Configures and builds the preset with its output in a log, printing progress as it goes;
 # on failure the log is printed (without the progress lines) and the script exits.
 quiet_build() {
-  local preset="$1" log="build/$1.log" started=$SECONDS ticker status=0
+  local preset="$1" log="build/$1.log" started=$SECONDS ticker status=0 total=""
   mkdir -p build
   : >"$log"
-  build_progress "$log" "$started" &
-  ticker=$!
-  { cmake --preset "$preset" && cmake --build --preset "$preset" --parallel "$jobs"; } \
-    >"$log" 2>&1 || status=$?
-  kill "$ticker" 2>/dev/null || true
-  wait "$ticker" 2>/dev/null || true
+  if cmake --preset "$preset" >"$log" 2>&1; then
+    total="$(build_steps "$preset")"
+    [ "${total:-0}" -gt 0 ] || total=""
+    build_progress "$log" "$started" "$total" &
+    ticker=$!
+    cmake --build --preset "$preset" --parallel "$jobs" >>"$log" 2>&1 || status=$?
+    kill "$ticker" 2>/dev/null || true
+    wait "$ticker" 2>/dev/null || true
+  else
+    status=1
+  fi
   if [ "$status" -ne 0 ]; then
     grep -v '^\[ *[0-9]*%\]' "$log" >&2 || true
     echo "install.sh: the build failed (its messages are above; the full log is $source_dir/$log)." >&2
@@ -427,10 +455,16 @@ quiet_build() {
 }
 
 announce_build() {
-  local preset="${1:-install}"
+  local preset="${1:-install}" cpu
+  cpu="$(first_build_cpu_seconds)"
   echo "install.sh: building the four static executables${2:+ $2} with $jobs cores (build/$preset;"
-  echo "  a first build takes about 1-3 minutes on 2 cores, a rebuild a few seconds;"
-  echo "  progress every 10 s, the full log in build/$preset.log)"
+  if [ -n "$cpu" ]; then
+    echo "  a first build needs about $cpu s of CPU time: about $(( (cpu + jobs - 1) / jobs )) s on $jobs idle cores, longer"
+    echo "  on a busy machine (doc/install.md); a rebuild a few seconds;"
+  else
+    echo "  a first build takes minutes, a rebuild a few seconds;"
+  fi
+  echo "  progress as it goes, the full log in build/$preset.log)"
 }
 
 # ------------------------------------------------------------------------------ package --
