@@ -404,10 +404,12 @@ first_build_cpu_seconds() {
 }
 
 # The steps a build of `preset` has left (objects to compile, programs and libraries to link),
-# from the build tool's dry run; "" when it cannot say.
+# from the build tool's dry run; 0 when it cannot say (its failure is the build's to report).
 build_steps() {
-  cmake --build --preset "$1" -- -n 2>/dev/null | grep -oE '(Building CXX object|Linking CXX) [^"]*' |
-    sort -u | wc -l
+  local steps
+  steps="$(cmake --build --preset "$1" -- -n 2>/dev/null |
+    grep -oE '(Building CXX object|Linking CXX) [^"]*' | sort -u | wc -l)" || true
+  printf '%s\n' "${steps:-0}"
 }
 
 # While a build writes its log, says how far it is: the elapsed time, how many of its `total`

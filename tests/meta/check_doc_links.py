@@ -3,7 +3,7 @@
 directory of the repository, and a link with '#anchor' names a heading of the file it points
 at (GitHub's anchors: lower case, punctuation dropped, spaces as '-', '-N' for repeats).
 So does every pointer to a section in the code's comments and messages (common/, hooks/,
-install.sh): `doc/PAGE.md, "Heading"` names a heading of that page that begins with those words
+install.sh, the workflows): `doc/PAGE.md, "Heading"` names a heading of that page that begins with those words
 (or a paragraph that does, in bold: **check** is …).
 Usage: check_doc_links.py SOURCE_DIR   (exit 1 and one line per broken link when any is)."""
 import html
@@ -65,7 +65,7 @@ for page in pages:
                 broken.append(f"{where}: outside the repository")
 # Pointers in the code: doc/development.md, "Adding a CLI" (a message may escape the quotes).
 POINTER = re.compile(r'\b((?:doc/)?[a-z0-9-]+\.md), \\?"([^"\\]+)\\?"')
-code = [root / "install.sh"] + sorted(
+code = [root / "install.sh"] + sorted((root / ".github/workflows").glob("*.yml")) + sorted(
     p for folder in ("common", "hooks") for p in (root / folder).rglob("*")
     if p.suffix in (".h", ".cpp", ".in"))
 for source in code:
