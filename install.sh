@@ -403,26 +403,32 @@ first_build_cpu_seconds() {
     doc/install.md 2>/dev/null | head -n 1
 }
 
-# The steps a build of `preset` has left (objects to compile, programs and libraries to link),
-# from the build tool's dry run; 0 when it cannot say (its failure is the build's to report).
-build_steps() {
-  local steps
-  steps="$(cmake --build --preset "$1" -- -n 2>/dev/null |
-    grep -oE '(Building CXX object|Linking CXX) [^"]*' | sort -u | wc -l)" || true
-  printf '%s\n' "${steps:-0}"
+# The objects a build of `preset` has left to compile, from the build tool's dry run (-k: a
+# dry run cannot link, so it goes on past the programs); 0 when it cannot say (its failure
+# is the build's to report).
+build_objects() {
+  local objects
+  objects="$(cmake --build --preset "$1" -- -n -k 2>/dev/null |
+    grep -oE 'Building CXX object [^"]*' | sort -u | wc -l)" || true
+  printf '%s\n' "${objects:-0}"
 }
 
 # While a build writes its log, says how far it is: the elapsed time, how many of its `total`
-# steps have started (a count that only grows) and the one that started last (the object
-# compiled or the program linked). Every 10 s when that changed, else every 60 s.
+# objects it has begun to compile (a count that only grows) and the step begun last (the
+# object compiled or the program linked). Every 10 s when that changed, else every 60 s.
 build_progress() {
-  local log="$1" started="$2" total="$3" done_steps last said="" said_at=0 line
+  local log="$1" started="$2" total="$3" compiled last said="" said_at=0 line
   while sleep 10; do
-    done_steps="$(grep -cE 'Building CXX object|Linking CXX' "$log" 2>/dev/null || true)"
+    compiled="$(grep -c 'Building CXX object' "$log" 2>/dev/null || true)"
     last="$(grep -aE 'Building CXX object|Linking CXX' "$log" 2>/dev/null | tail -n 1 |
       sed -E 's/^\[ *[0-9]+%\] //; s/^Building CXX object (.*)\.o$/compiling \1/;
               s/^Linking CXX (executable|static library) /linking /; s#CMakeFiles/[^/]*\.dir/##')"
-    line="${done_steps:-0}${total:+ of $total} steps: ${last:-configuring}"
+    # A count past the dry run's (an object it could not foresee) is shown without a total.
+    if [ -n "$total" ] && [ "${compiled:-0}" -le "$total" ]; then
+      line="${compiled:-0} of $total objects: ${last:-configuring}"
+    else
+      line="${compiled:-0} objects: ${last:-configuring}"
+    fi
     if [ "$line" != "$said" ] || [ $((SECONDS - said_at)) -ge 60 ]; then
       echo "install.sh:   $((SECONDS - started)) s: $line"
       said="$line"
@@ -438,7 +444,7 @@ quiet_build() {
   mkdir -p build
   : >"$log"
   if cmake --preset "$preset" >"$log" 2>&1; then
-    total="$(build_steps "$preset")"
+    total="$(build_objects "$preset")"
     [ "${total:-0}" -gt 0 ] || total=""
     build_progress "$log" "$started" "$total" &
     ticker=$!
@@ -459,10 +465,12 @@ quiet_build() {
 announce_build() {
   local preset="${1:-install}" cpu
   cpu="$(first_build_cpu_seconds)"
-  echo "install.sh: building the four static executables${2:+ $2} with $jobs cores (build/$preset;"
+  local cores="$jobs cores"
+  [ "$jobs" != 1 ] || cores="1 core"
+  echo "install.sh: building the four static executables${2:+ $2} with $cores (build/$preset;"
   if [ -n "$cpu" ]; then
-    echo "  a first build needs about $cpu s of CPU time: about $(( (cpu + jobs - 1) / jobs )) s on $jobs idle cores, longer"
-    echo "  on a busy machine (doc/install.md); a rebuild a few seconds;"
+    echo "  a first build needs about $cpu s of CPU time: about $(( (cpu + jobs - 1) / jobs )) s on $cores"
+    echo "  when nothing else runs, longer on a busy machine (doc/install.md); a rebuild a few seconds;"
   else
     echo "  a first build takes minutes, a rebuild a few seconds;"
   fi

@@ -88,9 +88,9 @@ TEST_CASE("install.sh: a failed build prints its messages without the progress l
 TEST_CASE("install.sh: the build's progress names each step and its count never goes back") {
   TempDir t;
   fs::create_directories(t / "work");
-  // A build of four steps as make logs it, whose percentages go from 100% back to 93% (as
-  // make's do when it builds several targets), slow enough for two progress lines; its dry
-  // run (-n) lists the same steps, as make -n echoes them.
+  // A build of three objects and a link as make logs it, whose percentages go from 100% back
+  // to 93% (as make's do when it builds several targets), slow enough for two progress
+  // lines; its dry run (-n -k) lists the objects, as make -n echoes them (it cannot link).
   fs::create_directories(t / "fakebin");
   write_file(
       t / "fakebin/cmake",
@@ -101,13 +101,13 @@ TEST_CASE("install.sh: the build's progress names each step and its count never 
       "  echo 'echo \"Building CXX object common/CMakeFiles/fleet_common.dir/base/ids.cpp.o\"'\n"
       "  echo 'echo \"Building CXX object "
       "hooks/fleet-hooks/CMakeFiles/fleet-hooks.dir/main.cpp.o\"'\n"
-      "  echo 'echo \"Linking CXX executable fleet-hooks\"'\n"
       "  exit 0 ;;\n"
       "esac\n"
       "echo '[100%] Building CXX object common/CMakeFiles/fleet_common.dir/base/cli.cpp.o'\n"
       "sleep 12\n"
       "echo '[ 93%] Building CXX object common/CMakeFiles/fleet_common.dir/base/ids.cpp.o'\n"
       "echo '[ 95%] Building CXX object hooks/fleet-hooks/CMakeFiles/fleet-hooks.dir/main.cpp.o'\n"
+      "echo '[ 97%] Linking CXX executable fleet-hooks'\n"
       "sleep 12\n"
       "echo 'collect2: error: ld returned 1 exit status' >&2\n"
       "exit 2\n");
@@ -124,12 +124,13 @@ TEST_CASE("install.sh: the build's progress names each step and its count never 
   const std::size_t number = page.rfind(' ', needs - 1) + 1;
   const std::string cpu = page.substr(number, needs - number);
   CHECK(contains(r.out, "a first build needs about " + cpu + " s of CPU time"));
-  // Each progress line counts the steps begun, of all the build has, and names the last.
-  CHECK(contains(r.out, ": 1 of 4 steps: compiling common/base/cli.cpp\n"));
-  CHECK(contains(r.out, ": 3 of 4 steps: compiling hooks/fleet-hooks/main.cpp\n"));
+  // Each progress line counts the objects begun, of all the build has, and names the step
+  // begun last.
+  CHECK(contains(r.out, ": 1 of 3 objects: compiling common/base/cli.cpp\n"));
+  CHECK(contains(r.out, ": 3 of 3 objects: linking fleet-hooks\n"));
   int counted = 0;
   for (const std::string& line : fleet::test::split_lines(r.out)) {
-    const std::size_t of = line.find(" of 4 steps");
+    const std::size_t of = line.find(" of 3 objects");
     if (of == std::string::npos) continue;
     const int count = std::stoi(line.substr(line.rfind(' ', of - 1) + 1));
     CHECK(count >= counted);
