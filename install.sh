@@ -426,6 +426,8 @@ build_progress() {
     # A count past the dry run's (an object it could not foresee) is shown without a total.
     if [ -n "$total" ] && [ "${compiled:-0}" -le "$total" ]; then
       line="${compiled:-0} of $total objects: ${last:-configuring}"
+    elif [ "${compiled:-0}" = 1 ]; then
+      line="1 object: ${last:-configuring}"
     else
       line="${compiled:-0} objects: ${last:-configuring}"
     fi
