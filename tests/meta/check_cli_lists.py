@@ -11,7 +11,7 @@ and one table cell. A list naming three CLIs or more but not all of them fails â
 when the suite knew fewer CLIs â€” unless cli_lists_allowed.txt (beside this script) holds it
 with the reason it names only those; an entry there that matches no list fails too.
 
-The pages: README.md, doc/*.md, action.yml, .github/workflows/*.yml, install.sh,
+The pages: README.md, doc/*.md, examples/*/README.md, action.yml, .github/workflows/*.yml, install.sh,
 tests/e2e/setup.sh and tests/e2e/agent_clis.tsv, cmake/debian/*, and each GENERATED_FILE (the
 Debian package's texts the build writes from the table). Prints each failing list as
 FILE:LINE; exits 1 when there is one, 0 otherwise."""
@@ -88,7 +88,7 @@ used = set()
 
 pages = ["README.md", "action.yml", "install.sh", "tests/e2e/setup.sh", "tests/e2e/agent_clis.tsv"]
 pages += sorted(os.path.relpath(p, source_dir) for pattern in
-                ("doc/*.md", ".github/workflows/*.yml", "cmake/debian/*")
+                ("doc/*.md", "examples/*/README.md", ".github/workflows/*.yml", "cmake/debian/*")
                 for p in glob.glob(os.path.join(source_dir, pattern)))
 failed = 0
 for page in [os.path.join(source_dir, p) for p in pages] + generated:
