@@ -36,11 +36,13 @@ usage() {
   --project DIR  After installing, wire the hooks into DIR (fleet-hooks install) and check
                  the wiring (fleet-hooks check). DIR must exist; it is checked before
                  anything is built.
-  --agent NAME   With --project: the agent CLI to wire, repeatable: claude
-                 (DIR/.claude/settings.json, the default), codex (DIR/.codex/hooks.json),
-                 gemini (DIR/.gemini/settings.json), or another CLI the suite knows (one
-                 folder each in common/agents/; `fleet-hooks agents` lists them with
-                 their files).
+USAGE
+  # The names --agent takes, from the CLIs' homes (known_agents).
+  echo "  --agent NAME   With --project: the agent CLI to wire, repeatable; one of"
+  printf '                 %s\n' "$(known_agents ', ')"
+  cat <<'USAGE'
+                 (default: claude, which wires DIR/.claude/settings.json; one folder
+                 each in common/agents/; `fleet-hooks agents` lists them with their files).
 USAGE
   # The CLIs whose trust install writes, from their rows (known_agents).
   printf '  --trust        With --agent %s: trust the suite'"'"'s wiring where\n' \
@@ -400,28 +402,66 @@ fi
 
 jobs="$(nproc 2>/dev/null || echo 2)"
 
-# While a build writes its log, says every 10 s how far it is: the elapsed time, the build's
-# percentage and the file it is compiling or linking (the last progress line of the log).
+# What a first build costs, as bench/build_cpu.sh measured it and wrote it into doc/install.md
+# (between the build-cpu markers): its CPU time in seconds, "" when the page does not say.
+first_build_cpu_seconds() {
+  sed -n '/<!-- build-cpu:begin -->/,/<!-- build-cpu:end -->/s/.* needs \([0-9][0-9]*\) s of CPU time.*/\1/p' \
+    doc/install.md 2>/dev/null | head -n 1
+}
+
+# The objects a build of `preset` has left to compile, from the build tool's dry run (-k: a
+# dry run cannot link, so it goes on past the programs); 0 when it cannot say (its failure
+# is the build's to report).
+build_objects() {
+  local objects
+  objects="$(cmake --build --preset "$1" -- -n -k 2>/dev/null |
+    grep -oE 'Building CXX object [^"]*' | sort -u | wc -l)" || true
+  printf '%s\n' "${objects:-0}"
+}
+
+# While a build writes its log, says how far it is: the elapsed time, how many of its `total`
+# objects it has begun to compile (a count that only grows) and the step begun last (the
+# object compiled or the program linked). Every 10 s when that changed, else every 60 s.
 build_progress() {
-  local log="$1" started="$2" line
+  local log="$1" started="$2" total="$3" compiled last said="" said_at=0 line
   while sleep 10; do
-    line="$(grep -a '^\[ *[0-9]*%\]' "$log" 2>/dev/null | tail -n 1)" || true
-    echo "install.sh:   $((SECONDS - started)) s: ${line:-configuring}"
+    compiled="$(grep -c 'Building CXX object' "$log" 2>/dev/null || true)"
+    last="$(grep -aE 'Building CXX object|Linking CXX' "$log" 2>/dev/null | tail -n 1 |
+      sed -E 's/^\[ *[0-9]+%\] //; s/^Building CXX object (.*)\.o$/compiling \1/;
+              s/^Linking CXX (executable|static library) /linking /; s#CMakeFiles/[^/]*\.dir/##')"
+    # A count past the dry run's (an object it could not foresee) is shown without a total.
+    if [ -n "$total" ] && [ "${compiled:-0}" -le "$total" ]; then
+      line="${compiled:-0} of $total objects: ${last:-configuring}"
+    elif [ "${compiled:-0}" = 1 ]; then
+      line="1 object: ${last:-configuring}"
+    else
+      line="${compiled:-0} objects: ${last:-configuring}"
+    fi
+    if [ "$line" != "$said" ] || [ $((SECONDS - said_at)) -ge 60 ]; then
+      echo "install.sh:   $((SECONDS - started)) s: $line"
+      said="$line"
+      said_at=$SECONDS
+    fi
   done
 }
 
-# Configures and builds the preset with its output in a log, printing progress every 10 s;
+# Configures and builds the preset with its output in a log, printing progress as it goes;
 # on failure the log is printed (without the progress lines) and the script exits.
 quiet_build() {
-  local preset="$1" log="build/$1.log" started=$SECONDS ticker status=0
+  local preset="$1" log="build/$1.log" started=$SECONDS ticker status=0 total=""
   mkdir -p build
   : >"$log"
-  build_progress "$log" "$started" &
-  ticker=$!
-  { cmake --preset "$preset" && cmake --build --preset "$preset" --parallel "$jobs"; } \
-    >"$log" 2>&1 || status=$?
-  kill "$ticker" 2>/dev/null || true
-  wait "$ticker" 2>/dev/null || true
+  if cmake --preset "$preset" >"$log" 2>&1; then
+    total="$(build_objects "$preset")"
+    [ "${total:-0}" -gt 0 ] || total=""
+    build_progress "$log" "$started" "$total" &
+    ticker=$!
+    cmake --build --preset "$preset" --parallel "$jobs" >>"$log" 2>&1 || status=$?
+    kill "$ticker" 2>/dev/null || true
+    wait "$ticker" 2>/dev/null || true
+  else
+    status=1
+  fi
   if [ "$status" -ne 0 ]; then
     grep -v '^\[ *[0-9]*%\]' "$log" >&2 || true
     echo "install.sh: the build failed (its messages are above; the full log is $source_dir/$log)." >&2
@@ -431,10 +471,18 @@ quiet_build() {
 }
 
 announce_build() {
-  local preset="${1:-install}"
-  echo "install.sh: building the four static executables${2:+ $2} with $jobs cores (build/$preset;"
-  echo "  a first build takes about 1-3 minutes on 2 cores, a rebuild a few seconds;"
-  echo "  progress every 10 s, the full log in build/$preset.log)"
+  local preset="${1:-install}" cpu
+  cpu="$(first_build_cpu_seconds)"
+  local cores="$jobs cores"
+  [ "$jobs" != 1 ] || cores="1 core"
+  echo "install.sh: building the four static executables${2:+ $2} with $cores (build/$preset;"
+  if [ -n "$cpu" ]; then
+    echo "  a first build needs about $cpu s of CPU time: about $(( (cpu + jobs - 1) / jobs )) s on $cores"
+    echo "  when nothing else runs, longer on a busy machine (doc/install.md); a rebuild a few seconds;"
+  else
+    echo "  a first build takes minutes, a rebuild a few seconds;"
+  fi
+  echo "  progress as it goes, the full log in build/$preset.log)"
 }
 
 # ------------------------------------------------------------------------------ package --
@@ -508,7 +556,7 @@ aarch64_emulation() {
 
 
 if [ "$mode" = test ]; then
-  # The end-to-end tests drive the real Claude Code, Codex and Gemini CLIs from the npm
+  # The end-to-end tests drive the real agent CLIs of tests/e2e/agent_clis.tsv from the npm
   # registry; without one its tests report themselves skipped, with the reason (failed where
   # CI is set, as .ci/run sets it).
   tests/e2e/setup.sh

@@ -4,6 +4,9 @@
 # project uses a destination relative to the prefix, so both land where they should.
 #   cpack --config build/release/CPackConfig.cmake -B DIR    (or ./install.sh --package DIR)
 
+include(${PROJECT_SOURCE_DIR}/cmake/AgentTable.cmake)
+fleet_read_agent_table()
+
 set(FLEET_PACKAGE_MAINTAINER "fleet-hooks authors"
     CACHE STRING "Maintainer field of the Debian package")
 
@@ -32,7 +35,7 @@ set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_VENDOR "fleet-hooks authors")
 set(CPACK_PACKAGE_CONTACT "${FLEET_PACKAGE_MAINTAINER}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
-    "static hooks and launcher that make fleets of Claude Code agents safe")
+    "static hooks and launcher that make fleets of AI coding agents safe")
 set(CPACK_PACKAGE_FILE_NAME fleet-hooks-${PROJECT_VERSION}-linux-${fleet_tar_arch})
 set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
 set(CPACK_RESOURCE_FILE_README ${PROJECT_SOURCE_DIR}/README.md)
@@ -47,14 +50,30 @@ set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS OFF)
-# prerm: removing the package warns that wired projects will block their dispatch tools.
-set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${PROJECT_SOURCE_DIR}/cmake/debian/prerm)
+# prerm: removing the package warns that wired projects will block their dispatch tools,
+# naming each CLI and the project file it would block through (one line each).
+set(fleet_prerm_lines "")
+foreach(display_name project_file IN ZIP_LISTS FLEET_AGENT_DISPLAY_NAMES FLEET_AGENT_FILES)
+  string(APPEND fleet_prerm_lines "    ${display_name}: DIR/${project_file}\n")
+endforeach()
+string(REGEX REPLACE "\n$" "" FLEET_PRERM_WIRED_FILES "${fleet_prerm_lines}")
+configure_file(${PROJECT_SOURCE_DIR}/cmake/debian/prerm.in ${CMAKE_BINARY_DIR}/debian/prerm
+               @ONLY FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
+               GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${CMAKE_BINARY_DIR}/debian/prerm)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION TRUE)
+set(fleet_wired_files "")
+foreach(display_name project_file IN ZIP_LISTS FLEET_AGENT_DISPLAY_NAMES FLEET_AGENT_FILES)
+  list(APPEND fleet_wired_files "${project_file} (${display_name})")
+endforeach()
+fleet_word_list(fleet_agents_text "${FLEET_AGENT_DISPLAY_NAMES}" and)
+fleet_word_list(fleet_wired_files_text "${fleet_wired_files}" or)
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
-    "resume-guard (a PreToolUse hook) refuses to resume a session the caller does not own;
+    "For fleets of ${fleet_agents_text} agents:
+resume-guard (a pre-tool hook) refuses to resume a session the caller does not own;
 provenance-writer records who launched which session; launch-wrapper launches agents
 so that none is orphaned, doubled or killed by a reused pid; fleet-hooks wires the hooks
-into .claude/settings.json and checks the wiring in CI.")
+into each CLI's project file, ${fleet_wired_files_text}, and checks the wiring in CI.")
 
 # The tarball also carries README.md and LICENSE at its top (cmake/TarballRoot.cmake).
 set(CPACK_FLEET_SOURCE_DIR ${PROJECT_SOURCE_DIR})

@@ -39,6 +39,12 @@ std::string manifest() {
     json += "},";
   };
   cli("@google/gemini-cli", "gemini", "");
+  // Gemini 0.3.0 asks for a Node.js no machine has, and fails on this one as an old Node fails
+  // on new syntax.
+  json.resize(json.size() - 3);  // "}}," that close its versions and the package
+  json +=
+      R"(,"0.3.0":{"files":{"gemini.sh":"#!/bin/sh\necho 'SyntaxError: Unexpected token' >&2\nexit 1\n"},)"
+      R"("executables":["gemini.sh"],"package":{"bin":{"gemini":"gemini.sh"},"engines":{"node":">=99"}}}}},)";
   cli("@openai/codex", "codex", "codex-cli ");
   cli("@github/copilot", "copilot", "GitHub Copilot CLI ");
   cli("@qwen-code/qwen-code", "qwen", "");
@@ -98,7 +104,9 @@ TEST_CASE("e2e setup: FLEET_HOOKS_E2E_<CLI>_VERSION picks latest or a version, e
   TempDir t;
   fs::create_directories(t / "e2e");
   fs::create_directories(t / "home");
-  fs::copy_file(std::string(FLEET_SOURCE_DIR) + "/tests/e2e/setup.sh", t / "e2e/setup.sh");
+  for (const char* file : {"setup.sh", "agent_clis.tsv"})
+    fs::copy_file(std::string(FLEET_SOURCE_DIR) + "/tests/e2e/" + file,
+                  t / ("e2e/" + std::string(file)));
   fleet::test::write_file(t / "manifest.json", manifest());
   fleet::test::BackgroundProcess server(
       {on_path("python3"), std::string(FLEET_SOURCE_DIR) + "/tests/install/npm_registry.py",
@@ -160,4 +168,25 @@ TEST_CASE("e2e setup: FLEET_HOOKS_E2E_<CLI>_VERSION picks latest or a version, e
   CHECK_FALSE(contains(claude, "@anthropic-ai/claude-code@0.2.0"));
   CHECK_FALSE(contains(claude, "@anthropic-ai/claude-code@latest"));
   CHECK(contains(r.out, "e2e: gemini unavailable: FLEET_HOOKS_E2E_GEMINI_VERSION=0.2;rm"));
+
+  // FLEET_HOOKS_E2E_LATEST=all takes every CLI at latest but one whose own variable is set;
+  // that one, Gemini 0.3.0, installs but cannot start on this Node.js, and says so with the
+  // Node it asks for (its package.json's engines), not only that it is unavailable.
+  r = setup.run({"FLEET_HOOKS_E2E_LATEST=all", "FLEET_HOOKS_E2E_GEMINI_VERSION=0.3.0"});
+  CHECK(r.exit_code == 0);
+  for (const char* name : {"claude", "codex", "copilot", "qwen", "opencode"}) {
+    CAPTURE(name);
+    CHECK(setup.cached(std::string(name) + "-version") == "0.2.0\n");
+  }
+  CHECK(contains(r.out,
+                 "e2e: gemini 0.3.0 is installed but cannot start on this Node.js: "
+                 "@google/gemini-cli@0.3.0 cannot start on Node.js "));
+  CHECK(contains(r.out, "it asks for node >=99; put Node.js 99 or later first on PATH"));
+  CHECK(contains(setup.cached("gemini-unavailable"), "it asks for node >=99"));
+
+  // A name FLEET_HOOKS_E2E_LATEST cannot take: a usage error, nothing installed.
+  r = setup.run({"FLEET_HOOKS_E2E_LATEST=codex gemnii"});
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.err, "FLEET_HOOKS_E2E_LATEST names 'gemnii', which is not an agent CLI"));
+  CHECK(setup.cached("codex-version") == "0.2.0\n");
 }

@@ -85,6 +85,60 @@ TEST_CASE("install.sh: a failed build prints its messages without the progress l
   CHECK(fleet::test::run_ls(t / "orch").empty());
 }
 
+TEST_CASE("install.sh: the build's progress names each step and its count never goes back") {
+  TempDir t;
+  fs::create_directories(t / "work");
+  // A build of three objects and a link as make logs it, whose percentages go from 100% back
+  // to 93% (as make's do when it builds several targets), slow enough for two progress
+  // lines; its dry run (-n -k) lists the objects, as make -n echoes them (it cannot link).
+  fs::create_directories(t / "fakebin");
+  write_file(
+      t / "fakebin/cmake",
+      "#!/bin/sh\n"
+      "case \"$1\" in --build) ;; *) exit 0 ;; esac\n"
+      "case \" $* \" in *' -n '*)\n"
+      "  echo 'echo \"Building CXX object common/CMakeFiles/fleet_common.dir/base/cli.cpp.o\"'\n"
+      "  echo 'echo \"Building CXX object common/CMakeFiles/fleet_common.dir/base/ids.cpp.o\"'\n"
+      "  echo 'echo \"Building CXX object "
+      "hooks/fleet-hooks/CMakeFiles/fleet-hooks.dir/main.cpp.o\"'\n"
+      "  exit 0 ;;\n"
+      "esac\n"
+      "echo '[100%] Building CXX object common/CMakeFiles/fleet_common.dir/base/cli.cpp.o'\n"
+      "sleep 12\n"
+      "echo '[ 93%] Building CXX object common/CMakeFiles/fleet_common.dir/base/ids.cpp.o'\n"
+      "echo '[ 95%] Building CXX object hooks/fleet-hooks/CMakeFiles/fleet-hooks.dir/main.cpp.o'\n"
+      "echo '[ 97%] Linking CXX executable fleet-hooks'\n"
+      "sleep 12\n"
+      "echo 'collect2: error: ld returned 1 exit status' >&2\n"
+      "exit 2\n");
+  fs::permissions(t / "fakebin/cmake", fs::perms::owner_all);
+
+  const RunResult r = install_sh({"--prefix", "../prefix"}, t / "work", t / "home",
+                                 t / "fakebin" + ":" + user_path());
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  CHECK(r.exit_code == 1);
+  // The estimate is the CPU time bench/build_cpu.sh wrote into doc/install.md.
+  const std::string page = read_file(std::string(FLEET_SOURCE_DIR) + "/doc/install.md");
+  const std::size_t needs = page.find(" s of CPU time (user ");
+  REQUIRE(needs != std::string::npos);
+  const std::size_t number = page.rfind(' ', needs - 1) + 1;
+  const std::string cpu = page.substr(number, needs - number);
+  CHECK(contains(r.out, "a first build needs about " + cpu + " s of CPU time"));
+  // Each progress line counts the objects begun, of all the build has, and names the step
+  // begun last.
+  CHECK(contains(r.out, ": 1 of 3 objects: compiling common/base/cli.cpp\n"));
+  CHECK(contains(r.out, ": 3 of 3 objects: linking fleet-hooks\n"));
+  int counted = 0;
+  for (const std::string& line : fleet::test::split_lines(r.out)) {
+    const std::size_t of = line.find(" of 3 objects");
+    if (of == std::string::npos) continue;
+    const int count = std::stoi(line.substr(line.rfind(' ', of - 1) + 1));
+    CHECK(count >= counted);
+    counted = count;
+  }
+  CHECK(counted == 3);
+}
+
 TEST_CASE("install.sh --uninstall: a prefix without an install is reported and nothing changes") {
   TempDir t;
   fs::create_directories(t / "work");

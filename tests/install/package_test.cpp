@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 #include <filesystem>
 
+#include "agents/agents.h"
 #include "fixtures.h"
 #include "process.h"
 #include "temp_dir.h"
@@ -59,7 +60,13 @@ TEST_CASE("packages: cpack writes the .deb and the tarball and the tarball runs 
     CHECK(contains(info.out, " Section: utils\n"));
     CHECK(contains(info.out, " Priority: optional\n"));
     CHECK(contains(info.out, " Description: static hooks and launcher"));
-    CHECK(contains(info.out, "  resume-guard (a PreToolUse hook)"));
+    CHECK(contains(info.out, "  resume-guard (a pre-tool hook)"));
+    // Written from the table: every CLI, with the project file install wires for it.
+    for (const fleet::AgentCli* agent : fleet::agent_clis()) {
+      CAPTURE(agent->name);
+      CHECK(contains(info.out, std::string(agent->display_name)));
+      CHECK(contains(info.out, std::string(agent->project_hook_file)));
+    }
     CHECK_FALSE(contains(info.out, "Depends:"));  // static: nothing to depend on
   }
 
@@ -72,9 +79,12 @@ TEST_CASE("packages: cpack writes the .deb and the tarball and the tarball runs 
     CHECK(removing.exit_code == 0);
     CHECK(contains(removing.err, "will then BLOCK"));
     CHECK(contains(removing.err, "fleet-hooks uninstall --project DIR"));
-    // Every CLI's wiring blocks, and the one command unwires them all.
-    CHECK(contains(removing.err, ".codex/hooks.json"));
-    CHECK(contains(removing.err, ".gemini/settings.json"));
+    // Every CLI's wiring blocks (a line each, from the table), and one command unwires them all.
+    for (const fleet::AgentCli* agent : fleet::agent_clis()) {
+      CAPTURE(agent->name);
+      CHECK(contains(removing.err, "    " + std::string(agent->display_name) + ": DIR/" +
+                                       std::string(agent->project_hook_file) + "\n"));
+    }
     CHECK(contains(removing.err, "it unwires every CLI there"));
     const RunResult upgrading = run_process({prerm, "upgrade", "0.1.0"});
     CHECK(upgrading.exit_code == 0);
