@@ -30,11 +30,13 @@ void warn_of_run_switch(Launch& launch, const LaunchPlan& plan) {
   if (!is_agent_command(plan.command, agent)) return;
   const RunSwitch* off = run_switch(plan.command, environment_with(plan.environment), agent);
   if (off == nullptr) return;
-  const std::string what =
-      !off->option.empty()
-          ? "its command line's " + std::string(off->option) +
-                (off->unless.empty() ? "" : " (without " + std::string(off->unless) + ")")
-          : "$" + std::string(off->variable) + " in its environment";
+  std::string what;
+  if (!off->option.empty()) {
+    what.append("its command line's ").append(off->option);
+    if (!off->unless.empty()) what.append(" (without ").append(off->unless).append(")");
+  } else {
+    what.append("$").append(off->variable).append(" in its environment");
+  }
   launch.notice()("warning: with " + what + ", " + std::string(agent.display_name) + " " +
                   std::string(off->effect) +
                   ": the suite's hooks do not run in this agent, and a dispatch it makes runs "

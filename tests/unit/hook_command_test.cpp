@@ -32,7 +32,7 @@ TEST_CASE("hook_command: the guarded form reads back as written") {
        {"resume-guard", "/opt/fh/bin/resume-guard", "'/opt/my tools/resume-guard'",
         "\"${CLAUDE_PLUGIN_ROOT}/bin/resume-guard\""}) {
     for (const int exit : {fleet::exit_status::hook_blocks, fleet::exit_status::hook_warns}) {
-      const HookCommand hook{executable, " --strict --tool 'a b'", true, exit};
+      const HookCommand hook{executable, " --strict --tool 'a b'", true, exit, ""};
       const std::string text = format_hook_command(hook, "resume-guard", "Claude Code");
       const auto back = parse_hook_command(text);
       REQUIRE(back);
@@ -66,7 +66,7 @@ TEST_CASE("hook_command: the plugin's command, which picks the machine's binary,
 
 TEST_CASE("hook_command: /bin/sh runs the guarded form - blocks with the fix when missing") {
   const HookCommand missing{"fleet-hooks-no-such-binary", " --x", true,
-                            fleet::exit_status::hook_blocks};
+                            fleet::exit_status::hook_blocks, ""};
   CommandResult r = run_shell_command(format_hook_command(missing, "resume-guard", "Claude Code"),
                                       "{}", environment_with({}), std::chrono::seconds(10));
   CHECK(r.exit_code == 2);
@@ -81,12 +81,13 @@ TEST_CASE("hook_command: /bin/sh runs the guarded form - blocks with the fix whe
   CHECK(r.err.find("README") == std::string::npos);  // they have no README
   CHECK(r.out.empty());
   // Present: exec'd with its arguments and the hook input on stdin.
-  const HookCommand present{"cat", " -", true, fleet::exit_status::hook_blocks};
+  const HookCommand present{"cat", " -", true, fleet::exit_status::hook_blocks, ""};
   r = run_shell_command(format_hook_command(present, "cat", "Claude Code"), "{\"a\":1}",
                         environment_with({}), std::chrono::seconds(10));
   CHECK(r.exit_code == 0);
   CHECK(r.out == "{\"a\":1}");
-  const HookCommand open{"/nonexistent/dir/resume-guard", "", true, fleet::exit_status::hook_warns};
+  const HookCommand open{"/nonexistent/dir/resume-guard", "", true, fleet::exit_status::hook_warns,
+                         ""};
   r = run_shell_command(format_hook_command(open, "resume-guard", "Claude Code"), "",
                         environment_with({}), std::chrono::seconds(10));
   CHECK(r.exit_code == 1);
@@ -105,7 +106,7 @@ TEST_CASE(
                   project + "/.tools/resume-guard && chmod +x " + project + "/.tools/resume-guard",
               "", environment_with({}), std::chrono::seconds(10))
               .exit_code == 0);
-  HookCommand guard{"resume-guard", "", true, fleet::exit_status::hook_blocks};
+  HookCommand guard{"resume-guard", "", true, fleet::exit_status::hook_blocks, ""};
   guard.project_variable = "CLAUDE_PROJECT_DIR";
   const std::string command = format_hook_command(guard, "resume-guard", "Claude Code");
   const auto back = parse_hook_command(command);
