@@ -10,6 +10,13 @@
 namespace fleet {
 namespace {
 
+// `text` in double quotes, as a finding names a settings key ("hooks.disabled").
+std::string in_quotes(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 2);
+  return out.append("\"").append(text).append("\"");
+}
+
 using rapidjson::Value;
 
 constexpr std::size_t kMaxEnvFileBytes = 1 << 20;
@@ -73,8 +80,8 @@ void setting_findings(const AgentCli& agent, const std::string& file,
     const Value* value = member_at_path(*doc, setting.path);
     if (value == nullptr || !value->IsBool() || value->GetBool() != setting.off) continue;
     findings.push_back({std::string(agent.name) + "-hooks-disabled", Severity::error,
-                        "\"" + std::string(setting.path) +
-                            "\": " + (setting.off ? "true" : "false") + ": " + cli +
+                        in_quotes(setting.path) + ": " + (setting.off ? "true" : "false") + ": " +
+                            cli +
                             " runs no hook at all, and every dispatch runs unguarded. Remove it",
                         file});
   }
@@ -85,10 +92,9 @@ void setting_findings(const AgentCli& agent, const std::string& file,
     const std::string name(entry.name.GetString(), entry.name.GetStringLength());
     if (!suite_variable(name, agent)) continue;
     findings.push_back({"hook-environment", Severity::error,
-                        "\"" + std::string(agent.switches.env_member) + "\" sets " + name +
-                            " for " + cli + "'s hooks, which changes " +
-                            what_it_changes(name, agent) + ". Remove it from \"" +
-                            std::string(agent.switches.env_member) + "\"",
+                        in_quotes(agent.switches.env_member) + " sets " + name + " for " + cli +
+                            "'s hooks, which changes " + what_it_changes(name, agent) +
+                            ". Remove it from " + in_quotes(agent.switches.env_member),
                         file});
   }
 }
