@@ -100,8 +100,8 @@ void LaunchWrapperCommandLine::add_completion_options(CLI::App& app) {
                  "Stop the agent after its transcript shows this marker in an assistant text "
                  "block (on a line of its own); exit 0 then");
   app.add_option("--session-log", o.completion.session_log,
-                 "Transcript to watch (default: the agent CLI's session file, e.g. "
-                 "~/.claude/projects/<munged cwd>/<session id>.jsonl; doc/agents.md)");
+                 "Transcript to watch (default: where the agent CLI records its turns, " +
+                     session_files_text() + "; doc/agents.md)");
   app.add_option("--record-type", o.completion.record_type,
                  "Transcript record type that may carry the marker (default: the agent CLI's, " +
                      record_types_text() + ")");
