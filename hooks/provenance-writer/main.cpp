@@ -22,9 +22,7 @@
 
 namespace {
 
-const std::string kStateDirHelp =
-    "Directory of session_provenance.jsonl (default: $FLEET_HOOKS_STATE_DIR, "
-    "$AUTOSKILLIT_STATE_DIR, or <project>/.autoskillit/temp[/<campaign>])";
+constexpr std::string_view kStoreDirectory = "Directory of session_provenance.jsonl";
 
 struct RecordOptions {
   fleet::ProvenanceRecord record;
@@ -52,7 +50,7 @@ CLI::App* add_record(CLI::App& app, RecordOptions& o) {
                    : name + " not in {" + fleet::agent_cli_names(",") + "}";
       })
       ->option_text(fleet::agent_cli_names("|"));
-  cmd->add_option("--state-dir", o.state_dir, kStateDirHelp);
+  fleet::cli::add_state_dir_option(*cmd, o.state_dir, kStoreDirectory);
   cmd->add_flag("--fsync", o.append.fsync, "fdatasync the store after the append");
   return cmd;
 }
@@ -63,7 +61,7 @@ CLI::App* add_hook(CLI::App& app, fleet::ProvenanceHookOptions& o) {
       "hook", fleet::hook_event_text(&fleet::AgentCli::post_tool_event) +
                   " hook: record the session a dispatch tool call launched (exits 0; "
                   "1 for a command line it cannot parse)");
-  cmd->add_option("--state-dir", o.state_dir, kStateDirHelp);
+  fleet::cli::add_state_dir_option(*cmd, o.state_dir, kStoreDirectory);
   cmd->add_option("--kitchen-id", o.kitchen_id,
                   "Kitchen when the call names none (default: $FLEET_HOOKS_KITCHEN_ID, "
                   "$AUTOSKILLIT_CAMPAIGN_ID)");
