@@ -88,6 +88,9 @@ struct AgentProfile {
   // (yet): a file whose name the CLI chooses when the session starts is found once it exists.
   // nullptr for a CLI whose completion is read on its stdout (completion_on_stdout).
   std::string (*session_file)(const std::string& session_id, const std::string& cwd);
+  // Where `session_file` finds it, as --help shows a person: "~/.claude/projects/<munged
+  // cwd>/<session id>.jsonl"; "" with no session_file.
+  std::string_view session_file_shown = {};
   CompletionRecordForm completion;
   ErrorForm errors;
   std::span<const RefusedOption> refused_options = {};

@@ -10,7 +10,7 @@
 namespace fleet {
 
 enum class ErrorClass {
-  stale_session,  // "No conversation found with session ID": the resumed session is gone
+  stale_session,  // the resumed session is gone (each CLI's text for it is in its ErrorForm)
   retryable,      // HTTP 429/500/502/503/529, "overloaded", "rate limit": try again later
   fatal,          // anything else: retrying would repeat the failure
 };

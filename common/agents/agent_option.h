@@ -35,4 +35,15 @@ inline CLI::Option* add_agent_option(CLI::App& app, const AgentCli*& agent) {
       ->option_text(agent_cli_names("|"));
 }
 
+// Checks an --agent value kept as the name (provenance-writer record's agent_cli): another
+// word is "NAME not in {claude,codex,…}", as add_agent_option says it.
+inline CLI::Validator agent_cli_name_check() {
+  return CLI::Validator(
+      [](const std::string& name) {
+        return find_agent_cli(name) != nullptr ? std::string()
+                                               : name + " not in {" + agent_cli_names(",") + "}";
+      },
+      "", "agent-cli");
+}
+
 }  // namespace fleet

@@ -151,6 +151,21 @@ std::string record_types_text() {
   return word_list(words, ", ", " or ");
 }
 
+std::string session_files_text() {
+  Words words;
+  Words on_stdout;
+  for (const AgentProfile* agent : agent_profiles()) {
+    if (agent->session_file == nullptr)
+      on_stdout.emplace_back(agent->name);
+    else
+      words.push_back(cat({agent->name, ": ", agent->session_file_shown}));
+  }
+  if (!on_stdout.empty())
+    words.push_back(word_list(on_stdout, ", ", " and ") +
+                    (on_stdout.size() == 1 ? ": its stdout" : ": their stdout"));
+  return word_list(words, "; ", "; ");
+}
+
 std::string plugin_dirs_text() {
   Words words;
   for (const AgentCli* agent : agent_clis_with(agent_clis(), loads_hook_plugins))

@@ -63,6 +63,12 @@ std::string mcp_call_clis_text();
 // "assistant, event_msg, gemini, … or text".
 std::string record_types_text();
 
+// Where the completion watch reads each CLI's turns by default: its session file
+// (AgentProfile::session_file_shown), or, for the CLIs without one, last, their stdout:
+// "claude: ~/.claude/projects/<munged cwd>/<session id>.jsonl; codex: …; qwen and opencode:
+// their stdout".
+std::string session_files_text();
+
 // The plugin directories a CLI loads hooks from, each with its command: "Claude Code plugin
 // directory loaded with claude --plugin-dir".
 std::string plugin_dirs_text();

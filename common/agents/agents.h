@@ -3,6 +3,9 @@
 // `--agent` takes. Each CLI's rows (its AgentCli and AgentProfile) are in its home,
 // common/agents/<name>/ (doc/development.md, "Adding a CLI"). Only the programs and this
 // folder include this header: the floors below get the table they act for.
+// The homes' rows (<name>_cli.cpp, <name>_profile.cpp) look alike by design, and a search
+// for repeated code pairs them: each fills the same table with one CLI's facts, which is the
+// seam, and there is no logic in them to share.
 // Failing: an unknown name is nullptr.
 
 #include <span>

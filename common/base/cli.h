@@ -45,6 +45,12 @@ struct Parsed {
 // generated one cannot say it (options that exclude each other, written as alternatives).
 void set_usage(CLI::App& app, const std::string& usage);
 
+// Adds --state-dir DIR to `app`, into `state_dir`, with the help every program gives it:
+// `what` the directory is, then where it is when the option is not given (as base/paths.h
+// resolves it).
+CLI::Option* add_state_dir_option(CLI::App& app, std::string& state_dir,
+                                  std::string_view what = "State directory");
+
 // Parses argv into `app` (whose options and subcommands are defined) and reports as above.
 Parsed parse(CLI::App& app, int argc, const char* const* argv, const Settings& settings);
 

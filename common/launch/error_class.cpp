@@ -96,11 +96,4 @@ Classified classify_failure(std::string_view output, int exit_status, const Erro
   return {};
 }
 
-ErrorClass classify_failure(std::string_view output) {
-  if (output.find("No conversation found with session ID") != std::string_view::npos) {
-    return ErrorClass::stale_session;
-  }
-  return generic_class(output);
-}
-
 }  // namespace fleet

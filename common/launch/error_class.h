@@ -21,14 +21,12 @@ struct Classified {
 std::string failure_output(std::string_view stdout_tail, std::string_view stderr_tail,
                            const ErrorForm& form);
 
-// Classifies a failure: `output` (the end of what the agent printed) against the form's texts,
-// then `exit_status` against its exits, then the generic rules when the form has them.
+// Classifies a failure: `output` (the end of what the agent printed) against the form's texts
+// (the CLI's stale-session text among them), then `exit_status` against its exits, then the
+// generic rules when the form has them: HTTP 429, 500, 502, 503, 529, "overloaded", "rate
+// limit" are retryable. A status code counts only as a whole number on a line that also says
+// "error", "status", "http" or "api" (case-insensitive), so "processed 500 files" is not a
+// server error. Anything else is fatal.
 Classified classify_failure(std::string_view output, int exit_status, const ErrorForm& form);
-
-// The generic rules: HTTP 429, 500, 502, 503, 529, "overloaded", "rate limit" are retryable.
-// A status code counts only as a whole number on a line that also says "error", "status",
-// "http" or "api" (case-insensitive), so "processed 500 files" is not a server error.
-// Claude Code's stale session text ("No conversation found with session ID") is stale_session.
-ErrorClass classify_failure(std::string_view output);
 
 }  // namespace fleet

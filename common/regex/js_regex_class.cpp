@@ -41,47 +41,50 @@ std::uint32_t legacy_octal(Cursor& cursor) {
   return unit;
 }
 
-// \xHH (`digits` 2) or \uHHHH (4) at the cursor (on 'x' or 'u'); false when the digits are not
-// all there.
-bool hex_escape(Cursor& cursor, std::size_t digits, std::uint32_t& unit) {
+// \xHH (`digits` 2) or \uHHHH (4) at the cursor (on 'x' or 'u'); nullopt (nothing consumed)
+// when the digits are not all there.
+std::optional<std::uint32_t> hex_escape(Cursor& cursor, std::size_t digits) {
   for (std::size_t k = 1; k <= digits; ++k) {
-    if (!is_hex(cursor.peek(k))) return false;
+    if (!is_hex(cursor.peek(k))) return std::nullopt;
   }
-  unit = 0;
+  std::uint32_t unit = 0;
   for (std::size_t k = 1; k <= digits; ++k) unit = unit * 16 + hex_value(cursor.peek(k));
   cursor.at += digits + 1;
-  return true;
+  return unit;
 }
 
-bool class_atom(Cursor& cursor, ClassAtom& out, bool named_groups) {
-  out.is_set = false;
-  if (cursor.peek() != '\\') {
-    out.unit = cursor.units[cursor.at++];
-    return true;
-  }
+ClassAtom unit_atom(std::uint32_t unit) {
+  return {.is_set = false, .set = {}, .unit = unit};
+}
+
+// The class atom at the cursor; nullopt when the pattern is invalid (marked on the cursor).
+std::optional<ClassAtom> class_atom(Cursor& cursor, bool named_groups) {
+  if (cursor.peek() != '\\') return unit_atom(cursor.units[cursor.at++]);
   ++cursor.at;
-  if (cursor.at_end()) return cursor.fail();
+  if (cursor.at_end()) {
+    cursor.fail();
+    return std::nullopt;
+  }
   const std::uint32_t c = cursor.peek();
   if (is_class_escape(c)) {
     ++cursor.at;
-    out.is_set = true;
-    out.set = class_escape_set(c);
-    return true;
+    return ClassAtom{.is_set = true, .set = class_escape_set(c), .unit = 0};
   }
   if (c == 'b' || c == '-') {
-    out.unit = c == 'b' ? 0x08 : '-';
     ++cursor.at;
-    return true;
+    return unit_atom(c == 'b' ? 0x08 : '-');
   }
-  if (c == 'k' && named_groups) return cursor.fail();
+  if (c == 'k' && named_groups) {
+    cursor.fail();
+    return std::nullopt;
+  }
   if (c == '8' || c == '9') {
-    out.unit = c;
     ++cursor.at;
-    return true;
+    return unit_atom(c);
   }
-  if (character_escape(cursor, out.unit, true)) return true;
-  out.unit = cursor.units[cursor.at++];  // an identity escape
-  return true;
+  if (const std::optional<std::uint32_t> unit = character_escape(cursor, true))
+    return unit_atom(*unit);
+  return unit_atom(cursor.units[cursor.at++]);  // an identity escape
 }
 
 }  // namespace
@@ -116,37 +119,30 @@ CharSet class_escape_set(std::uint32_t c) {
   return set;
 }
 
-bool character_escape(Cursor& cursor, std::uint32_t& unit, bool in_class) {
+std::optional<std::uint32_t> character_escape(Cursor& cursor, bool in_class) {
   const std::uint32_t c = cursor.peek();
   if (const std::optional<std::uint32_t> control = control_escape(c)) {
-    unit = *control;
     ++cursor.at;
-    return true;
+    return control;
   }
-  if (c >= '0' && c <= '7') {
-    unit = legacy_octal(cursor);
-    return true;
-  }
+  if (c >= '0' && c <= '7') return legacy_octal(cursor);
   if (c == 'c') {
     const std::uint32_t next = cursor.peek(1);
     if (is_letter(next) || (in_class && (is_digit(next) || next == '_'))) {
-      unit = next % 32;
       cursor.at += 2;
-      return true;
+      return next % 32;
     }
-    unit = '\\';  // the annex: "\c" not followed by a letter is a backslash, then "c"
-    return true;
+    return '\\';  // the annex: "\c" not followed by a letter is a backslash, then "c"
   }
   if (c == 'x' || c == 'u') {
-    if (hex_escape(cursor, c == 'x' ? 2 : 4, unit)) return true;
-    unit = c;  // the annex: an identity escape
+    if (const std::optional<std::uint32_t> unit = hex_escape(cursor, c == 'x' ? 2 : 4)) return unit;
     ++cursor.at;
-    return true;
+    return c;  // the annex: an identity escape
   }
-  return false;
+  return std::nullopt;
 }
 
-bool character_class(Cursor& cursor, Node& atom, bool named_groups) {
+std::optional<Node> character_class(Cursor& cursor, bool named_groups) {
   ++cursor.at;  // '['
   const bool negate = cursor.peek() == '^' && cursor.has(0);
   if (negate) ++cursor.at;
@@ -159,32 +155,37 @@ bool character_class(Cursor& cursor, Node& atom, bool named_groups) {
     }
   };
   while (true) {
-    if (cursor.at_end()) return cursor.fail();  // "unterminated character class"
+    if (cursor.at_end()) {
+      cursor.fail();  // "unterminated character class"
+      return std::nullopt;
+    }
     if (cursor.peek() == ']') {
       ++cursor.at;
       break;
     }
-    ClassAtom first;
-    if (!class_atom(cursor, first, named_groups)) return false;
+    const std::optional<ClassAtom> first = class_atom(cursor, named_groups);
+    if (!first) return std::nullopt;
     if (cursor.peek() == '-' && cursor.has(1) && cursor.peek(1) != ']') {
       ++cursor.at;
-      ClassAtom last;
-      if (!class_atom(cursor, last, named_groups)) return false;
-      if (first.is_set || last.is_set) {  // the annex: [\d-z] is \d, '-' and 'z'
-        add(first);
-        add(last);
+      const std::optional<ClassAtom> last = class_atom(cursor, named_groups);
+      if (!last) return std::nullopt;
+      if (first->is_set || last->is_set) {  // the annex: [\d-z] is \d, '-' and 'z'
+        add(*first);
+        add(*last);
         set.set('-');
         continue;
       }
-      if (first.unit > last.unit) return cursor.fail();  // "range out of order"
-      for (std::uint32_t u = first.unit; u <= last.unit && u < 256; ++u) set.set(u);
+      if (first->unit > last->unit) {
+        cursor.fail();  // "range out of order"
+        return std::nullopt;
+      }
+      for (std::uint32_t u = first->unit; u <= last->unit && u < 256; ++u) set.set(u);
       continue;
     }
-    add(first);
+    add(*first);
   }
   if (negate) set.flip();
-  atom = chars_node(set);
-  return true;
+  return chars_node(set);
 }
 
 }  // namespace fleet::js_regex

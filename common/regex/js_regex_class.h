@@ -6,6 +6,7 @@
 // Failing: never throws; an invalid pattern is marked on the cursor (Cursor::fail).
 
 #include <cstdint>
+#include <optional>
 
 #include "regex/js_regex_cursor.h"
 #include "regex/js_regex_syntax.h"
@@ -22,11 +23,13 @@ bool is_class_escape(std::uint32_t c);
 CharSet class_escape_set(std::uint32_t c);
 
 // One of the escapes shared by atoms and classes, the cursor on the character after '\':
-// consumes it into `unit` and answers true; false (nothing consumed) when it is not one.
-bool character_escape(Cursor& cursor, std::uint32_t& unit, bool in_class);
+// consumes it and answers the code unit it stands for; nullopt (nothing consumed) when it is
+// not one.
+std::optional<std::uint32_t> character_escape(Cursor& cursor, bool in_class);
 
-// The character class at the cursor ('['), into `atom`; `named_groups`: the pattern has named
-// groups (then \k is invalid in a class). False when the pattern is invalid.
-bool character_class(Cursor& cursor, Node& atom, bool named_groups);
+// The character class at the cursor ('['), as a node; `named_groups`: the pattern has named
+// groups (then \k is invalid in a class). nullopt when the pattern is invalid (marked on the
+// cursor).
+std::optional<Node> character_class(Cursor& cursor, bool named_groups);
 
 }  // namespace fleet::js_regex

@@ -1,6 +1,7 @@
 #include "regex/js_regex_syntax.h"
 
 #include <string>
+#include <utility>
 
 #include "regex/js_regex_class.h"
 #include "regex/js_regex_cursor.h"
@@ -159,7 +160,11 @@ class Parser : Cursor {
         return true;
       }
       case '[':
-        return character_class(*this, atom, named_);
+        if (std::optional<Node> cls = character_class(*this, named_)) {
+          atom = std::move(*cls);
+          return true;
+        }
+        return false;
       case '(':
         return group(atom, quantifiable, depth);
       case '\\':
@@ -271,9 +276,8 @@ class Parser : Cursor {
       atom = chars_node(CharSet{});
       return true;
     }
-    std::uint32_t unit = 0;
-    if (character_escape(*this, unit, false)) {
-      atom = unit_node(unit);
+    if (const std::optional<std::uint32_t> unit = character_escape(*this, false)) {
+      atom = unit_node(*unit);
       return true;
     }
     atom = literal();  // an identity escape

@@ -10,6 +10,7 @@
 #include "base/files.h"
 #include "base/ids.h"
 #include "base/line_scan.h"
+#include "base/paths.h"
 #include "store/provenance_index.h"
 #include "store/state_directory.h"
 #include "store/store_safety.h"
@@ -210,6 +211,21 @@ AppendedRecord append_record(const std::string& store_path, const ProvenanceReco
                  }
                });
   return appended;
+}
+
+RecordOutcome append_requested_record(const RecordRequest& request,
+                                      std::span<const AgentCli* const> callers) {
+  using Status = RecordOutcome::Status;
+  const Result<ProvenanceRecord> built = record_to_append(request.record, callers);
+  if (!built) return {Status::refused, built.problem()};
+  try {
+    const AppendedRecord appended = append_record(
+        provenance_store_path(resolve_state_dir(request.state_dir, "")), *built, request.append);
+    if (!appended.index_warning) return {Status::stored, std::nullopt};
+    return {Status::stored, "warning: " + *appended.index_warning};
+  } catch (const Error& e) {
+    return {Status::failed, std::string(e.what()) + "; nothing written"};
+  }
 }
 
 }  // namespace fleet

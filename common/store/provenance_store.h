@@ -5,6 +5,7 @@
 // status); an append that stores nothing throws Error, one that stores the record returns.
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,5 +62,29 @@ struct AppendedRecord {
 // AppendedRecord, with a warning when only its index could not be updated.
 AppendedRecord append_record(const std::string& store_path, const ProvenanceRecord& record,
                              const AppendOptions& options);
+
+// What `provenance-writer record` is given.
+struct RecordRequest {
+  ProvenanceRecord record;  // the fields given on the command line (record_to_append)
+  std::string state_dir;    // --state-dir ("" resolves as resolve_state_dir does)
+  AppendOptions append;
+};
+
+// What became of a RecordRequest, and its line for stderr, if any.
+struct RecordOutcome {
+  enum class Status {
+    stored,   // `message`: why the index was not updated, when it was not ("warning: …")
+    refused,  // the request names no caller or breaks a rule (a usage error): `message`
+    failed,   // nothing was stored: `message` says why ("…; nothing written")
+  };
+  Status status = Status::stored;
+  std::optional<std::string> message;
+};
+
+// Appends the record `request` describes (record_to_append, its caller taken from the
+// environment of the agent CLIs `callers` when not given) to the provenance store of its
+// state directory (append_record). Never throws.
+RecordOutcome append_requested_record(const RecordRequest& request,
+                                      std::span<const AgentCli* const> callers);
 
 }  // namespace fleet

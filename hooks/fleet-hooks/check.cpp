@@ -3,6 +3,7 @@
 
 #include "agents/agent_texts.h"
 #include "agents/agents.h"
+#include "base/cli.h"
 #include "base/exit_status.h"
 #include "base/paths.h"
 #include "settings/check_report.h"
@@ -93,7 +94,7 @@ Subcommand add_check(CLI::App& program) {
       "CI policy check of the effective hook configuration (exit 1 on any error; 3 when every "
       "error is that an agent CLI skips the hooks until they are trusted)");
   sub->add_option("--project", a->project, "Project directory (default: .)");
-  sub->add_option("--state-dir", a->state_dir, kStateDirHelp);
+  fleet::cli::add_state_dir_option(*sub, a->state_dir);
   sub->add_option("--tool", a->tools,
                   "A dispatch tool that must be guarded besides the default (dispatch_food_truck "
                   "and the tools the wired guards name; repeatable)")

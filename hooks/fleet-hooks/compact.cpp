@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "base/cli.h"
 #include "base/exit_status.h"
 #include "base/paths.h"
 #include "store/store_compact.h"
@@ -35,7 +36,7 @@ Subcommand add_compact(CLI::App& program) {
   CLI::App* sub = program.add_subcommand(
       "compact",
       "Rewrite the store without damaged lines and later duplicates (safe with writers)");
-  sub->add_option("--state-dir", o->state_dir, kStateDirHelp);
+  fleet::cli::add_state_dir_option(*sub, o->state_dir);
   return {sub, [o] { return run_compact(*o); }};
 }
 

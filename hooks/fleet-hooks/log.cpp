@@ -114,7 +114,7 @@ Subcommand add_log(CLI::App& program) {
   fleet::cli::set_usage(*sub,
                         "fleet-hooks log [--state-dir DIR | --project DIR] [--since TIME] "
                         "[--follow] [--json]");
-  auto* state_dir = sub->add_option("--state-dir", o->state_dir, kStateDirHelp);
+  auto* state_dir = fleet::cli::add_state_dir_option(*sub, o->state_dir);
   sub->add_option("--project", o->project,
                   "Project whose state directory holds the log (default: the current project)")
       ->excludes(state_dir);

@@ -106,7 +106,7 @@ Subcommand add_query(CLI::App& program) {
                       fleet::caller_variables(fleet::agent_clis()) + ")")
       ->option_text("ID");
   sub->add_option("--kitchen-id", o->kitchen_id, "With --session: the current kitchen");
-  sub->add_option("--state-dir", o->state_dir, kStateDirHelp);
+  fleet::cli::add_state_dir_option(*sub, o->state_dir);
   sub->add_flag("--json", o->json, "JSON lines only: the records, then the verdict as an object");
   return {sub, [o] { return run_query(*o); }};
 }

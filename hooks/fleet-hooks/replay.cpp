@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "base/cli.h"
 #include "base/exit_status.h"
 #include "base/paths.h"
 #include "guard/policy_replay.h"
@@ -52,7 +53,7 @@ Subcommand add_replay(CLI::App& program) {
   // Not ->required(): CLI11 would name it "cases", not CASES.jsonl as the manual does.
   sub->add_option("cases", o->cases,
                   "CASES.jsonl: JSON-lines file of cases (- reads standard input)");
-  sub->add_option("--state-dir", o->state_dir, kStateDirHelp);
+  fleet::cli::add_state_dir_option(*sub, o->state_dir);
   return {sub, [o] { return run_replay(*o); }};
 }
 

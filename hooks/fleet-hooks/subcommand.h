@@ -22,6 +22,8 @@ struct Subcommand {
 };
 using AddSubcommand = Subcommand (*)(CLI::App& program);
 
+// Each add_* below has the same shape by design (its options on a new subcommand, and the
+// function that runs it over them): what differs is the options, so there is nothing to share.
 Subcommand add_install(CLI::App& program);
 Subcommand add_uninstall(CLI::App& program);
 Subcommand add_check(CLI::App& program);
@@ -33,10 +35,6 @@ Subcommand add_log(CLI::App& program);
 Subcommand add_agents(CLI::App& program);
 
 // What the subcommands share.
-
-inline constexpr const char* kStateDirHelp =
-    "State directory (default: $FLEET_HOOKS_STATE_DIR, $AUTOSKILLIT_STATE_DIR, or "
-    "<project>/.autoskillit/temp[/<campaign>])";
 
 void print(const std::string& text);
 

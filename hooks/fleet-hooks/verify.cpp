@@ -1,5 +1,6 @@
 // fleet-hooks verify: check every line of the provenance store (common/store/store_verify.h).
 
+#include "base/cli.h"
 #include "base/exit_status.h"
 #include "base/paths.h"
 #include "store/store_verify.h"
@@ -27,7 +28,7 @@ int run_verify(const VerifyOptions& o) {
 Subcommand add_verify(CLI::App& program) {
   auto o = std::make_shared<VerifyOptions>();
   CLI::App* sub = program.add_subcommand("verify", "Check every line of the provenance store");
-  sub->add_option("--state-dir", o->state_dir, kStateDirHelp);
+  fleet::cli::add_state_dir_option(*sub, o->state_dir);
   sub->add_flag("--json", o->json, "Report as JSON");
   return {sub, [o] { return run_verify(*o); }};
 }

@@ -14,10 +14,6 @@ std::chrono::milliseconds to_ms(double seconds) {
   return std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
 }
 
-const char kStateDirHelp[] =
-    "State directory (default: $FLEET_HOOKS_STATE_DIR, $AUTOSKILLIT_STATE_DIR, or "
-    "<project>/.autoskillit/temp[/<campaign>])";
-
 }  // namespace
 
 LaunchWrapperCommandLine::LaunchWrapperCommandLine(CLI::App& app) {
@@ -41,7 +37,7 @@ void LaunchWrapperCommandLine::add_launch_options(CLI::App& app) {
   app.add_option("--member", o.member,
                  "Fleet member name: keeps launch/<member>.json and stops the member's previous "
                  "agent first");
-  app.add_option("--state-dir", o.state_dir, kStateDirHelp);
+  cli::add_state_dir_option(app, o.state_dir);
   app.add_option("--announce-prefix", o.announce_prefix,
                  "Prefix of the first stdout line (default FLEET_PID:)");
   app.add_option("--grace", grace_seconds_,
@@ -100,8 +96,8 @@ void LaunchWrapperCommandLine::add_completion_options(CLI::App& app) {
                  "Stop the agent after its transcript shows this marker in an assistant text "
                  "block (on a line of its own); exit 0 then");
   app.add_option("--session-log", o.completion.session_log,
-                 "Transcript to watch (default: the agent CLI's session file, e.g. "
-                 "~/.claude/projects/<munged cwd>/<session id>.jsonl; doc/agents.md)");
+                 "Transcript to watch (default: where the agent CLI records its turns, " +
+                     session_files_text() + "; doc/agents.md)");
   app.add_option("--record-type", o.completion.record_type,
                  "Transcript record type that may carry the marker (default: the agent CLI's, " +
                      record_types_text() + ")");
@@ -161,14 +157,18 @@ void LaunchWrapperCommandLine::add_output_options(CLI::App& app) {
 // `stop` and `status`.
 void LaunchWrapperCommandLine::add_subcommands(CLI::App& app) {
   stop_ = app.add_subcommand("stop", "Stop the member's recorded agent (verified first)");
-  stop_->add_option("--member", member_, "Fleet member name")->required();
-  stop_->add_option("--state-dir", state_dir_, kStateDirHelp);
+  add_member_options(*stop_);
   stop_->add_option("--grace", grace_seconds_, "Seconds between TERM and KILL (default 5)")
       ->check(CLI::NonNegativeNumber);
   status_ = app.add_subcommand(
       "status", "Print the member's record and whether it is alive (exit 0 alive, 1 not)");
-  status_->add_option("--member", member_, "Fleet member name")->required();
-  status_->add_option("--state-dir", state_dir_, kStateDirHelp);
+  add_member_options(*status_);
+}
+
+// What names the member of `stop` and `status`.
+void LaunchWrapperCommandLine::add_member_options(CLI::App& sub) {
+  sub.add_option("--member", member_, "Fleet member name")->required();
+  cli::add_state_dir_option(sub, state_dir_);
 }
 
 cli::Settings LaunchWrapperCommandLine::settings() {

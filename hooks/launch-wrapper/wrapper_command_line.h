@@ -41,6 +41,7 @@ class LaunchWrapperCommandLine {
   void add_session_options(CLI::App& app);
   void add_output_options(CLI::App& app);
   void add_subcommands(CLI::App& app);
+  void add_member_options(CLI::App& sub);
 
   LaunchOptions options_;
   const AgentCli* agent_ = nullptr;  // add_agent_option points it at the default

@@ -10,29 +10,18 @@
 #include "agents/agent_texts.h"
 #include "agents/agents.h"
 #include "base/cli.h"
-#include "base/error.h"
 #include "base/exit_status.h"
-#include "base/paths.h"
 #include "hook/hook_protocol.h"
 #include "hook/provenance_hook.h"
 #include "hook/session_start_hook.h"
-#include "store/provenance_record.h"
 #include "store/provenance_store.h"
 #include "version.h"
 
 namespace {
 
-const std::string kStateDirHelp =
-    "Directory of session_provenance.jsonl (default: $FLEET_HOOKS_STATE_DIR, "
-    "$AUTOSKILLIT_STATE_DIR, or <project>/.autoskillit/temp[/<campaign>])";
+constexpr std::string_view kStoreDirectory = "Directory of session_provenance.jsonl";
 
-struct RecordOptions {
-  fleet::ProvenanceRecord record;
-  std::string state_dir;
-  fleet::AppendOptions append;
-};
-
-CLI::App* add_record(CLI::App& app, RecordOptions& o) {
+CLI::App* add_record(CLI::App& app, fleet::RecordRequest& o) {
   CLI::App* cmd = app.add_subcommand("record", "Append one ownership record");
   cmd->add_option("--session-id", o.record.session_id, "The launched session")->required();
   cmd->add_option("--caller-session-id", o.record.caller_session_id,
@@ -46,13 +35,9 @@ CLI::App* add_record(CLI::App& app, RecordOptions& o) {
   cmd->add_option("--step-name", o.record.step_name, "Step");
   cmd->add_option("--agent", o.record.agent_cli,
                   "The agent CLI the launched session runs in (recorded as agent_cli)")
-      ->check([](const std::string& name) {
-        return fleet::find_agent_cli(name) != nullptr
-                   ? std::string()
-                   : name + " not in {" + fleet::agent_cli_names(",") + "}";
-      })
+      ->check(fleet::agent_cli_name_check())
       ->option_text(fleet::agent_cli_names("|"));
-  cmd->add_option("--state-dir", o.state_dir, kStateDirHelp);
+  fleet::cli::add_state_dir_option(*cmd, o.state_dir, kStoreDirectory);
   cmd->add_flag("--fsync", o.append.fsync, "fdatasync the store after the append");
   return cmd;
 }
@@ -63,7 +48,7 @@ CLI::App* add_hook(CLI::App& app, fleet::ProvenanceHookOptions& o) {
       "hook", fleet::hook_event_text(&fleet::AgentCli::post_tool_event) +
                   " hook: record the session a dispatch tool call launched (exits 0; "
                   "1 for a command line it cannot parse)");
-  cmd->add_option("--state-dir", o.state_dir, kStateDirHelp);
+  fleet::cli::add_state_dir_option(*cmd, o.state_dir, kStoreDirectory);
   cmd->add_option("--kitchen-id", o.kitchen_id,
                   "Kitchen when the call names none (default: $FLEET_HOOKS_KITCHEN_ID, "
                   "$AUTOSKILLIT_CAMPAIGN_ID)");
@@ -92,23 +77,12 @@ int hook_exit(const std::optional<std::string>& log) {
   return fleet::exit_status::ok;
 }
 
-int record(const RecordOptions& o) {
-  const fleet::Result<fleet::ProvenanceRecord> built =
-      fleet::record_to_append(o.record, fleet::agent_clis());
-  if (!built) {
-    std::fprintf(stderr, "provenance-writer: %s\n", built.problem().c_str());
-    return fleet::exit_status::usage;
-  }
-  try {
-    const fleet::AppendedRecord appended = fleet::append_record(
-        fleet::provenance_store_path(fleet::resolve_state_dir(o.state_dir, "")), *built, o.append);
-    if (appended.index_warning)
-      std::fprintf(stderr, "provenance-writer: warning: %s\n", appended.index_warning->c_str());
-  } catch (const fleet::Error& e) {
-    std::fprintf(stderr, "provenance-writer: %s; nothing written\n", e.what());
-    return fleet::exit_status::failure;
-  }
-  return fleet::exit_status::ok;
+int record(const fleet::RecordRequest& request) {
+  using Status = fleet::RecordOutcome::Status;
+  const fleet::RecordOutcome outcome = fleet::append_requested_record(request, fleet::agent_clis());
+  if (outcome.message) std::fprintf(stderr, "provenance-writer: %s\n", outcome.message->c_str());
+  if (outcome.status == Status::refused) return fleet::exit_status::usage;
+  return outcome.status == Status::failed ? fleet::exit_status::failure : fleet::exit_status::ok;
 }
 
 }  // namespace
@@ -119,7 +93,7 @@ int main(int argc, char** argv) {
                "provenance-writer"};
   app.set_version_flag("--version", std::string("provenance-writer ") + fleet::kVersion);
   app.require_subcommand(1);
-  RecordOptions record_options;
+  fleet::RecordRequest record_options;
   add_record(app, record_options);
   fleet::ProvenanceHookOptions hook_options;
   const CLI::App* cmd_hook = add_hook(app, hook_options);

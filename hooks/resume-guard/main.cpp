@@ -28,9 +28,7 @@ int main(int argc, char** argv) {
           "never 2).",
       "resume-guard"};
   fleet::GuardOptions options;
-  app.add_option("--state-dir", options.state_dir,
-                 "Directory of session_provenance.jsonl (default: $FLEET_HOOKS_STATE_DIR, "
-                 "$AUTOSKILLIT_STATE_DIR, or <project>/.autoskillit/temp[/<campaign>])");
+  fleet::cli::add_state_dir_option(app, options.state_dir, "Directory of session_provenance.jsonl");
   app.add_option("--kitchen-id", options.kitchen_id,
                  "Current kitchen (default: $FLEET_HOOKS_KITCHEN_ID, $AUTOSKILLIT_CAMPAIGN_ID)");
   app.add_option("--tool", options.tools,

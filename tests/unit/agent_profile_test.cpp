@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "agent/agent_cli.h"
+#include "agents/agent_texts.h"
 #include "base/error.h"
 #include "launch/command_line.h"
 #include "launch/completion_marker.h"
@@ -309,4 +310,20 @@ TEST_CASE("agent_profile: completion records - only each CLI's finished answer c
     const MarkerRule rule{"%%DONE%%", "", false, &profile(c.agent).completion};
     CHECK(record_has_marker(c.line, rule) == c.completes);
   }
+}
+
+TEST_CASE("agent_profile: --session-log's help names where each CLI records its turns") {
+  const std::string text = session_files_text();
+  CAPTURE(text);
+  for (const AgentProfile* agent : agent_profiles()) {
+    CAPTURE(agent->name);
+    CHECK((agent->session_file == nullptr) == agent->session_file_shown.empty());
+    if (agent->session_file != nullptr)
+      CHECK(text.find(std::string(agent->name) + ": " + std::string(agent->session_file_shown)) !=
+            std::string::npos);
+    else
+      CHECK(text.find(std::string(agent->name)) > text.rfind("; "));
+  }
+  CHECK(text.starts_with("claude: ~/.claude/projects/<munged cwd>/<session id>.jsonl; codex: "));
+  CHECK(text.ends_with("qwen and opencode: their stdout"));
 }

@@ -2,6 +2,7 @@
 #include "agents/agents.h"
 
 #include <doctest/doctest.h>
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -9,9 +10,40 @@
 
 using namespace fleet;
 
-TEST_CASE("error_class: a stale session") {
-  CHECK(classify_failure("No conversation found with session ID: abc\n") ==
+namespace {
+
+// A CLI's form that has only the generic rules.
+constexpr ErrorForm kGenericOnly = {.texts = {}, .exits = {}, .generic_rules = true};
+
+ErrorClass generic(std::string_view output) {
+  return classify_failure(output, 1, kGenericOnly).error_class;
+}
+
+}  // namespace
+
+TEST_CASE("error_class: each CLI's stale session text is read with its own form only") {
+  for (const AgentProfile* agent : agent_profiles()) {
+    CAPTURE(agent->name);
+    const auto stale =
+        std::ranges::find(agent->errors.texts, ErrorClass::stale_session, &ErrorText::error_class);
+    REQUIRE(stale != agent->errors.texts.end());
+    const std::string output = std::string(stale->text) + ": abc\n";
+    CHECK(classify_failure(output, 1, agent->errors).error_class == ErrorClass::stale_session);
+    for (const AgentProfile* other : agent_profiles()) {
+      CAPTURE(other->name);
+      if (std::ranges::find(other->errors.texts, stale->text, &ErrorText::text) !=
+          other->errors.texts.end())
+        continue;
+      CHECK(classify_failure(output, 1, other->errors).error_class != ErrorClass::stale_session);
+    }
+  }
+  // Claude Code's, as its users see it; Codex CLI's form does not know it.
+  const std::string claude_stale = "No conversation found with session ID: abc\n";
+  CHECK(classify_failure(claude_stale, 1, find_agent_profile("claude")->errors).error_class ==
         ErrorClass::stale_session);
+  CHECK(classify_failure(claude_stale, 1, find_agent_profile("codex")->errors).error_class ==
+        ErrorClass::fatal);
+  CHECK(generic(claude_stale) == ErrorClass::fatal);
 }
 
 TEST_CASE("error_class: retryable API failures") {
@@ -20,7 +52,7 @@ TEST_CASE("error_class: retryable API failures") {
         "API Error: 500 Internal server error", "HTTP 502 Bad Gateway", "status 503",
         "Error: 429 Too Many Requests", "Overloaded", "You hit the rate limit",
         "{\"type\":\"rate_limit_error\"}"}) {
-    CHECK_MESSAGE(classify_failure(text) == ErrorClass::retryable, text);
+    CHECK_MESSAGE(generic(text) == ErrorClass::retryable, text);
   }
 }
 
@@ -28,7 +60,7 @@ TEST_CASE("error_class: everything else is fatal") {
   for (const std::string text :
        {"", "Error: invalid API key", "processed 500 files", "error code 5000", "api error 4290",
         "SyntaxError: unexpected token"}) {
-    CHECK_MESSAGE(classify_failure(text) == ErrorClass::fatal, text);
+    CHECK_MESSAGE(generic(text) == ErrorClass::fatal, text);
   }
   CHECK(to_string(ErrorClass::retryable) == "retryable");
   CHECK(to_string(ErrorClass::stale_session) == "stale_session");

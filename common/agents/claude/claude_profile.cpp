@@ -59,6 +59,7 @@ constexpr AgentProfile kClaudeProfile = {
                .short_word = "-r",
                .latest_flags = kClaudeLatest},
     .session_file = &claude_session_file,
+    .session_file_shown = "~/.claude/projects/<munged cwd>/<session id>.jsonl",
     // {"type":"assistant","message":{"content":[{"type":"text","text":…}]}}
     .completion = {.record_type = "assistant",
                    .container = "",

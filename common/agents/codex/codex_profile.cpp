@@ -95,6 +95,7 @@ constexpr AgentProfile kCodexProfile = {
                .valued_options = kCodexValued,
                .resume_only_flags = kCodexResumeOnly},
     .session_file = &codex_session_file,
+    .session_file_shown = "$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<session id>.jsonl",
     .completion = {.record_type = "event_msg",
                    .container = "payload",
                    .subtype_key = "type",

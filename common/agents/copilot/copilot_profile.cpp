@@ -48,6 +48,7 @@ constexpr AgentProfile kCopilotProfile = {
                .resume_only_flags = {},
                .full_id_only = true},
     .session_file = &copilot_session_file,
+    .session_file_shown = "$COPILOT_HOME/session-state/<session id>/events.jsonl",
     .completion = {.record_type = "assistant.message",
                    .container = "",
                    .subtype_key = "",

@@ -54,6 +54,7 @@ constexpr AgentProfile kGeminiProfile = {
                    .stdout_flag = ""},
     .resume = {.subcommand = "", .word = "--resume", .short_word = "-r", .latest_flags = {}},
     .session_file = &gemini_session_file,
+    .session_file_shown = "~/.gemini/tmp/<project short name>/chats/session-<time>-<id[0:8]>.jsonl",
     .completion = {.record_type = "gemini",
                    .container = "",
                    .subtype_key = "",
