@@ -176,11 +176,15 @@ TEST_CASE("fleet-hooks uninstall: after Qwen Code migrated its file, only its $v
   // Qwen Code 0.24.4's first run in the project: "$version" added, the file written again by
   // JSON.stringify(…, null, 2), with no line break at its end.
   const std::string file = m.dir + "/.qwen/settings.json";
-  std::string wired = read_file(file);
-  wired.insert(wired.rfind('}'), "  \"$version\": 4\n");
-  wired.insert(wired.rfind('\n', wired.rfind("  \"$version\"") - 1), ",");
-  wired.pop_back();
-  write_file(file, wired);
+  const std::string wired = read_file(file);
+  const std::string entries = wired.substr(0, wired.rfind('}'));  // each entry's line
+  const std::size_t last_end = entries.rfind('\n');               // ends the last entry
+  std::string migrated;
+  migrated.append(entries, 0, last_end)
+      .append(",")
+      .append(entries, last_end)
+      .append("  \"$version\": 4\n}");
+  write_file(file, migrated);
 
   const RunResult r = m.run({"uninstall", "--project", m.dir});
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
