@@ -158,13 +158,19 @@ std::optional<Finding> hook_finding(const TomlScan& scan, const HookToTrust& sui
       trusted->text == *state->hash)
     return std::nullopt;
   const bool modified = trusted != nullptr;
+  // Trusting fixes it only for a command install --trust would trust: one with more shell in
+  // it (a pull request's) stays a plain error, never "wired right, not yet trusted".
+  const SuiteHook* written =
+      suite_hook_of_command(suite.hook->command, suite.hook->event, kCodexCli);
+  const bool trust_fixes =
+      written != nullptr && written_by_install(suite.hook->command, *written, kCodexCli);
   return Finding{modified ? "codex-hook-modified" : "codex-hook-untrusted", Severity::error,
                  suite.what + " (" + state->key + ") is " +
                      (modified ? "changed since it was trusted (trusted_hash " + trusted->text +
                                      ", now " + *state->hash + ")"
                                : "not trusted in " + config) +
                      ": codex exec skips it without a word and the call runs unguarded",
-                 file, true};
+                 file, trust_fixes};
 }
 
 // The project's Codex hook file.
