@@ -1,8 +1,7 @@
 #include "base/ids.h"
 
-#include <sys/random.h>
-
 #include "base/error.h"
+#include "platform/system_facts.h"
 
 namespace fleet {
 namespace {
@@ -94,12 +93,7 @@ bool is_uuid(std::string_view id) {
 
 std::string new_uuid_v4() {
   unsigned char bytes[16];
-  std::size_t got = 0;
-  while (got < sizeof bytes) {
-    const ssize_t n = ::getrandom(bytes + got, sizeof bytes - got, 0);
-    if (n < 0) throw_errno("cannot generate a session id");
-    got += static_cast<std::size_t>(n);
-  }
+  if (!platform::fill_random(bytes, sizeof bytes)) throw_errno("cannot generate a session id");
   bytes[6] = static_cast<unsigned char>((bytes[6] & 0x0f) | 0x40);  // version 4
   bytes[8] = static_cast<unsigned char>((bytes[8] & 0x3f) | 0x80);  // RFC 4122 variant
   static constexpr char kHex[] = "0123456789abcdef";

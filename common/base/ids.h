@@ -27,7 +27,8 @@ std::optional<std::string> label_problem(std::string_view what, std::string_view
 // 8-4-4-4-12 hexadecimal, as Claude Code session ids are.
 bool is_uuid(std::string_view id);
 
-// A new random (version 4) UUID in lower case, from getrandom(2).
+// A new random (version 4) UUID in lower case, from the kernel's generator
+// (platform/system_facts.h).
 std::string new_uuid_v4();
 
 }  // namespace fleet

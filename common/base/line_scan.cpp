@@ -14,6 +14,15 @@ namespace {
 constexpr std::size_t kBlockSize = 1 << 20;
 constexpr std::size_t kLineChunk = 4096;
 
+// The last '\n' of the `size` bytes at `begin`, nullptr when there is none (as memrchr, which
+// macOS lacks, does). Every search here ends within a line of the newline it looks for.
+const char* last_newline(const char* begin, std::size_t size) {
+  for (const char* at = begin + size; at != begin;) {
+    if (*--at == '\n') return at;
+  }
+  return nullptr;
+}
+
 std::size_t pread_some(int fd, char* buffer, std::size_t size, std::uint64_t offset) {
   for (;;) {
     const ssize_t n = ::pread(fd, buffer, size, static_cast<off_t>(offset));
@@ -50,9 +59,8 @@ bool visit_region(const char* region, std::size_t size, std::uint64_t region_off
       }
       const char* at = std::min(next_needle, next_also);
       if (at >= end) return true;
-      const void* newline_before = ::memrchr(cursor, '\n', static_cast<std::size_t>(at - cursor));
-      line_start =
-          newline_before == nullptr ? cursor : static_cast<const char*>(newline_before) + 1;
+      const char* newline_before = last_newline(cursor, static_cast<std::size_t>(at - cursor));
+      line_start = newline_before == nullptr ? cursor : newline_before + 1;
     }
     const char* line_end = static_cast<const char*>(
         std::memchr(line_start, '\n', static_cast<std::size_t>(end - line_start)));
@@ -89,10 +97,9 @@ LineScanStats scan_lines_containing(
     if (n == 0) break;
     filled += n;
 
-    const void* last_newline = ::memrchr(buffer.get(), '\n', filled);
-    if (last_newline == nullptr) continue;
-    const auto complete =
-        static_cast<std::size_t>(static_cast<const char*>(last_newline) - buffer.get()) + 1;
+    const char* newline = last_newline(buffer.get(), filled);
+    if (newline == nullptr) continue;
+    const auto complete = static_cast<std::size_t>(newline - buffer.get()) + 1;
     stats.end_offset = buffer_offset + complete;
     if (!visit_region(buffer.get(), complete, buffer_offset, needle, also, visit)) return stats;
     std::memmove(buffer.get(), buffer.get() + complete, filled - complete);

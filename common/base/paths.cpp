@@ -9,6 +9,7 @@
 
 #include "base/error.h"
 #include "base/ids.h"
+#include "platform/system_facts.h"
 
 namespace fleet {
 
@@ -79,10 +80,9 @@ std::optional<std::string> resolve_kitchen_id(const std::string& flag) {
 }
 
 std::optional<std::string> executable_directory() {
-  char buffer[4096];
-  const ssize_t n = ::readlink("/proc/self/exe", buffer, sizeof buffer - 1);
-  if (n <= 0) return std::nullopt;
-  const std::string path(buffer, static_cast<std::size_t>(n));
+  const std::optional<std::string> executable = platform::executable_path();
+  if (!executable) return std::nullopt;
+  const std::string& path = *executable;
   const std::size_t slash = path.rfind('/');
   return slash == std::string::npos || slash == 0 ? "/" : path.substr(0, slash);
 }

@@ -50,8 +50,8 @@ std::string state_dir_for_project(const std::string& flag, const std::string& pr
 // AUTOSKILLIT_CAMPAIGN_ID; nullopt when the process belongs to no kitchen.
 std::optional<std::string> resolve_kitchen_id(const std::string& flag);
 
-// The directory of the running executable (from /proc/self/exe); nullopt when it cannot be
-// read (no /proc).
+// The directory of the running executable (platform/system_facts.h); nullopt when it cannot
+// be known.
 std::optional<std::string> executable_directory();
 
 // `path` made absolute against the current directory, without "." components, repeated or

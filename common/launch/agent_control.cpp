@@ -79,10 +79,6 @@ AgentStop stop_recorded_agent(const LaunchRegistry& registry, std::chrono::milli
   return result;
 }
 
-LaunchRegistry member_registry(const std::string& state_dir_flag, const std::string& member) {
-  return LaunchRegistry(absolute_path(resolve_state_dir(state_dir_flag, "")), member);
-}
-
 AgentStop stop_member_agent(const LaunchRegistry& registry, std::chrono::milliseconds grace) {
   const UniqueFd lock = registry.lock_if_known();
   return stop_recorded_agent(registry, grace);

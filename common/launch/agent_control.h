@@ -37,10 +37,6 @@ struct EnumNames<AgentStop::Outcome> {
                                                          "pid_reused", "corrupt", "failed"};
 };
 
-// The registry of `member` in the state directory `state_dir_flag` names (--state-dir, else
-// the environment or the project: paths.h), as an absolute path. Throws Error.
-LaunchRegistry member_registry(const std::string& state_dir_flag, const std::string& member);
-
 // `launch-wrapper stop`: stop_recorded_agent with the member's lock held — taken only when
 // the member has a lock file or a record, so asking about an unknown member creates nothing.
 AgentStop stop_member_agent(const LaunchRegistry& registry, std::chrono::milliseconds grace);

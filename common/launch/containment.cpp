@@ -5,7 +5,6 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -20,6 +19,7 @@
 
 #include "base/error.h"
 #include "base/files.h"
+#include "platform/system_facts.h"
 #include "process/process_identity.h"
 
 namespace fleet {
@@ -36,13 +36,8 @@ bool is_hex_token(const std::string& token) {
 
 std::string new_token() {
   unsigned char bytes[16];
-  std::size_t got = 0;
-  while (got < sizeof bytes) {
-    const ssize_t n = ::getrandom(bytes + got, sizeof bytes - got, 0);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw_errno("cannot read random bytes for the launch token");
-    got += static_cast<std::size_t>(n);
-  }
+  if (!platform::fill_random(bytes, sizeof bytes))
+    throw_errno("cannot read random bytes for the launch token");
   static const char digits[] = "0123456789abcdef";
   std::string token;
   for (unsigned char b : bytes) {

@@ -9,6 +9,7 @@
 #include "base/error.h"
 #include "base/ids.h"
 #include "base/json.h"
+#include "base/paths.h"
 
 namespace fleet {
 namespace {
@@ -159,6 +160,10 @@ void LaunchRegistry::remove() const {
   if (::unlink(record_path_.c_str()) != 0 && errno != ENOENT) {
     throw_errno("cannot remove " + record_path_);
   }
+}
+
+LaunchRegistry member_registry(const std::string& state_dir_flag, const std::string& member) {
+  return LaunchRegistry(absolute_path(resolve_state_dir(state_dir_flag, "")), member);
 }
 
 }  // namespace fleet

@@ -74,4 +74,8 @@ class LaunchRegistry {
   std::string lock_path_;
 };
 
+// The registry of `member` in the state directory `state_dir_flag` names (--state-dir, else
+// the environment or the project: paths.h), as an absolute path. Throws Error.
+LaunchRegistry member_registry(const std::string& state_dir_flag, const std::string& member);
+
 }  // namespace fleet

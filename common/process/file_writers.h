@@ -1,7 +1,8 @@
 #pragma once
-// Which processes have a file open for writing, as /proc shows them: a writer that takes no
-// lock (AutoSkillit's open('a') + one write + close) can only be seen this way.
-// Only processes whose /proc/<pid>/fd this process may read are seen: its own user's (all of
+// Which processes have a file open for writing, as the system shows them (platform seam:
+// Linux /proc/<pid>/fd and fdinfo, macOS proc_pidinfo): a writer that takes no lock
+// (AutoSkillit's open('a') + one write + close) can only be seen this way.
+// Only processes whose descriptors this process may read are seen: its own user's (all of
 // them for root), in its pid namespace. Failing: never throws; what cannot be read is skipped.
 
 #include <sys/types.h>
@@ -13,7 +14,7 @@ namespace fleet {
 struct FileWriter {
   pid_t pid = 0;
   int fd = -1;
-  std::string command;  // /proc/<pid>/comm, for messages
+  std::string command;  // its command name, for messages
 
   bool operator==(const FileWriter&) const = default;
 };

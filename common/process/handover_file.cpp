@@ -10,6 +10,8 @@
 #include "base/error.h"
 #include "base/files.h"
 #include "base/paths.h"
+#include "platform/file_times.h"
+#include "platform/system_facts.h"
 
 namespace fleet {
 namespace {
@@ -47,8 +49,8 @@ std::optional<std::string> private_problem(const std::string& path) {
 }
 
 std::string handover_directory() {
-  const std::string runtime = "/run/user/" + uid_text(::geteuid());
-  if (!private_problem(runtime)) return runtime + "/fleet-hooks";
+  const std::optional<std::string> runtime = platform::user_runtime_directory();
+  if (runtime && !private_problem(*runtime)) return *runtime + "/fleet-hooks";
   // No runtime directory of the user's (a container, a CI runner, su): the user's own state
   // directory, which no other user can create first, as they can any name in /tmp.
   const std::string home = env_value("HOME");
@@ -116,8 +118,8 @@ std::optional<std::pair<std::string, std::int64_t>> read_handover(const std::str
   char buffer[kMaxHandoverBytes];
   const ssize_t n = ::read(opened.fd.get(), buffer, sizeof buffer);
   if (n <= 0) return std::nullopt;
-  const std::int64_t left_at_ms =
-      static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000 + st.st_mtim.tv_nsec / 1000000;
+  const platform::FileTimes times = platform::file_times(st);
+  const std::int64_t left_at_ms = times.mtime_sec * 1000 + times.mtime_nsec / 1000000;
   return std::make_pair(std::string(buffer, static_cast<std::size_t>(n)), left_at_ms);
 }
 

@@ -23,9 +23,11 @@ inline constexpr std::chrono::seconds kHandoverMaxAge{600};
 inline constexpr std::chrono::seconds kHandoverClockSlack{5};
 inline constexpr std::size_t kMaxHandoverBytes = 4096;
 
-// The directory of this user's handovers (not created): /run/user/<uid>/fleet-hooks when that
-// runtime directory is the user's; else ~/.local/state/fleet-hooks/handover under the user's own
-// $HOME, a name no other user can take first; /tmp/fleet-hooks-<uid> only without either.
+// The directory of this user's handovers (not created): fleet-hooks in the user's runtime
+// directory (platform/system_facts.h: Linux /run/user/<uid>; macOS the user's temporary
+// directory) when it is the user's and private; else ~/.local/state/fleet-hooks/handover under the
+// user's own $HOME, a name no other user can take first; /tmp/fleet-hooks-<uid> only without
+// either.
 std::string handover_directory();
 
 // `dir`, created (0700) when missing, when it is private to this user; else why not (another

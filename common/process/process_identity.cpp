@@ -1,121 +1,27 @@
 #include "process/process_identity.h"
 
-#include <dirent.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
-#include <cstdlib>
-#include <cstring>
 #include <thread>
+#include <vector>
 
-#include "base/files.h"
+#include "platform/process_table.h"
 
 namespace fleet {
 namespace {
 
 constexpr auto kPollInterval = std::chrono::milliseconds(10);
 
-struct ProcStat {
-  std::string name;  // comm, between the first '(' and the last ')'
-  char state = '?';
-  pid_t ppid = 0;
-  pid_t pgid = 0;
-  std::uint64_t starttime = 0;
-  uid_t uid = 0;  // the owner of /proc/<pid>/stat: the process's effective uid
-};
-
-// Reads a small file in one go; nullopt when it cannot be read or is empty. With `owner`,
-// also the file's owner.
-std::optional<std::string> read_small_file(const char* path, uid_t* owner = nullptr) {
-  UniqueFd fd(::open(path, O_RDONLY | O_CLOEXEC));
-  if (!fd) return std::nullopt;
-  struct stat st {};
-  if (owner != nullptr) {
-    if (::fstat(fd.get(), &st) != 0) return std::nullopt;
-    *owner = st.st_uid;
-  }
-  char buffer[1024];
-  ssize_t n;
-  do {
-    n = ::read(fd.get(), buffer, sizeof buffer - 1);
-  } while (n < 0 && errno == EINTR);
-  if (n <= 0) return std::nullopt;
-  return std::string(buffer, static_cast<std::size_t>(n));
-}
-
-// /proc/<pid>/<file> of NUL-separated strings (cmdline, environ), up to kMaxProcStrings bytes;
-// nullopt when it cannot be read (another user's process, gone).
-constexpr std::size_t kMaxProcStrings = 256 * 1024;
-std::optional<std::string> read_proc_strings(pid_t pid, const char* file) {
-  if (pid <= 0) return std::nullopt;
-  const std::string path = "/proc/" + std::to_string(pid) + "/" + file;
-  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!fd) return std::nullopt;
-  std::string text;
-  char buffer[4096];
-  while (text.size() < kMaxProcStrings) {
-    const ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return std::nullopt;
-    if (n == 0) break;
-    text.append(buffer, static_cast<std::size_t>(n));
-  }
-  return text;
-}
-
-// /proc/<pid>/stat: "pid (comm) state ppid pgrp session tty_nr tpgid flags minflt cminflt
-// majflt cmajflt utime stime cutime cstime priority nice num_threads itrealvalue starttime".
-// comm may hold spaces and ')', so fields are counted from the last ')'.
-std::optional<ProcStat> read_proc_stat(pid_t pid) {
-  if (pid <= 0) return std::nullopt;
-  char path[64];
-  std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
-  ProcStat stat;
-  const std::optional<std::string> read = read_small_file(path, &stat.uid);
-  if (!read) return std::nullopt;
-  const std::string& text = *read;
-  const std::size_t open = text.find('(');
-  const std::size_t close = text.rfind(')');
-  if (open == std::string::npos || close == std::string::npos || close < open) return std::nullopt;
-  stat.name = text.substr(open + 1, close - open - 1);
-  const char* cursor = text.c_str() + close + 1;
-  // Field 3 is the state; fields 4..22 follow.
-  for (int field = 3; field <= 22; ++field) {
-    while (*cursor == ' ') ++cursor;
-    if (*cursor == '\0') return std::nullopt;
-    if (field == 3) stat.state = *cursor;
-    if (field == 4) stat.ppid = static_cast<pid_t>(std::strtol(cursor, nullptr, 10));
-    if (field == 5) stat.pgid = static_cast<pid_t>(std::strtol(cursor, nullptr, 10));
-    if (field == 22) stat.starttime = std::strtoull(cursor, nullptr, 10);
-    while (*cursor != ' ' && *cursor != '\0') ++cursor;
-  }
-  return stat;
-}
-
-bool is_dead_state(char state) {
-  return state == 'Z' || state == 'X' || state == 'x';
-}
-
-// True when a member of `pgid` that is not a zombie exists, by scanning /proc.
+// True when a member of `pgid` that is not a zombie exists, by scanning the process table.
 bool group_has_live_member(pid_t pgid) {
-  DIR* dir = ::opendir("/proc");
-  if (dir == nullptr) return true;  // cannot tell: assume alive
-  bool alive = false;
-  while (const dirent* entry = ::readdir(dir)) {
-    char* end = nullptr;
-    const long pid = std::strtol(entry->d_name, &end, 10);
-    if (end == entry->d_name || *end != '\0') continue;
-    const auto stat = read_proc_stat(static_cast<pid_t>(pid));
-    if (stat && stat->pgid == pgid && !is_dead_state(stat->state)) {
-      alive = true;
-      break;
-    }
+  const std::vector<pid_t> pids = platform::process_ids();
+  if (pids.empty()) return true;  // cannot tell: assume alive
+  for (pid_t pid : pids) {
+    const auto entry = platform::read_process(pid);
+    if (entry && entry->group == pgid && !entry->dead) return true;
   }
-  ::closedir(dir);
-  return alive;
+  return false;
 }
 
 // Waits until the group is empty (true) or `deadline` has passed (false).
@@ -131,30 +37,26 @@ bool wait_group_gone(pid_t pgid, std::chrono::steady_clock::time_point deadline,
 }  // namespace
 
 std::optional<std::string> current_boot_id() {
-  std::optional<std::string> id = read_small_file("/proc/sys/kernel/random/boot_id");
-  if (!id) return std::nullopt;
-  while (!id->empty() && (id->back() == '\n' || id->back() == ' ')) id->pop_back();
-  if (id->empty()) return std::nullopt;
-  return id;
+  return platform::read_boot_id();
 }
 
 std::optional<ProcessIdentity> identify_process(pid_t pid) {
-  const auto stat = read_proc_stat(pid);
-  if (!stat || is_dead_state(stat->state)) return std::nullopt;
+  const auto entry = platform::read_process(pid);
+  if (!entry || entry->dead) return std::nullopt;
   // Without a boot id the identity is recorded with an empty one, which no reader of a
   // record accepts: such a process is never signalled on the record's word.
-  return ProcessIdentity{pid, stat->starttime, current_boot_id().value_or("")};
+  return ProcessIdentity{pid, entry->start, current_boot_id().value_or("")};
 }
 
 std::optional<ProcessLink> process_link(pid_t pid) {
-  const auto stat = read_proc_stat(pid);
-  if (!stat || is_dead_state(stat->state)) return std::nullopt;
-  return ProcessLink{pid, stat->starttime, stat->ppid, stat->name, stat->uid};
+  const auto entry = platform::read_process(pid);
+  if (!entry || entry->dead) return std::nullopt;
+  return ProcessLink{pid, entry->start, entry->parent, entry->name, entry->owner};
 }
 
 std::vector<std::string> process_arguments(pid_t pid) {
   std::vector<std::string> arguments;
-  const std::optional<std::string> text = read_proc_strings(pid, "cmdline");
+  const std::optional<std::string> text = platform::read_arguments(pid);
   if (!text) return arguments;
   for (std::size_t at = 0; at < text->size();) {
     const std::size_t end = std::min(text->find('\0', at), text->size());
@@ -165,7 +67,7 @@ std::vector<std::string> process_arguments(pid_t pid) {
 }
 
 std::optional<std::string> process_environment_variable(pid_t pid, std::string_view name) {
-  const std::optional<std::string> text = read_proc_strings(pid, "environ");
+  const std::optional<std::string> text = platform::read_environment(pid);
   if (!text) return std::nullopt;
   for (std::size_t at = 0; at < text->size();) {
     const std::size_t end = std::min(text->find('\0', at), text->size());
@@ -181,10 +83,10 @@ std::optional<std::string> process_environment_variable(pid_t pid, std::string_v
 Liveness check_process(const ProcessIdentity& recorded) {
   const std::optional<std::string> boot = current_boot_id();
   if (!boot || recorded.boot_id != *boot) return Liveness::reused;
-  const auto stat = read_proc_stat(recorded.pid);
-  if (!stat) return Liveness::gone;
-  if (stat->starttime != recorded.starttime_ticks) return Liveness::reused;
-  return is_dead_state(stat->state) ? Liveness::exited : Liveness::same;
+  const auto entry = platform::read_process(recorded.pid);
+  if (!entry) return Liveness::gone;
+  if (entry->start != recorded.starttime_ticks) return Liveness::reused;
+  return entry->dead ? Liveness::exited : Liveness::same;
 }
 
 bool group_alive(pid_t pgid) {

@@ -1,7 +1,8 @@
 #pragma once
 // Knowing that a pid still names the process we recorded, and stopping process groups
-// (doc/launch-wrapper.md): a pid plus its start time (clock ticks since boot, field 22
-// of /proc/<pid>/stat) plus the boot id identifies one process for the life of the machine.
+// (doc/launch-wrapper.md): a pid plus its start time plus the boot id identifies one process
+// for the life of the machine. The process table is read through platform/process_table.h
+// (Linux: /proc/<pid>/stat, the start time in clock ticks since boot).
 
 #include <sys/types.h>
 #include <chrono>
@@ -22,32 +23,33 @@ struct ProcessIdentity {
   bool operator==(const ProcessIdentity&) const = default;
 };
 
-// /proc/sys/kernel/random/boot_id without the newline; nullopt when unreadable.
+// The boot id (platform/process_table.h; Linux: /proc/sys/kernel/random/boot_id) without the
+// newline; nullopt when unreadable.
 std::optional<std::string> current_boot_id();
 
-// The identity of a running process, nullopt when it does not exist (or is a zombie). The
-// start time is field 22 of /proc/<pid>/stat, parsed after the last ')' (the command name may
-// contain spaces and parentheses).
+// The identity of a running process, nullopt when it does not exist (or is a zombie).
 std::optional<ProcessIdentity> identify_process(pid_t pid);
 
 // One process as an ancestor walk sees it: who it is, its parent, its name, its owner.
 struct ProcessLink {
   pid_t pid = 0;
   std::uint64_t starttime_ticks = 0;
-  pid_t parent = 0;  // field 4 of /proc/<pid>/stat
-  std::string name;  // its command name (comm, at most 15 bytes)
-  uid_t owner = 0;   // its effective uid (the owner of /proc/<pid>/stat)
+  pid_t parent = 0;
+  std::string name;  // its command name (Linux: comm, at most 15 bytes)
+  uid_t owner = 0;   // its effective uid
 };
 
 // The link of a running process, nullopt when it does not exist (or is a zombie).
 std::optional<ProcessLink> process_link(pid_t pid);
 
-// The command line of a running process (/proc/<pid>/cmdline), one string an argument (as the
-// process shows it: a program may rewrite its own); empty when it cannot be read.
+// The command line of a running process (platform/process_table.h; Linux: /proc/<pid>/cmdline),
+// one string an argument (as the process shows it: a program may rewrite its own); empty when it
+// cannot be read.
 std::vector<std::string> process_arguments(pid_t pid);
 
-// The value of `name` in the environment process `pid` was started with (/proc/<pid>/environ:
-// what it was given, not what it set since); nullopt when unset or unreadable.
+// The value of `name` in the environment process `pid` was started with (platform/
+// process_table.h; Linux: /proc/<pid>/environ: what it was given, not what it set since);
+// nullopt when unset or unreadable.
 std::optional<std::string> process_environment_variable(pid_t pid, std::string_view name);
 
 enum class Liveness {

@@ -7,6 +7,7 @@
 #include "base/files.h"
 #include "base/json.h"
 #include "base/paths.h"
+#include "platform/system_facts.h"
 #include "settings/hook_wiring.h"
 #include "settings/settings_file.h"
 
@@ -204,12 +205,9 @@ namespace {
 // What kMachineDirectory in `path` (at `at`) stands for on this machine, as the plugin's
 // command computes it: "linux-<the kernel's machine>/" when the binary is there, else "".
 std::string machine_directory(const std::string& path, std::size_t at) {
-  const ReadFile read = try_read_regular_file("/proc/sys/kernel/arch", 64);
-  if (read.status != FileStatus::ok) return "";
-  std::string machine = read.content;
-  while (!machine.empty() && (machine.back() == '\n' || machine.back() == ' ')) machine.pop_back();
-  if (machine.empty()) return "";
-  const std::string directory = "linux-" + machine + "/";
+  const std::optional<std::string> machine = platform::plugin_machine_directory();
+  if (!machine) return "";
+  const std::string directory = *machine + "/";
   std::string binary = path;
   binary.replace(at, kMachineDirectory.size(), directory);
   return ::access(binary.c_str(), X_OK) == 0 ? directory : "";

@@ -8,6 +8,7 @@
 
 #include "base/error.h"
 #include "base/files.h"
+#include "platform/file_sync.h"
 
 namespace fleet {
 namespace {
@@ -80,7 +81,8 @@ void append_jsonl(const std::string& path, std::string_view line, const AppendOp
   buffer += '\n';
   try {
     write_all(fd.get(), buffer, path);
-    if (options.fsync && ::fdatasync(fd.get()) != 0) throw_errno("cannot sync " + path);
+    if (options.fsync && platform::sync_file_data(fd.get()) != 0)
+      throw_errno("cannot sync " + path);
   } catch (const Error&) {
     // We still hold the lock: nobody appended after us, so cutting back is safe.
     if (::ftruncate(fd.get(), st.st_size) != 0) {

@@ -1,8 +1,8 @@
 #include "store/store_fingerprint.h"
 
-#include <linux/fs.h>
-#include <sys/ioctl.h>
 #include <time.h>
+
+#include "platform/file_times.h"
 
 namespace fleet {
 namespace {
@@ -12,9 +12,7 @@ constexpr std::int64_t kMaxWaitNs = 10000000;  // one tick at 100 Hz
 constexpr long kSleepNs = 500000;
 
 std::int64_t coarse_now_ns() {
-  struct timespec now {};
-  ::clock_gettime(CLOCK_REALTIME_COARSE, &now);
-  return static_cast<std::int64_t>(now.tv_sec) * kNanosPerSecond + now.tv_nsec;
+  return platform::coarse_realtime_ns();
 }
 
 // The time stamps' granularity as far as one value shows it: a file system that keeps whole
@@ -45,13 +43,12 @@ FileFingerprint fingerprint_of(int fd, const struct stat& st) {
   print.dev = static_cast<std::uint64_t>(st.st_dev);
   print.ino = static_cast<std::uint64_t>(st.st_ino);
   print.size = static_cast<std::uint64_t>(st.st_size);
-  print.ctime_sec = st.st_ctim.tv_sec;
-  print.ctime_nsec = st.st_ctim.tv_nsec;
-  print.mtime_sec = st.st_mtim.tv_sec;
-  print.mtime_nsec = st.st_mtim.tv_nsec;
-  // The kernel writes an int, whatever the ioctl's declared type. Unsupported: stays 0.
-  std::uint32_t generation = 0;
-  if (::ioctl(fd, FS_IOC_GETVERSION, &generation) == 0) print.generation = generation;
+  const platform::FileTimes times = platform::file_times(st);
+  print.ctime_sec = times.ctime_sec;
+  print.ctime_nsec = times.ctime_nsec;
+  print.mtime_sec = times.mtime_sec;
+  print.mtime_nsec = times.mtime_nsec;
+  print.generation = platform::file_generation(fd);
   return print;
 }
 

@@ -1,3 +1,4 @@
+// Starting a program (process/spawn.h; platform seam, Linux home: clone3, raw system calls).
 #include "process/spawn.h"
 
 #include <fcntl.h>

@@ -1,0 +1,113 @@
+// The process table from sysctl and libproc (platform seam, macOS home).
+#include "platform/process_table.h"
+
+#include <libproc.h>
+#include <sys/proc.h>
+#include <sys/sysctl.h>
+#include <algorithm>
+#include <cstring>
+
+namespace fleet::platform {
+namespace {
+
+constexpr std::size_t kMaxStrings = 256 * 1024;
+
+// What sysctl KERN_PROCARGS2 shows of a process (its own user's, or any for root): argc, the
+// executable's path, NUL padding, then argc arguments and the environment, each ended by a
+// NUL, the environment ended by an empty string.
+struct ProcessStrings {
+  std::string arguments;
+  std::string environment;
+};
+
+std::optional<ProcessStrings> read_process_strings(pid_t pid) {
+  if (pid <= 0) return std::nullopt;
+  int name[] = {CTL_KERN, KERN_PROCARGS2, static_cast<int>(pid)};
+  std::size_t size = 0;
+  if (::sysctl(name, 3, nullptr, &size, nullptr, 0) != 0 || size < sizeof(int)) return std::nullopt;
+  std::string area(size, '\0');
+  if (::sysctl(name, 3, area.data(), &size, nullptr, 0) != 0 || size < sizeof(int))
+    return std::nullopt;
+  area.resize(size);
+  int argc = 0;
+  std::memcpy(&argc, area.data(), sizeof argc);
+  std::size_t at = area.find('\0', sizeof argc);  // the end of the executable's path
+  if (at == std::string::npos) return std::nullopt;
+  while (at < area.size() && area[at] == '\0') ++at;
+  // Each string with its NUL; the last may lack one at the end of the area.
+  const auto next = [&](std::size_t from) {
+    const std::size_t end = area.find('\0', from);
+    return end == std::string::npos ? area.size() : end + 1;
+  };
+  ProcessStrings strings;
+  const std::size_t arguments_start = at;
+  for (int i = 0; i < argc && at < area.size(); ++i) at = next(at);
+  strings.arguments = area.substr(arguments_start, std::min(at - arguments_start, kMaxStrings));
+  const std::size_t environment_start = at;
+  while (at < area.size() && area[at] != '\0') at = next(at);
+  strings.environment =
+      area.substr(environment_start, std::min(at - environment_start, kMaxStrings));
+  return strings;
+}
+
+}  // namespace
+
+// sysctl KERN_PROC_PID shows zombies too (p_stat SZOMB), which proc_pidinfo does not.
+std::optional<ProcessEntry> read_process(pid_t pid) {
+  if (pid <= 0) return std::nullopt;
+  int name[] = {CTL_KERN, KERN_PROC, KERN_PROC_PID, static_cast<int>(pid)};
+  struct kinfo_proc info {};
+  std::size_t size = sizeof info;
+  if (::sysctl(name, 4, &info, &size, nullptr, 0) != 0 || size < sizeof info) return std::nullopt;
+  ProcessEntry entry;
+  entry.name.assign(info.kp_proc.p_comm,
+                    ::strnlen(info.kp_proc.p_comm, sizeof info.kp_proc.p_comm));
+  entry.dead = info.kp_proc.p_stat == SZOMB;
+  entry.parent = info.kp_eproc.e_ppid;
+  entry.group = info.kp_eproc.e_pgid;
+  const struct timeval& started = info.kp_proc.p_starttime;
+  entry.start = static_cast<std::uint64_t>(started.tv_sec) * 1000000 +
+                static_cast<std::uint64_t>(started.tv_usec);
+  entry.owner = info.kp_eproc.e_ucred.cr_uid;
+  return entry;
+}
+
+std::optional<std::string> read_arguments(pid_t pid) {
+  std::optional<ProcessStrings> strings = read_process_strings(pid);
+  if (!strings) return std::nullopt;
+  return std::move(strings->arguments);
+}
+
+std::optional<std::string> read_environment(pid_t pid) {
+  std::optional<ProcessStrings> strings = read_process_strings(pid);
+  if (!strings) return std::nullopt;
+  return std::move(strings->environment);
+}
+
+std::optional<std::string> read_boot_id() {
+  char id[64] = {};
+  std::size_t size = sizeof id - 1;
+  if (::sysctlbyname("kern.bootsessionuuid", id, &size, nullptr, 0) != 0) return std::nullopt;
+  std::string text(id, ::strnlen(id, sizeof id));
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  if (text.empty()) return std::nullopt;
+  return text;
+}
+
+std::vector<pid_t> process_ids() {
+  // Asked twice when processes were started in between; a little room for more.
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    const int count = ::proc_listallpids(nullptr, 0);
+    if (count <= 0) return {};
+    std::vector<pid_t> pids(static_cast<std::size_t>(count) + 64);
+    const int got = ::proc_listallpids(pids.data(), static_cast<int>(pids.size() * sizeof(pid_t)));
+    if (got <= 0) return {};
+    if (static_cast<std::size_t>(got) < pids.size()) {
+      pids.resize(static_cast<std::size_t>(got));
+      return pids;
+    }
+  }
+  return {};
+}
+
+}  // namespace fleet::platform
