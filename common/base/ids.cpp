@@ -107,4 +107,19 @@ std::string new_uuid_v4() {
   return out;
 }
 
+std::string new_random_hex(std::size_t size) {
+  std::string bytes(size, '\0');
+  if (!platform::fill_random(reinterpret_cast<unsigned char*>(bytes.data()), size))
+    throw_errno("cannot read random bytes");
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(2 * size);
+  for (const char c : bytes) {
+    const auto b = static_cast<unsigned char>(c);
+    out += kHex[b >> 4];
+    out += kHex[b & 0x0f];
+  }
+  return out;
+}
+
 }  // namespace fleet

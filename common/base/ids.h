@@ -1,7 +1,7 @@
 #pragma once
 // Validation of the identifiers fleet-hooks stores and turns into file names.
 // Failing: an invalid value is an expected outcome, returned (bool, or the problem as a
-// std::optional); only new_uuid_v4 throws Error (no randomness to be had).
+// std::optional); only new_uuid_v4 and new_random_hex throw Error (no randomness to be had).
 
 #include <optional>
 #include <string>
@@ -30,5 +30,9 @@ bool is_uuid(std::string_view id);
 // A new random (version 4) UUID in lower case, from the kernel's generator
 // (platform/system_facts.h).
 std::string new_uuid_v4();
+
+// `bytes` random bytes from the kernel (platform/system_facts.h) as 2 * `bytes` lower-case
+// hexadecimal digits: an unguessable token (16 bytes: 128 bits).
+std::string new_random_hex(std::size_t bytes);
 
 }  // namespace fleet

@@ -60,3 +60,13 @@ TEST_CASE("ids: new UUIDv4s are valid - versioned and distinct") {
   CHECK(std::string("89ab").find(a[19]) != std::string::npos);
   CHECK(is_valid_id(a));
 }
+
+TEST_CASE("ids: random hex tokens are as long as asked - lower-case hex and distinct") {
+  const std::string a = new_random_hex(16);
+  const std::string b = new_random_hex(16);
+  CHECK(a.size() == 32);  // 128 bits
+  CHECK(a.find_first_not_of("0123456789abcdef") == std::string::npos);
+  CHECK(a != b);
+  CHECK(is_valid_id(a));
+  CHECK(new_random_hex(0).empty());
+}
