@@ -86,10 +86,30 @@ struct HookFileReader {
 // dot-separated; Codex: "x-codex-turn-metadata.session_id"), or the call's id at
 // `call_id_key`, the same id its pre-tool hook sees as HookFieldNames::tool_use_id (Claude
 // Code: "claudecode/toolUseId"), which resume-guard hands over with the caller it judged.
-// A dispatcher passes `_meta` to `launch-wrapper --mcp-meta` as it got it, whatever the CLI.
+// Or, where the CLI lets its pre-tool hook change the call (AgentCli::input_rewrite), a token
+// in the call's argument `token_argument` (kCallTokenArgument), which resume-guard mints for the
+// call and hands over with the caller it judged, as it does a call id.
+// A dispatcher passes the call to `launch-wrapper --mcp-call` (or its `_meta` to `--mcp-meta`)
+// as it got it, whatever the CLI.
 struct McpCallBinding {
   std::string_view session_path = "";
   std::string_view call_id_key = "";
+  std::string_view token_argument = "";
+};
+
+// The argument in which a dispatch call carries its call token (McpCallBinding::token_argument):
+// one name for every CLI, so that a dispatcher passes the call's arguments on as it got them.
+// resume-guard overwrites whatever the model wrote there.
+inline constexpr std::string_view kCallTokenArgument = "fleet_hooks_call";
+
+// How a pre-tool hook's answer gives the CLI the tool's new input, which the CLI then sends its
+// MCP server in place of the model's: the whole input, as the member `input_key` of an object
+// under `wrapper` that also holds `event_key`: <the pre-tool event>. An empty `input_key`: no
+// hook of the CLI can change a call's input (or nothing it changes reaches the server).
+struct InputRewriteForm {
+  const char* wrapper = "";    // "hookSpecificOutput"
+  const char* event_key = "";  // "hookEventName"
+  const char* input_key = "";  // Gemini CLI: "tool_input"; GitHub Copilot CLI: "updatedInput"
 };
 
 enum class TimeoutUnit { seconds, milliseconds };
@@ -185,7 +205,16 @@ struct AgentCli {
   // What in an MCP call's `_meta` names the call's caller; empty: nothing (the handover by
   // the processes' ancestry stands in).
   McpCallBinding mcp_call = {};
+  // How its pre-tool hook rewrites a call's input (the call token's way to the MCP server);
+  // empty: it cannot.
+  InputRewriteForm input_rewrite = {};
 };
+
+// True when resume-guard binds `agent`'s dispatch calls to their caller by a call token in the
+// call's arguments (AgentCli::input_rewrite, McpCallBinding::token_argument).
+inline bool binds_call_token(const AgentCli& agent) {
+  return *agent.input_rewrite.input_key != '\0' && !agent.mcp_call.token_argument.empty();
+}
 
 // True when `agent` loads hooks from plugins (AgentCli::hook_plugins).
 inline bool loads_hook_plugins(const AgentCli& agent) {

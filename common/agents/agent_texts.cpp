@@ -138,6 +138,9 @@ std::string mcp_call_clis_text() {
       words.push_back(std::string(cli->display_name) + ": its session");
     else if (!cli->mcp_call.call_id_key.empty())
       words.push_back(std::string(cli->display_name) + ": its call id");
+    else if (binds_call_token(*cli))
+      words.push_back(std::string(cli->display_name) + ": the guard's token in " +
+                      std::string(cli->mcp_call.token_argument));
   }
   return word_list(words, "; ", "; ");
 }

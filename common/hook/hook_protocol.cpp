@@ -151,4 +151,32 @@ std::string advisory(std::string_view message, const AgentCli& agent) {
   return to_json(out) + "\n";
 }
 
+std::string pre_tool_use_rewrite(const rapidjson::Value& tool_input, std::string_view argument,
+                                 std::string_view value, std::string_view advisory_message,
+                                 const AgentCli& agent) {
+  const InputRewriteForm& form = agent.input_rewrite;
+  rapidjson::Document out(rapidjson::kObjectType);
+  auto& alloc = out.GetAllocator();
+  rapidjson::Value input(tool_input, alloc);
+  const rapidjson::Value key = json_string(argument, alloc);
+  if (auto written = input.FindMember(key); written != input.MemberEnd())
+    input.RemoveMember(written);
+  input.AddMember(json_string(argument, alloc), json_string(value, alloc), alloc);
+  if (!advisory_message.empty()) {
+    out.AddMember(rapidjson::StringRef(agent.advisory_key), json_string(advisory_message, alloc),
+                  alloc);
+  }
+  if (*form.wrapper == '\0') {
+    out.AddMember(rapidjson::StringRef(form.input_key), input, alloc);
+    return to_json(out) + "\n";
+  }
+  rapidjson::Value wrapped(rapidjson::kObjectType);
+  if (*form.event_key != '\0')
+    wrapped.AddMember(rapidjson::StringRef(form.event_key),
+                      json_string(agent.pre_tool_event, alloc), alloc);
+  wrapped.AddMember(rapidjson::StringRef(form.input_key), input, alloc);
+  out.AddMember(rapidjson::StringRef(form.wrapper), wrapped, alloc);
+  return to_json(out) + "\n";
+}
+
 }  // namespace fleet

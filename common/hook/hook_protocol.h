@@ -108,4 +108,12 @@ std::string pre_tool_use_deny(std::string_view reason, const AgentCli& agent);
 // the user, decides nothing.
 std::string advisory(std::string_view message, const AgentCli& agent);
 
+// The answer that lets a tool call run with its input `tool_input` (an object) changed: its
+// member `argument` set to `value` (whatever the model wrote there), in `agent`'s
+// InputRewriteForm, with `advisory_message` as the advisory beside it ("" : none); a trailing
+// newline. Gemini: {"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{…}}}.
+std::string pre_tool_use_rewrite(const rapidjson::Value& tool_input, std::string_view argument,
+                                 std::string_view value, std::string_view advisory_message,
+                                 const AgentCli& agent);
+
 }  // namespace fleet

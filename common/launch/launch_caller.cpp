@@ -14,6 +14,13 @@
 namespace fleet {
 namespace {
 
+// The caller resume-guard handed over for the call `call` (its id or token), or why none.
+Result<std::string> caller_handed_over_for(std::string_view call) {
+  const HandedOverCaller handed = caller_of_call(handover_directory(), call);
+  if (handed.status == HandedOverCaller::Status::found) return handed.caller;
+  return Result<std::string>::failure(handed.problem);
+}
+
 // The caller `meta` (a call's _meta) names through the McpCallBinding of one of `clis`;
 // nullopt when it names nothing they know.
 std::optional<Result<std::string>> caller_from_meta(const rapidjson::Value& meta,
@@ -30,9 +37,26 @@ std::optional<Result<std::string>> caller_from_meta(const rapidjson::Value& meta
     if (binding.call_id_key.empty()) continue;
     const auto call = string_member(meta, std::string(binding.call_id_key).c_str());
     if (!call || call->empty()) continue;
-    const HandedOverCaller handed = caller_of_call(handover_directory(), *call);
-    if (handed.status == HandedOverCaller::Status::found) return Result<std::string>(handed.caller);
-    return Result<std::string>::failure(handed.problem);
+    return caller_handed_over_for(*call);
+  }
+  return std::nullopt;
+}
+
+// The caller the call `arguments` name by the call token of one of `clis`
+// (McpCallBinding::token_argument); nullopt when they hold none. A token no guard handed over
+// names no caller: the launch is refused, never answered from the ancestry.
+std::optional<Result<std::string>> caller_from_arguments(const rapidjson::Value& arguments,
+                                                         std::span<const AgentCli* const> clis) {
+  for (const AgentCli* cli : clis) {
+    const std::string key(cli->mcp_call.token_argument);
+    if (key.empty() || !binds_call_token(*cli)) continue;
+    const rapidjson::Value* token = member(arguments, key.c_str());
+    if (token == nullptr) continue;
+    if (!token->IsString() || token->GetStringLength() == 0) {
+      return Result<std::string>::failure("the call's argument " + key +
+                                          " is not a call token resume-guard handed over");
+    }
+    return caller_handed_over_for(std::string_view(token->GetString(), token->GetStringLength()));
   }
   return std::nullopt;
 }
@@ -75,6 +99,39 @@ Result<std::string> caller_of_nearest_cli(const LaunchAncestry& above,
   return value;
 }
 
+// The caller `call` names (its _meta, or its arguments' call token); nullopt when it names
+// none; a failure when it is not what its option takes.
+std::optional<Result<std::string>> caller_named_by_call(const DispatchCall& call,
+                                                        std::span<const AgentCli* const> clis) {
+  rapidjson::Document meta_only;
+  const rapidjson::Value* meta = nullptr;
+  const rapidjson::Value* arguments = nullptr;
+  Result<rapidjson::Document> params = parse_json_object(call.params.empty() ? "{}" : call.params);
+  if (!params) {
+    return Result<std::string>::failure(
+        "--mcp-call is not the call's tools/call params as a JSON object (" + params.problem() +
+        ")");
+  }
+  if (!call.meta.empty()) {
+    Result<rapidjson::Document> parsed = parse_json_object(call.meta);
+    if (!parsed) {
+      return Result<std::string>::failure("--mcp-meta is not the call's _meta as a JSON object (" +
+                                          parsed.problem() + ")");
+    }
+    meta_only = std::move(*parsed);
+    meta = &meta_only;
+  } else if (const rapidjson::Value* m = member(*params, "_meta"); m != nullptr && m->IsObject()) {
+    meta = m;
+  }
+  if (const rapidjson::Value* a = member(*params, "arguments"); a != nullptr && a->IsObject())
+    arguments = a;
+  if (meta != nullptr) {
+    if (auto caller = caller_from_meta(*meta, clis)) return caller;
+  }
+  if (arguments != nullptr) return caller_from_arguments(*arguments, clis);
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string launch_state_dir(const std::string& flag, const std::string& caller) {
@@ -85,16 +142,9 @@ std::string launch_state_dir(const std::string& flag, const std::string& caller)
 }
 
 Result<std::string> launch_caller(const std::string& flag, const CallerClis& known,
-                                  const std::string& mcp_meta) {
+                                  const DispatchCall& call) {
   if (!flag.empty()) return flag;
-  if (!mcp_meta.empty()) {
-    const Result<rapidjson::Document> meta = parse_json_object(mcp_meta);
-    if (!meta) {
-      return Result<std::string>::failure("--mcp-meta is not the call's _meta as a JSON object (" +
-                                          meta.problem() + ")");
-    }
-    if (auto caller = caller_from_meta(*meta, known.clis)) return *caller;
-  }
+  if (auto named = caller_named_by_call(call, known.clis)) return *named;
   const auto recognize = [&known](const ProcessLink& link) {
     const AgentProfile* agent = agent_of_process(link, known.profiles);
     return agent == nullptr ? std::string() : std::string(agent->name);

@@ -1,16 +1,16 @@
 #pragma once
 // Who launches this worker: the caller its ownership record names (doc/launch-wrapper.md,
 // "The caller"). --caller-session-id when given; else the caller the dispatch call's `_meta`
-// names (--mcp-meta: per call, where the CLI sends one); else the caller resume-guard handed over
-// for the dispatch call that started this launch (process/caller_handover.h) by the nearest agent
-// CLI process above it (launch/agent_process.h); else the caller that CLI names to its MCP
-// servers ($CLAUDE_CODE_SESSION_ID, $QWEN_CODE_SESSION_ID, $COPILOT_AGENT_SESSION_ID:
-// AgentCli::caller_variable), only when that CLI is the nearest above and did not inherit it
-// itself — a Gemini CLI or OpenCode started from a Claude Code shell passes on Claude Code's
-// variable, which never names its own session. Never a guess: when the handovers name several
-// callers, or lapsed, or the variable is not the nearest CLI's own, there is none.
-// Failing: no caller is an expected outcome (the launch refuses to record), returned as the
-// sentence saying why.
+// or its arguments name (--mcp-call, --mcp-meta: per call, where the CLI allows it); else the
+// caller resume-guard handed over for the dispatch call that started this launch
+// (process/caller_handover.h) by the nearest agent CLI process above it (launch/agent_process.h);
+// else the caller that CLI names to its MCP servers ($CLAUDE_CODE_SESSION_ID,
+// $QWEN_CODE_SESSION_ID, $COPILOT_AGENT_SESSION_ID: AgentCli::caller_variable), only when that CLI
+// is the nearest above and did not inherit it itself — a Gemini CLI or OpenCode started from a
+// Claude Code shell passes on Claude Code's variable, which never names its own session. Never a
+// guess: when the handovers name several callers, or lapsed, or the variable is not the nearest
+// CLI's own, there is none. Failing: no caller is an expected outcome (the launch refuses to
+// record), returned as the sentence saying why.
 
 #include <span>
 #include <string>
@@ -23,17 +23,22 @@
 namespace fleet {
 
 // The caller of this launch; `flag` is --caller-session-id ("" when not given); `known` are the
-// agent CLIs whose process, caller variable or MCP call binding may name it; `mcp_meta` is the
-// dispatch call's `_meta` as JSON (--mcp-meta; "" when not given). A `_meta` that names the caller
-// through one of `clis`' McpCallBinding decides (its session, or the caller resume-guard
-// handed over for its call id — none there is no caller, never one found by ancestry); one
-// that names nothing they know leaves it to the handover by ancestry.
+// agent CLIs whose process, caller variable or MCP call binding may name it; `call` is what the
+// dispatcher got with the dispatch call. A call that names the caller through one of `clis`'
+// McpCallBinding decides (its session in `_meta`, or the caller resume-guard handed over for
+// its call id in `_meta` or its call token in the arguments — none there is no caller, never
+// one found by ancestry); one that names nothing they know leaves it to the handover by
+// ancestry.
 struct CallerClis {
   std::span<const AgentCli* const> clis;          // their caller variables and MCP bindings
   std::span<const AgentProfile* const> profiles;  // how their processes are known
 };
+struct DispatchCall {
+  std::string meta;    // --mcp-meta: the call's `_meta` as JSON ("" : not given)
+  std::string params;  // --mcp-call: the tools/call params (`arguments`, `_meta`) as JSON
+};
 Result<std::string> launch_caller(const std::string& flag, const CallerClis& known,
-                                  const std::string& mcp_meta = "");
+                                  const DispatchCall& call = {});
 
 // Where this launch records: `flag` (--state-dir) or the state directory the environment names
 // (resolve_state_dir); when nothing names one, the one the guard judged `caller`'s dispatch

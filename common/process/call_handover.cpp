@@ -99,7 +99,7 @@ HandedOverCaller caller_of_call(const std::string& dir, std::string_view call_id
       "no resume-guard hook handed over the caller of the dispatch call " + std::string(call_id) +
       " in the last " + std::to_string(kHandoverMaxAge.count() / 60) +
       " minutes (resume-guard not wired on the dispatch tool, or not trusted, or the call's "
-      "_meta is not this launch's)";
+      "_meta or call token is not this launch's)";
   const std::optional<std::string> boot = current_boot_id();
   const auto read = boot ? read_handover(dir + "/" + call_file_name(call_id)) : std::nullopt;
   prune_calls(dir, now);

@@ -260,8 +260,8 @@ HandedOverCaller caller_from_handover(const std::string& dir, const LaunchAncest
                      std::to_string(chain[nearest].pid) + ") handed over several callers (" +
                      names + ") in the last " + minutes +
                      ": it runs several sessions, and which one dispatched this launch is not "
-                     "certain (pass the call's _meta with --mcp-meta where the CLI sends one, or "
-                     "--caller-session-id)";
+                     "certain (pass the call on with --mcp-call, which names its caller where the "
+                     "CLI allows it, or --caller-session-id)";
   } else if (nearest < chain.size()) {
     handed.status = Status::lapsed;
     handed.problem = "the agent CLI process above this launch (pid " +

@@ -3,9 +3,10 @@
 // dispatch_food_truck the way fleet-hooks expects (README.md beside this file):
 // - each worker runs through `launch-wrapper --record-provenance`, so it is recorded with the
 //   orchestrator (L3) that called before it runs, in the store the guard judged that call with;
-// - the call's `_meta` goes to launch-wrapper unchanged (--mcp-meta): where the L3's CLI binds
-//   the call to its session (Claude Code, Codex), that decides the caller, whatever process
-//   tree this server runs in;
+// - the call itself (its arguments and `_meta`) goes to launch-wrapper unchanged (--mcp-call):
+//   where the L3's CLI binds the call to its session (Claude Code and Codex in `_meta`; Gemini
+//   CLI, GitHub Copilot CLI and OpenCode by the guard's token in the argument fleet_hooks_call),
+//   that decides the caller, whatever process tree this server runs in;
 // - a fresh worker may run in a git worktree of its own (FLEET_DISPATCH_WORKTREES=1), and its
 //   resume in the same directory;
 // - the reply is one JSON object naming `session_id` (the PostToolUse provenance-writer can
@@ -102,7 +103,7 @@ function rememberDirectory(session, dir) {
   try { fs.symlinkSync(dir, link); } catch (e) { if (e.code !== "EEXIST") throw e; }
 }
 
-function launchArguments(input, meta, dispatchId, summaryFile) {
+function launchArguments(input, params, dispatchId, summaryFile) {
   const agent = input.agent || "claude";
   const worker = WORKERS[agent];
   if (!worker) throw new Error(`unknown agent "${agent}": one of ${Object.keys(WORKERS).join(", ")}`);
@@ -114,7 +115,7 @@ function launchArguments(input, meta, dispatchId, summaryFile) {
     "--dispatch-id", dispatchId, "--recipe-name", input.recipe_name || "implement",
     "--step-name", input.step_name || "build", "--agent", agent,
     ...(worker.assigns ? ["--assign-session-id"] : []), "--summary-file", summaryFile,
-    ...(meta ? ["--mcp-meta", JSON.stringify(meta)] : []),
+    "--mcp-call", JSON.stringify(params),
     ...(input.completion_marker ? ["--completion-marker", input.completion_marker] : []),
     ...json("FLEET_DISPATCH_WRAPPER_ARGS", []),
     "--", ...worker.command(program, input, input.resume_session_id),
@@ -132,13 +133,13 @@ function run(program, args, options) {
   });
 }
 
-// One call: the worker run, or why not. `meta` is the request's params._meta.
-async function dispatch(input, meta) {
+// One call: the worker run, or why not. `params` are the tools/call request's, as they came.
+async function dispatch(input, params) {
   const dispatchId = `d-${process.pid}-${Date.now()}-${++dispatches}`;
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "fleet-dispatch-"));
   const summaryFile = path.join(scratch, "summary.json");
   try {
-    const args = launchArguments(input, meta, dispatchId, summaryFile);
+    const args = launchArguments(input, params, dispatchId, summaryFile);
     const cwd = workerDirectory(input, dispatchId);
     const agent = input.agent || "claude";
     const launched = await run(env.FLEET_DISPATCH_LAUNCHER || "launch-wrapper", args,
@@ -167,7 +168,7 @@ function send(message) {
 
 async function call(id, params) {
   const input = (params && params.arguments) || {};
-  const { result, error, stderr } = await dispatch(input, params && params._meta);
+  const { result, error, stderr } = await dispatch(input, params);
   if (env.FLEET_DISPATCH_JOURNAL)
     fs.appendFileSync(env.FLEET_DISPATCH_JOURNAL, JSON.stringify({ input, result, stderr }) + "\n");
   const text = error ? `Refused: ${error}` : JSON.stringify(result);

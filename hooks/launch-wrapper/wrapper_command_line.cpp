@@ -75,12 +75,18 @@ void LaunchWrapperCommandLine::add_provenance_options(CLI::App& app) {
                  "The launching session (default: the caller --mcp-meta names, else the caller "
                  "resume-guard handed over for the dispatch call, else " +
                      caller_variables(agent_clis()) + ")");
+  CLI::Option* call =
+      app.add_option("--mcp-call", o.provenance.mcp_call,
+                     "The dispatch call (params of the MCP tools/call request: its arguments and "
+                     "_meta) as JSON, passed on unchanged: binds the caller to this call where "
+                     "the agent CLI allows it (" +
+                         mcp_call_clis_text() + ")")
+          ->option_text("JSON");
   app.add_option("--mcp-meta", o.provenance.mcp_meta,
-                 "The dispatch call's _meta (params._meta of the MCP tools/call request) as JSON, "
-                 "passed on unchanged: binds the caller to this call where the agent CLI sends "
-                 "one (" +
-                     mcp_call_clis_text() + ")")
-      ->option_text("JSON");
+                 "The dispatch call's _meta alone (params._meta) as JSON, passed on unchanged "
+                 "(--mcp-call passes the whole call)")
+      ->option_text("JSON")
+      ->excludes(call);
   app.add_option("--kitchen-id", o.provenance.kitchen_id,
                  "Kitchen (default: $FLEET_HOOKS_KITCHEN_ID, $AUTOSKILLIT_CAMPAIGN_ID)");
   app.add_option("--dispatch-id", o.provenance.dispatch_id, "Dispatch id for the record");

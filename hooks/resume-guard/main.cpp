@@ -47,6 +47,7 @@ int main(int argc, char** argv) {
   }
 
   fleet::GuardDecision decision;
+  std::optional<std::string> out;
   std::optional<std::string> handover_log;
   std::optional<std::string> guard_log;
   try {
@@ -55,13 +56,15 @@ int main(int argc, char** argv) {
     const fleet::ResumeRequest request = fleet::read_resume_request(hook, options.tools);
     decision = fleet::decide_resume(request, options);
     guard_log = fleet::log_guard_decision(hook, request, decision, options);
-    handover_log =
-        fleet::hand_over_caller(request, decision, fleet::judged_state_dir(options, request));
+    const fleet::CallerHandover handover = fleet::hand_over_caller(
+        request, decision, fleet::judged_state_dir(options, request), *options.agent);
+    handover_log = handover.log;
+    out = fleet::guard_answer(decision, hook, handover.token, *options.agent);
   } catch (const std::exception& e) {
     decision.log = std::string("resume-guard: internal error: ") + e.what() + "; no decision made";
+    out = decision.output(*options.agent);
   }
-  if (const auto out = decision.output(*options.agent))
-    std::fwrite(out->data(), 1, out->size(), stdout);
+  if (out) std::fwrite(out->data(), 1, out->size(), stdout);
   if (decision.log) std::fprintf(stderr, "%s\n", decision.log->c_str());
   if (guard_log) std::fprintf(stderr, "%s\n", guard_log->c_str());
   if (handover_log) std::fprintf(stderr, "%s\n", handover_log->c_str());

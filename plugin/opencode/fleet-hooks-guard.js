@@ -4,7 +4,10 @@
 // tool (an MCP tool reaches plugins as <server>_<tool>: fleet_dispatch_food_truck) and each tool
 // of MORE_TOOLS it asks `resume-guard --agent opencode`, in Claude Code's PreToolUse input, and
 // refuses the call by throwing: OpenCode then does not run the tool and gives the model the
-// message. It also refuses when resume-guard cannot run, fails or answers something it cannot
+// message. A call the guard lets through it gives the input the guard answered
+// (hookSpecificOutput.updatedInput: the call's arguments with the guard's call token, which
+// binds the caller to the call), written into output.args, the very object OpenCode sends its
+// MCP server as the call's arguments. It also refuses when resume-guard cannot run, fails or answers something it cannot
 // read, or when PATH finds it only through a relative entry or inside the project: a guard that
 // silently lets calls through is worse than none. A subagent runs in a child
 // session; its call is judged as the call of the session at the root of its parents (the L3
@@ -87,8 +90,25 @@ function suiteProgram(name, directory) {
   return {};
 }
 
-// resume-guard's answer to `hookInput`: "" to let the call run, else the reason it is refused.
+// resume-guard's answer to `hookInput`: {refused: the reason the call is refused} or
+// {input: the call's arguments as the guard rewrote them, when it did}.
 function guardAnswer(hookInput, directory) {
+  const answer = guardOutput(hookInput, directory);
+  if (typeof answer === "string") return answer === "" ? {} : { refused: answer };
+  const decision = answer.hookSpecificOutput;
+  if (decision && decision.permissionDecision === "deny")
+    return { refused: decision.permissionDecisionReason };
+  if (answer.systemMessage) console.error(`fleet-hooks: ${answer.systemMessage}`);
+  const input = decision && decision.updatedInput;
+  if (input === undefined) return {};
+  if (!input || typeof input !== "object" || Array.isArray(input))
+    return { refused: `${GUARD} answered an input that is not an object; the dispatch is refused` };
+  return { input };
+}
+
+// resume-guard's output on `hookInput`, parsed; a string when there is none to parse: "" to let
+// the call run, else the reason it is refused.
+function guardOutput(hookInput, directory) {
   const guard = suiteProgram(GUARD, directory);
   if (guard.refused) return `${guard.refused}; until then every dispatch is refused`;
   const run = spawnSync(guard.path ?? GUARD, ["--agent", "opencode", ...TOOL_OPTIONS], {
@@ -102,16 +122,11 @@ function guardAnswer(hookInput, directory) {
     return `${GUARD} failed (exit ${run.status ?? run.signal}: ${run.stderr.trim()}); the dispatch is refused`;
   }
   if (run.stdout.trim() === "") return "";
-  let answer;
   try {
-    answer = JSON.parse(run.stdout);
-  } catch {
-    return `${GUARD} answered what this plugin cannot read (${run.stdout.trim()}); the dispatch is refused`;
-  }
-  const decision = answer.hookSpecificOutput;
-  if (decision && decision.permissionDecision === "deny") return decision.permissionDecisionReason;
-  if (answer.systemMessage) console.error(`fleet-hooks: ${answer.systemMessage}`);
-  return "";
+    const answer = JSON.parse(run.stdout);
+    if (answer && typeof answer === "object" && !Array.isArray(answer)) return answer;
+  } catch {}
+  return `${GUARD} answered what this plugin cannot read (${run.stdout.trim()}); the dispatch is refused`;
 }
 
 // The hook input of `event` for the call `input` with `args`, as the suite's programs read it.
@@ -168,8 +183,13 @@ export const FleetHooksGuard = async ({ client, directory }) => ({
   "tool.execute.before": async (input, output) => {
     if (!isDispatchTool(input.tool)) return;
     const hook = await hookInput(client, directory, "PreToolUse", input, output.args);
-    const reason = guardAnswer(hook, directory);
-    if (reason !== "") throw new Error(reason);
+    const answer = guardAnswer(hook, directory);
+    if (answer.refused !== undefined) throw new Error(answer.refused);
+    if (answer.input) {
+      // In place: OpenCode sends this object, not the member, to the MCP server.
+      for (const key of Object.keys(output.args)) delete output.args[key];
+      Object.assign(output.args, answer.input);
+    }
   },
   "tool.execute.after": async (input, output) => {
     if (!isDispatchTool(input.tool) || !output || !Array.isArray(output.content)) return;

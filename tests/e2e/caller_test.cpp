@@ -20,9 +20,9 @@ namespace {
 // An L3 (in a kitchen of its own, so only its caller id can let its resume through)
 // dispatches a worker, which finds its own record naming that L3 as it starts; the L3 resumes
 // it; a stranger's resume is denied and never reaches the dispatcher.
-void recorded_at_launch(const std::string& agent, bool worktrees = false) {
+void recorded_at_launch(const std::string& agent, bool worktrees = false, bool detached = false) {
   AgentFleet fleet(agent, FLEET_E2E_FIXTURES, FLEET_E2E_CACHE,
-                   {.record_at_launch = true, .worktrees = worktrees});
+                   {.record_at_launch = true, .worktrees = worktrees, .detached = detached});
   fleet.install();
   fleet.trust();
   const auto check = fleet.check();
@@ -54,7 +54,9 @@ void recorded_at_launch(const std::string& agent, bool worktrees = false) {
   CHECK(call_field(calls[1], "result", "directory") == directory);
   CHECK((directory.find("/.git/fleet-worktrees/") != std::string::npos) == worktrees);
   CHECK(call_field(calls[1], "result", "exit_code") == "0");
-  CHECK(fleet.tool_results().find(fleet.profile().blocked_prefix) == std::string::npos);
+  // Nothing was blocked (OpenCode gives the model the guard's reason alone).
+  const std::string& prefix = fleet.profile().blocked_prefix;
+  CHECK(fleet.tool_results().find(prefix.empty() ? "Refused" : prefix) == std::string::npos);
 
   fleet.check_stranger_denied(worker, owner.session_id, 2);
 }
@@ -74,4 +76,20 @@ TEST_CASE("e2e: caller - a Codex L3's worker in its own worktree is recorded whe
 
 TEST_CASE("e2e: caller - a Gemini L3's worker is recorded at launch with no caller passed") {
   recorded_at_launch("gemini");
+}
+
+// Launched outside the L3's process tree (a dispatcher service reached over a socket), where no
+// handover by ancestry reaches: the guard's call token, which the CLI's pre-tool hook put in
+// the call's arguments (fleet_hooks_call) and the dispatcher passed on with --mcp-call, names
+// the caller of each call (doc/resume-guard.md, "Caller handover").
+TEST_CASE("e2e: caller - a Gemini L3's worker launched outside its tree is recorded by token") {
+  recorded_at_launch("gemini", false, true);
+}
+
+TEST_CASE("e2e: caller - a Copilot L3's worker launched outside its tree is recorded by token") {
+  recorded_at_launch("copilot", false, true);
+}
+
+TEST_CASE("e2e: caller - an OpenCode L3's worker launched outside its tree is recorded by token") {
+  recorded_at_launch("opencode", false, true);
 }

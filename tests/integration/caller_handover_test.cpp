@@ -372,12 +372,120 @@ TEST_CASE("caller handover per call: one CLI process running two sessions, dispa
   const RunResult r = run_process(agent_cli(script));
   CHECK(r.exit_code == 125);  // the last launch, without _meta
   CHECK_MESSAGE(r.err.find("handed over several callers") != std::string::npos, r.err);
-  CHECK(r.err.find("--mcp-meta") != std::string::npos);  // what the user can do
+  CHECK(r.err.find("--mcp-call") != std::string::npos);  // what the user can do
   const auto records = fleet.records();
   REQUIRE(records.size() == 3);
   CHECK(records[0].caller_session_id == kCallerA);
   CHECK(records[1].caller_session_id == kCallerB);
   CHECK(records[2].caller_session_id == kCallerA);
+}
+
+namespace {
+
+// The shell command of a Gemini CLI BeforeTool hook on `caller`'s fresh dispatch call whose
+// model wrote `model_arguments` (JSON members), then of its dispatcher, which passes the call
+// as the CLI sends it (the arguments the hook answered) to launch `dispatch_id` with
+// --mcp-call. The sed takes the arguments out of the guard's
+// {"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{…}}}.
+std::string gemini_dispatch(Fleet& fleet, const std::string& caller, const std::string& dispatch_id,
+                            const std::string& model_arguments = R"("prompt":"build")") {
+  const std::string input = fleet.tmp / ("gemini-input-" + dispatch_id + ".json");
+  write_file(input, R"({"session_id":")" + caller +
+                        R"(","hook_event_name":"BeforeTool","cwd":"/","tool_name":)"
+                        R"("mcp_kitchen_dispatch_food_truck","tool_input":{)" +
+                        model_arguments + "}}");
+  const std::string answered = fleet.tmp / ("gemini-answer-" + dispatch_id + ".json");
+  return kGuard + " --agent gemini --state-dir " + fleet.state() + " < " + input + " > " +
+         answered +
+         R"( && call=$(sed -e 's/^{"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":/{"arguments":/' -e 's/}$//' )" +
+         answered + ") && " + fleet.launch(dispatch_id, R"(--mcp-call "$call")");
+}
+
+}  // namespace
+
+TEST_CASE("caller handover per call: a call token binds each call of one CLI process's sessions") {
+  // Gemini CLI, GitHub Copilot CLI and OpenCode send their MCP server nothing of the caller,
+  // but their pre-tool hook can rewrite the call: resume-guard mints a token for each call it
+  // lets through, leaves the caller under it and puts it in the call's arguments
+  // (fleet_hooks_call), overwriting what the model wrote there. One host process running two
+  // sessions that dispatch in turn: by ancestry the launches are not certain (several
+  // callers), by token each is its own session's.
+  Fleet fleet;
+  const std::string script =
+      gemini_dispatch(fleet, kCallerA, "d-a1", R"("prompt":"x","fleet_hooks_call":"guess")") +
+      " && " + gemini_dispatch(fleet, kCallerB, "d-b1") + " && " +
+      gemini_dispatch(fleet, kCallerA, "d-a2") + " && " + fleet.launch("d-blind");
+  const RunResult r = run_process(agent_cli(script));
+  CHECK(r.exit_code == 125);  // the last launch, which passed nothing of its call
+  CHECK_MESSAGE(r.err.find("handed over several callers") != std::string::npos, r.err);
+  CHECK(r.err.find("--mcp-call") != std::string::npos);  // what the user can do
+  const auto records = fleet.records();
+  REQUIRE_MESSAGE(records.size() == 3, r.err);
+  CHECK(records[0].caller_session_id == kCallerA);
+  CHECK(records[1].caller_session_id == kCallerB);
+  CHECK(records[2].caller_session_id == kCallerA);
+  // The model's own value was overwritten with an unguessable token (128 bits, in hex); the
+  // handover directory names it only by its digest.
+  const std::string answer = read_file(fleet.tmp / "gemini-answer-d-a1.json");
+  CHECK(answer.find("guess") == std::string::npos);
+  const auto at = answer.find(R"("fleet_hooks_call":")");
+  REQUIRE(at != std::string::npos);
+  const std::string token = answer.substr(at + 20, answer.find('"', at + 20) - at - 20);
+  CHECK(token.size() == 32);
+  CHECK(token.find_first_not_of("0123456789abcdef") == std::string::npos);
+}
+
+TEST_CASE("caller handover per call: a token no guard handed over is refused, never guessed") {
+  // Beneath an L3 whose handover by ancestry is fresh: a forged or unknown token, or one that
+  // is not a string, names no caller, and the launch is refused (exit 125, nothing recorded).
+  Fleet fleet;
+  std::string call;
+  std::string why;
+  SUBCASE("an unknown token") {
+    call = R"({"arguments":{"prompt":"x","fleet_hooks_call":"00000000000000000000000000000000"}})";
+    why = "no resume-guard hook handed over the caller of the dispatch call 0000";
+  }
+  SUBCASE("a token that is not a string") {
+    call = R"({"arguments":{"fleet_hooks_call":7}})";
+    why = "the call's argument fleet_hooks_call is not a call token";
+  }
+  SUBCASE("not the call's params as JSON") {
+    call = "arguments";
+    why = "--mcp-call is not the call's tools/call params as a JSON object";
+  }
+  const RunResult r = run_process(
+      agent_cli(fleet.hook(kCallerA) + " && " + fleet.launch("d-1", "--mcp-call '" + call + "'")));
+  CHECK(r.exit_code == 125);
+  CHECK_MESSAGE(r.err.find(why) != std::string::npos, r.err);
+  CHECK(r.out.find("recorded-before-start") == std::string::npos);
+  CHECK(fleet.records().empty());
+}
+
+TEST_CASE("caller handover per call: --mcp-call without a token leaves it to the ancestry") {
+  // A call that carries no token and a _meta that names no caller (Qwen Code 0.24.4): the
+  // handover by ancestry names the caller, as with --mcp-meta; Claude Code's _meta inside
+  // --mcp-call still binds its call.
+  Fleet fleet;
+  REQUIRE(run_process(agent_cli(kGuard + " --state-dir " + fleet.state() + " < " +
+                                call_input(fleet, kCallerB, "toolu_B")))
+              .exit_code == 0);
+  RunResult r = run_process(
+      agent_cli(fleet.hook(kCallerA) + " && " +
+                fleet.launch("d-a", R"(--mcp-call '{"name":"dispatch_food_truck","arguments":)"
+                                    R"({"prompt":"x"},"_meta":{"progressToken":1}}')")));
+  CHECK_MESSAGE(r.exit_code == 0, r.err);
+  r = run_process(
+      agent_cli(fleet.hook(kCallerA) + " && " +
+                fleet.launch("d-b", R"(--mcp-call '{"arguments":{"prompt":"x"},)"
+                                    R"("_meta":{"claudecode/toolUseId":"toolu_B"}}')")));
+  CHECK_MESSAGE(r.exit_code == 0, r.err);
+  // --mcp-meta and --mcp-call are one or the other.
+  r = run_process(agent_cli(fleet.launch("d-c", "--mcp-meta '{}' --mcp-call '{}'")));
+  CHECK(r.exit_code != 0);
+  const auto records = fleet.records();
+  REQUIRE(records.size() == 2);
+  CHECK(records[0].caller_session_id == kCallerA);
+  CHECK(records[1].caller_session_id == kCallerB);
 }
 
 TEST_CASE(

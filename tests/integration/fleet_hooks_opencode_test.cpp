@@ -209,3 +209,51 @@ TEST_CASE(
   CHECK_MESSAGE(contains(r.out, "resume-guard was found inside the project"), (r.out + r.err));
   CHECK(!contains(r.out, "let through"));
 }
+
+TEST_CASE(
+    "fleet-hooks opencode: the plugin gives a call the guard's token, which names its caller to "
+    "the launch") {
+  // OpenCode 1.18.33 sends its MCP server the very object tool.execute.before got as
+  // output.args: the plugin writes the guard's rewritten input into it, so the call carries
+  // the token resume-guard minted and left the caller under (fleet_hooks_call, overwriting the
+  // model's value); launch-wrapper --mcp-call finds the caller by it. node stands in for
+  // OpenCode.
+  const RunResult node = fleet::test::run_process({"/bin/sh", "-c", "command -v node"});
+  if (node.exit_code != 0) {
+    MESSAGE("skipped: node is not installed (OpenCode's plugin is JavaScript)");
+    return;
+  }
+  std::string node_path = node.out;
+  while (!node_path.empty() && node_path.back() == '\n') node_path.pop_back();
+  Machine m;
+  REQUIRE(m.run({"install", "--project", m.dir, "--agent", "opencode"}).exit_code == 0);
+  const std::string driver =
+      "const { FleetHooksGuard } = await import(process.argv[1]);"
+      "const client = { session: { get: async () => ({ data: {} }) } };"
+      "const hooks = await FleetHooksGuard({ client, directory: process.argv[2] });"
+      "const output = { args: { prompt: 'build', fleet_hooks_call: 'the model wrote this' } };"
+      "const sent = output.args;"
+      "await hooks['tool.execute.before']("
+      "  { tool: 'kitchen_dispatch_food_truck', sessionID: 'ses_caller1', callID: 'c1' }, output);"
+      "console.log(JSON.stringify({ same: sent === output.args, arguments: output.args }));";
+  const std::vector<std::pair<std::string, std::string>> env = {{"PATH", m.path(true)},
+                                                                {"HOME", m.home}};
+  const RunResult r = fleet::test::run_process(
+      {node_path, "--input-type=module", "-e", driver, plugin(m), m.dir}, {"", env, m.dir});
+  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+  CHECK_MESSAGE(contains(r.out, R"("same":true)"), r.out);  // changed in place
+  CHECK(!contains(r.out, "the model wrote this"));
+  CHECK(contains(r.out, R"("prompt":"build")"));
+  const std::string printed = r.out.substr(r.out.find(R"("arguments")"));
+  std::string call = "{";
+  call.append(printed, 0, printed.rfind('}'));  // {"arguments":{…}
+  call += "}";
+  const std::string state = m.tmp / "state";
+  const RunResult launched = fleet::test::run_process(
+      {FLEET_LAUNCH_WRAPPER, "--quiet", "--record-provenance", "--state-dir", state, "--session-id",
+       "w-1", "--recipe-name", "implement", "--mcp-call", call, "--", "/bin/true"},
+      {"", env, m.dir});
+  CHECK_MESSAGE(launched.exit_code == 0, (launched.err + call));
+  CHECK(contains(read_file(state + "/session_provenance.jsonl"),
+                 R"("caller_session_id":"ses_caller1")"));
+}

@@ -124,6 +124,25 @@ AgentAnswer read_answer(const AgentCli& agent, const std::string& out) {
   if (auto message = string_member(doc, "systemMessage"); message && doc.MemberCount() == 1) {
     return {AgentAnswer::Kind::advisory, std::string(*message)};
   }
+  // A call let through with its input rewritten to carry the call token: Gemini's
+  // {"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{…}}}, Copilot's and the
+  // OpenCode plugin's {"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{…}}},
+  // an advisory beside it; never a permission decision.
+  const bool gemini = agent.name == "gemini";
+  if (gemini || agent.name == "copilot" || agent.name == "opencode") {
+    const rapidjson::Value* specific = member(doc, "hookSpecificOutput");
+    const rapidjson::Value* input =
+        specific == nullptr ? nullptr : member(*specific, gemini ? "tool_input" : "updatedInput");
+    if (input != nullptr) {
+      const auto message = string_member(doc, "systemMessage");
+      const auto token = string_member(*input, "fleet_hooks_call");
+      if (!token || specific->MemberCount() != 2 || doc.MemberCount() != (message ? 2u : 1u) ||
+          string_member(*specific, "hookEventName") != (gemini ? "BeforeTool" : "PreToolUse"))
+        return {};
+      return {message ? AgentAnswer::Kind::advisory : AgentAnswer::Kind::silent,
+              std::string(message.value_or("")), std::string(*token)};
+    }
+  }
   if (agent.name == "gemini") {  // {"decision":"deny","reason":…}
     if (doc.MemberCount() != 2 || string_member(doc, "decision") != "deny") return {};
     return {AgentAnswer::Kind::deny, std::string(string_member(doc, "reason").value_or(""))};

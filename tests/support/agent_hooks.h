@@ -33,6 +33,9 @@ std::string agent_post_tool_input(const AgentCli& agent, const std::string& call
 struct AgentAnswer {
   enum class Kind { silent, deny, advisory, other } kind = Kind::other;
   std::string text;  // the deny's reason or the advisory's message
+  // The call token the answer put in the call's arguments (Gemini CLI, GitHub Copilot CLI,
+  // OpenCode: a call it lets through, silent or advisory); "" : none.
+  std::string token = "";
 };
 AgentAnswer read_answer(const AgentCli& agent, const std::string& out);
 

@@ -97,7 +97,10 @@ Env mcp_dispatcher_env(const MockMessagesApi& api, const DispatcherPaths& paths)
   Env env = api.client_env();  // for the Claude Code workers
   env.insert(env.end(), {{"HOME", paths.home},
                          {"PATH", paths.path},
-                         {"FLEET_DISPATCH_LAUNCHER", paths.bin + "/launch-wrapper"},
+                         {"FLEET_DISPATCH_LAUNCHER", paths.detached_launcher.empty()
+                                                         ? paths.bin + "/launch-wrapper"
+                                                         : paths.detached_launcher},
+                         {"FLEET_E2E_LAUNCH_WRAPPER", paths.bin + "/launch-wrapper"},
                          {"FLEET_DISPATCH_PROGRAM_CLAUDE", paths.claude},
                          {"FLEET_DISPATCH_KITCHEN", "kitchen-1"},
                          {"FLEET_DISPATCH_WRAPPER_ARGS", kDispatcherWrapperArgs},
@@ -125,8 +128,10 @@ std::string call_field(const std::string& call_line, const char* object, const c
 }
 
 Env AgentFleet::dispatcher_env() const {
-  return mcp_dispatcher_env(*api_, {home_, path_, bin_, claude_, state_, calls_,
-                                    options_.record_at_launch, options_.tool, options_.worktrees});
+  return mcp_dispatcher_env(
+      *api_,
+      {home_, path_, bin_, claude_, state_, calls_, options_.record_at_launch, options_.tool,
+       options_.worktrees, options_.detached ? fixtures_ + "/detached_launch.sh" : std::string()});
 }
 
 void AgentFleet::configure_codex() const {

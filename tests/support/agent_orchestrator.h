@@ -38,6 +38,9 @@ struct DispatcherPaths {
   bool record_at_launch = false;
   std::string tool = "";   // its tool (FLEET_DISPATCH_TOOL); "" : dispatch_food_truck
   bool worktrees = false;  // FleetOptions::worktrees
+  // FleetOptions::detached: the launcher that runs launch-wrapper outside the L3's process
+  // tree (tests/e2e/fixtures/detached_launch.sh); "" : launch-wrapper itself.
+  std::string detached_launcher = "";
 };
 // The dispatcher's environment: `api` for its Claude Code workers (kitchen-1) and `paths`; no
 // record of its own (the L3's post-tool hook records the worker) unless paths.record_at_launch.
@@ -72,6 +75,10 @@ struct FleetOptions {
   // of its own (FLEET_DISPATCH_WORKTREES=1) and names no state directory: the launch records
   // where the guard judged the call.
   bool worktrees = false;
+  // The dispatcher runs launch-wrapper detached from the L3's process tree (as a dispatcher
+  // service that CLIs reach over a socket does): no handover by ancestry reaches the launch,
+  // only what the call itself carries (--mcp-call) can name its caller.
+  bool detached = false;
 };
 
 class AgentFleet {

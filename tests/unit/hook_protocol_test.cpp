@@ -151,3 +151,44 @@ TEST_CASE("hook_protocol: the caller is the session that owns the call") {
     CHECK(HookInput(text, fleet::claude_code()).caller_session_id() == "main-1");
   }
 }
+
+TEST_CASE("hook_protocol: the call token's rewrite in each CLI's output form") {
+  const rapidjson::Document model_input = fleet::test::json_document(
+      R"({"prompt":"build it","resume_session_id":"w-1","fleet_hooks_call":"the model's guess"})");
+  // Gemini CLI 0.61.0: hookSpecificOutput.tool_input, the whole input (tool.build checks it).
+  CHECK(pre_tool_use_rewrite(model_input, kCallTokenArgument, "t0k3n", "",
+                             *find_agent_cli("gemini")) ==
+        R"({"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"prompt":"build it",)"
+        R"("resume_session_id":"w-1","fleet_hooks_call":"t0k3n"}}})"
+        "\n");
+  // GitHub Copilot CLI and the suite's OpenCode plugin: hookSpecificOutput.updatedInput.
+  for (const char* name : {"copilot", "opencode"}) {
+    CAPTURE(name);
+    const rapidjson::Document out = fleet::test::json_document(
+        pre_tool_use_rewrite(model_input, kCallTokenArgument, "t0k3n", "", *find_agent_cli(name)));
+    const auto& specific = out["hookSpecificOutput"];
+    CHECK(std::string(specific["hookEventName"].GetString()) == "PreToolUse");
+    CHECK(!specific.HasMember("permissionDecision"));  // never an allow
+    const auto& input = specific["updatedInput"];
+    CHECK(input.MemberCount() == 3);
+    CHECK(std::string(input["fleet_hooks_call"].GetString()) == "t0k3n");
+    CHECK(std::string(input["prompt"].GetString()) == "build it");
+  }
+  // An advisory stays beside the rewrite.
+  const rapidjson::Document advised = fleet::test::json_document(pre_tool_use_rewrite(
+      model_input, kCallTokenArgument, "t0k3n", "not checked", *find_agent_cli("copilot")));
+  CHECK(std::string(advised["systemMessage"].GetString()) == "not checked");
+  CHECK(advised["hookSpecificOutput"]["updatedInput"].HasMember("fleet_hooks_call"));
+}
+
+TEST_CASE("hook_protocol: which CLIs bind a call by a token") {
+  // Those whose pre-tool hook can change what reaches the MCP server; Claude Code and Codex
+  // name the caller in _meta themselves; Qwen Code 0.24.4 lets no PreToolUse hook change it.
+  for (const AgentCli* agent : agent_clis()) {
+    CAPTURE(agent->name);
+    const bool token =
+        agent->name == "gemini" || agent->name == "copilot" || agent->name == "opencode";
+    CHECK(binds_call_token(*agent) == token);
+    if (token) CHECK(agent->mcp_call.token_argument == kCallTokenArgument);
+  }
+}

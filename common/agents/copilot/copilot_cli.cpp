@@ -59,6 +59,12 @@ constexpr AgentCli kCopilotCli = {
     // Its hook runner names ${COPILOT_PROJECT_DIR} and ${CLAUDE_PROJECT_DIR} (GitHub Copilot CLI
     // 1.0.102, read in its code; doc/cli-facts.md).
     .project_dir_variable = "CLAUDE_PROJECT_DIR",
+    // A PreToolUse hook's hookSpecificOutput.updatedInput replaces the call's arguments (1.0.102,
+    // doc/cli-facts.md): the call carries its token there.
+    .mcp_call = {.session_path = "", .call_id_key = "", .token_argument = kCallTokenArgument},
+    .input_rewrite = {.wrapper = "hookSpecificOutput",
+                      .event_key = "hookEventName",
+                      .input_key = "updatedInput"},
 };
 
 }  // namespace fleet

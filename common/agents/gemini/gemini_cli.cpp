@@ -56,6 +56,14 @@ constexpr AgentCli kGeminiCli = {
                  .env_member = "",
                  .files = {.system = {}, .project = {}, .env_files = kGeminiEnvFiles},
                  .variables = kGeminiOwnVariables},
+    // Its MCP calls carry nothing of the caller, but a BeforeTool hook's
+    // hookSpecificOutput.tool_input replaces the call's arguments (0.61.0, read in its code:
+    // BeforeToolHookOutput.getModifiedToolInput, evaluateBeforeToolHook; checked against the
+    // tool's schema by tool.build): the call carries its token there.
+    .mcp_call = {.session_path = "", .call_id_key = "", .token_argument = kCallTokenArgument},
+    .input_rewrite = {.wrapper = "hookSpecificOutput",
+                      .event_key = "hookEventName",
+                      .input_key = "tool_input"},
 };
 
 }  // namespace fleet

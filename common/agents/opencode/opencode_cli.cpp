@@ -42,6 +42,13 @@ constexpr AgentCli kOpenCodeCli = {
                .file_name = "fleet-hooks-guard.js",
                .contents = &opencode_plugin_contents,
                .tools_line = "const MORE_TOOLS = "},
+    // The plugin writes the guard's hookSpecificOutput.updatedInput into tool.execute.before's
+    // output.args, the object OpenCode 1.18.33 then sends its MCP server as the call's
+    // arguments (doc/cli-facts.md): the call carries its token there.
+    .mcp_call = {.session_path = "", .call_id_key = "", .token_argument = kCallTokenArgument},
+    .input_rewrite = {.wrapper = "hookSpecificOutput",
+                      .event_key = "hookEventName",
+                      .input_key = "updatedInput"},
 };
 
 }  // namespace fleet
