@@ -30,6 +30,10 @@ std::optional<std::string> real_path(const std::string& path) {
   return std::string(resolved);
 }
 
+std::string resolved_path(const std::string& path) {
+  return real_path(path).value_or(path);
+}
+
 bool path_within(const std::string& parent, const std::string& child) {
   if (parent == "/") return child.starts_with("/");
   return child == parent || (child.starts_with(parent) && child[parent.size()] == '/');

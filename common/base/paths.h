@@ -24,6 +24,9 @@ std::string current_directory();
 // cannot be resolved (it does not exist, a link leads nowhere, no permission).
 std::optional<std::string> real_path(const std::string& path);
 
+// `path` resolved as real_path does, or as given when it cannot be.
+std::string resolved_path(const std::string& path);
+
 // Whether `child` is the directory `parent` or lies inside it (both absolute, compared as
 // written: resolve them first where symbolic links matter).
 bool path_within(const std::string& parent, const std::string& child);

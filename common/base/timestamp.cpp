@@ -8,13 +8,14 @@
 namespace fleet {
 namespace {
 
-// The `count` digits at the front of `text` as a number, consumed; nullopt when they are not
-// all digits.
-std::optional<int> take_digits(std::string_view& text, std::size_t count) {
-  if (text.size() < count) return std::nullopt;
+// The `count` digits at the front of `text` as a number, consumed; -1 when they are not all
+// digits. (Not an optional: GCC 12 warns of optionals of this shape as maybe uninitialized
+// where it inlines this into parse_timestamp_micros.)
+int take_digits(std::string_view& text, std::size_t count) {
+  if (text.size() < count) return -1;
   int value = 0;
   for (std::size_t i = 0; i < count; ++i) {
-    if (text[i] < '0' || text[i] > '9') return std::nullopt;
+    if (text[i] < '0' || text[i] > '9') return -1;
     value = value * 10 + (text[i] - '0');
   }
   text.remove_prefix(count);
@@ -46,11 +47,11 @@ std::optional<int> take_zone(std::string_view& text) {
   if (text.empty() || take(text, 'Z') || take(text, 'z')) return 0;
   const int sign = text.front() == '-' ? -1 : 1;
   if (!take(text, '+') && !take(text, '-')) return std::nullopt;
-  const auto hours = take_digits(text, 2);
+  const int hours = take_digits(text, 2);
   take(text, ':');
-  const auto minutes = take_digits(text, 2);
-  if (!hours || !minutes || *hours > 23 || *minutes > 59) return std::nullopt;
-  return sign * (*hours * 3600 + *minutes * 60);
+  const int minutes = take_digits(text, 2);
+  if (hours < 0 || minutes < 0 || hours > 23 || minutes > 59) return std::nullopt;
+  return sign * (hours * 3600 + minutes * 60);
 }
 
 }  // namespace
@@ -75,26 +76,26 @@ std::int64_t utc_micros_now() {
 
 std::optional<std::int64_t> parse_timestamp_micros(std::string_view text) {
   struct tm parts {};
-  const auto year = take_digits(text, 4);
+  const int year = take_digits(text, 4);
   const bool dashes = take(text, '-');
-  const auto month = take_digits(text, 2);
-  const auto day = dashes && take(text, '-') ? take_digits(text, 2) : std::nullopt;
-  if (!year || !month || !day || *month < 1 || *month > 12 || *day < 1 || *day > 31)
-    return std::nullopt;
-  parts.tm_year = *year - 1900;
-  parts.tm_mon = *month - 1;
-  parts.tm_mday = *day;
+  const int month = take_digits(text, 2);
+  const int day = dashes && take(text, '-') ? take_digits(text, 2) : -1;
+  if (year < 0 || month < 1 || month > 12 || day < 1 || day > 31) return std::nullopt;
+  parts.tm_year = year - 1900;
+  parts.tm_mon = month - 1;
+  parts.tm_mday = day;
   std::int64_t micros = 0;
   if (take(text, 'T') || take(text, 't') || take(text, ' ')) {
-    const auto hour = take_digits(text, 2);
-    const auto minute = take(text, ':') ? take_digits(text, 2) : std::nullopt;
-    const auto second = take(text, ':') ? take_digits(text, 2) : std::optional<int>(0);
+    const int hour = take_digits(text, 2);
+    const int minute = take(text, ':') ? take_digits(text, 2) : -1;
+    const int second = take(text, ':') ? take_digits(text, 2) : 0;
     const auto fraction = take_fraction(text);
-    if (!hour || !minute || !second || !fraction || *hour > 23 || *minute > 59 || *second > 60)
+    if (hour < 0 || minute < 0 || second < 0 || !fraction || hour > 23 || minute > 59 ||
+        second > 60)
       return std::nullopt;
-    parts.tm_hour = *hour;
-    parts.tm_min = *minute;
-    parts.tm_sec = *second;
+    parts.tm_hour = hour;
+    parts.tm_min = minute;
+    parts.tm_sec = second;
     micros = *fraction;
   }
   const auto zone = take_zone(text);

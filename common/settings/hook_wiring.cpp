@@ -5,6 +5,7 @@
 #include "base/error.h"
 #include "base/exit_status.h"
 #include "base/json.h"
+#include "base/word_list.h"
 #include "hook/tool_names.h"
 #include "settings/matcher.h"
 
@@ -91,10 +92,6 @@ Error own_matcher_misses(const SuiteHook& hook, const AgentCli& agent, const std
                "', which does not select " + tool + " and " +
                mcp_tool_name("<server>", tool, agent) + "; " + fix +
                " by hand, or remove the entry and run install again (nothing was changed)");
-}
-
-bool contains(const std::vector<std::string>& list, std::string_view item) {
-  return std::find(list.begin(), list.end(), item) != list.end();
 }
 
 // The refusal when a guard entry's own matcher (one install may not rewrite) is one that

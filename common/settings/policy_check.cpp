@@ -9,6 +9,7 @@
 #include "base/error.h"
 #include "base/exit_status.h"
 #include "base/paths.h"
+#include "base/word_list.h"
 #include "hook/hook_command.h"
 #include "hook/tool_names.h"
 #include "settings/forged_resume.h"
@@ -22,10 +23,6 @@
 
 namespace fleet {
 namespace {
-
-bool contains(const std::vector<std::string>& list, std::string_view item) {
-  return std::find(list.begin(), list.end(), item) != list.end();
-}
 
 // The dispatch tools an entry is meant for: its --tool names, else dispatch_food_truck.
 std::vector<std::string> entry_tools(const ConfiguredHook& hook) {

@@ -26,8 +26,6 @@
 namespace fleet {
 namespace {
 
-constexpr std::size_t kMaxSettingsBytes = 16 * 1024 * 1024;
-
 // The file a settings path stands for: the path itself, or the end of its symlinks; a
 // failure saying so for a symlink that leads nowhere.
 Result<std::string> follow(const std::string& path) {

@@ -14,6 +14,7 @@
 // its result struct, since the check branches on each. Changing a file (load_settings,
 // settings_text, write_settings) throws Error; what may be absent is a std::optional.
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,6 +28,9 @@
 namespace fleet {
 
 enum class SettingsScope { project, local, user };
+
+// The largest settings file read (a larger one is refused, not read into memory).
+inline constexpr std::size_t kMaxSettingsBytes = 16 * 1024 * 1024;
 
 // The scope `fleet-hooks --scope` names: "local", "user", anything else is the project's.
 SettingsScope settings_scope_named(std::string_view name);

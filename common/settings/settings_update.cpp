@@ -14,8 +14,6 @@
 namespace fleet {
 namespace {
 
-constexpr std::size_t kMaxSettingsBytes = 16 * 1024 * 1024;
-
 // Where the running program (and so the suite) is installed. Throws Error.
 std::string program_directory() {
   std::optional<std::string> dir = executable_directory();

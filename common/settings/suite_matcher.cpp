@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/word_list.h"
 #include "hook/hook_command.h"
 #include "hook/tool_names.h"
 #include "settings/matcher.h"
@@ -59,10 +60,6 @@ std::string readers_missed(std::string_view matcher, std::string_view tool, cons
 std::vector<std::string> other_tools(const AgentCli& agent) {
   return {"Bash", "Read", "Task", "run_shell_command",
           mcp_tool_name("kitchen", "list_trucks", agent)};
-}
-
-bool contains(const std::vector<std::string>& list, std::string_view item) {
-  return std::find(list.begin(), list.end(), item) != list.end();
 }
 
 }  // namespace

@@ -120,7 +120,7 @@ Result<CodexHookList> read_answer(int out, std::chrono::steady_clock::time_point
   }
 }
 
-std::string how_to_trust(const std::string& project_dir) {
+std::string how_to_trust_again(const std::string& project_dir) {
   return "trust them again: fleet-hooks install --agent codex --trust --project " + project_dir +
          ", or /hooks in `codex`";
 }
@@ -168,7 +168,7 @@ std::vector<Finding> codex_reported_findings(const std::string& project_dir,
                                              bool own_check_passed) {
   const std::optional<std::string> program = find_on_path("codex");
   if (!program) return {};
-  const std::string cwd = real_path(project_dir).value_or(project_dir);
+  const std::string cwd = resolved_path(project_dir);
   const Result<CodexHookList> list =
       codex_hooks_list(*program, cwd, environment_with({}),
                        std::chrono::duration_cast<std::chrono::milliseconds>(kAnswerTimeout));
@@ -193,18 +193,19 @@ std::vector<Finding> codex_reported_findings(const std::string& project_dir,
     if (suite_hook_of_command(hook.command, hook.event, codex) == nullptr) continue;
     listed = true;
     if (hook.trust_status == "trusted" && hook.enabled) continue;
-    findings.push_back(
-        {"codex-reports-untrusted", Severity::error,
-         "Codex itself reports the suite's hook " + hook.key + " as " +
-             (hook.enabled ? hook.trust_status : "turned off") + " (its hash " + hook.current_hash +
-             "): codex exec skips it and the call runs unguarded; " + how_to_trust(project_dir),
-         *program, hook.enabled});
+    findings.push_back({"codex-reports-untrusted", Severity::error,
+                        "Codex itself reports the suite's hook " + hook.key + " as " +
+                            (hook.enabled ? hook.trust_status : "turned off") + " (its hash " +
+                            hook.current_hash +
+                            "): codex exec skips it and the call runs unguarded; " +
+                            how_to_trust_again(project_dir),
+                        *program, hook.enabled});
   }
   if (!listed && list->errors.empty()) {
     findings.push_back({"codex-reports-untrusted", Severity::error,
                         "Codex itself lists none of the suite's hooks for " + cwd +
                             ": it does not load them, and every dispatch runs unguarded; " +
-                            how_to_trust(project_dir),
+                            how_to_trust_again(project_dir),
                         *program, true});
   }
   return findings;

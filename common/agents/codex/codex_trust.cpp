@@ -23,7 +23,7 @@ namespace {
 
 using rapidjson::Value;
 
-constexpr std::size_t kMaxConfigBytes = 16 * 1024 * 1024;
+constexpr std::size_t kMaxCodexConfigBytes = 16 * 1024 * 1024;
 constexpr unsigned kDefaultTimeoutSeconds = 600;
 
 bool exists(const std::string& path) {
@@ -42,18 +42,12 @@ std::optional<std::string> git_root(std::string dir) {
   return std::nullopt;
 }
 
-// `path` resolved through its symbolic links (as a working directory is), or as given when
-// it cannot be.
-std::string resolved(const std::string& path) {
-  return real_path(path).value_or(path);
-}
-
 // The trust_level Codex finds for `project_dir` in `scan`: the entry of the project's
 // resolved path (Codex keys trust by its working directory, which the kernel resolves), else
 // its git root's, with the path it was found under; nullopt when there is none.
 std::optional<std::pair<std::string, std::string>> project_trust(const TomlScan& scan,
                                                                  const std::string& project_dir) {
-  std::vector<std::string> candidates = {resolved(project_dir)};
+  std::vector<std::string> candidates = {resolved_path(project_dir)};
   if (const auto root = git_root(candidates.front()); root && *root != candidates.front())
     candidates.push_back(*root);
   for (const std::string& path : candidates) {
@@ -258,7 +252,7 @@ std::optional<CodexHookState> codex_hook_state(const ConfiguredHook& hook) {
     return std::nullopt;
   // Codex names the file under its resolved working directory.
   const std::string file =
-      resolved(parent_directory(hook.file)) + hook.file.substr(hook.file.rfind('/'));
+      resolved_path(parent_directory(hook.file)) + hook.file.substr(hook.file.rfind('/'));
   return CodexHookState{codex_hook_key(file, hook.event, hook.group_index, hook.entry_index),
                         codex_hook_hash(hook.event, group, (*entries)[hook.entry_index])};
 }
@@ -268,7 +262,7 @@ std::string codex_config_path(const std::string& codex_home) {
 }
 
 ReadFile read_codex_config(const std::string& path) {
-  return try_read_regular_file(real_path(path).value_or(path), kMaxConfigBytes);
+  return try_read_regular_file(resolved_path(path), kMaxCodexConfigBytes);
 }
 
 std::vector<CodexHookState> installed_hook_states(const std::string& project_dir) {
@@ -338,7 +332,7 @@ std::vector<Finding> codex_trust_findings(const std::string& project_dir,
          "Codex does not read " + project_file + ": the project is not trusted in " + config +
              (trust
                   ? " ([projects.\"" + trust->first + "\"] trust_level = \"" + trust->second + "\")"
-                  : " (no [projects.\"" + resolved(project_dir) +
+                  : " (no [projects.\"" + resolved_path(project_dir) +
                         "\"] trust_level = \"trusted\")") +
              ", so none of its hooks runs and every dispatch runs unguarded",
          config, true});
@@ -359,7 +353,7 @@ TrustUpdate trust_codex_hooks(const std::string& project_dir, const std::string&
   const AgentCli& codex = kCodexCli;
   TrustUpdate update;
   update.path = codex_config_path(codex_home);
-  update.project = resolved(project_dir);
+  update.project = resolved_path(project_dir);
   const std::optional<UniqueFd> lock = dry_run ? std::nullopt : lock_settings(update.path, true);
   const ReadFile current = read_codex_config(update.path);
   if (current.status == FileStatus::failed) throw Error(current.problem + "; nothing was trusted");

@@ -60,7 +60,7 @@ std::optional<Range> written_table(std::string_view text, const TomlScan& scan,
 // or removes the file, and its directory when that is then empty, when install created it and
 // it now holds nothing.
 void write_untrusted(const TrustUpdate& update) {
-  const std::string file = real_path(update.path).value_or(update.path);
+  const std::string file = resolved_path(update.path);
   if (!update.created) {
     write_settings(update.path, update.text, KeepBackup::no);
     return drop_backups_holding(file, update.text);
@@ -75,7 +75,7 @@ TrustUpdate untrust_codex_hooks(const std::string& project_dir, const std::strin
                                 const WrittenTrust* written, bool dry_run) {
   TrustUpdate update;
   update.path = codex_config_path(codex_home);
-  update.project = real_path(project_dir).value_or(project_dir);
+  update.project = resolved_path(project_dir);
   const std::vector<CodexHookState> states = installed_hook_states(project_dir);
   if (states.empty() && written == nullptr) return update;
   const std::optional<UniqueFd> lock = dry_run ? std::nullopt : lock_settings(update.path, false);

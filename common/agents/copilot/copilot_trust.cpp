@@ -39,7 +39,7 @@ bool disables_all_hooks(const std::string& file) {
   return off != nullptr && off->IsBool() && off->GetBool();
 }
 
-constexpr std::size_t kMaxConfigBytes = 16 * 1024 * 1024;
+constexpr std::size_t kMaxCopilotConfigBytes = 16 * 1024 * 1024;
 constexpr std::size_t kNowhere = std::string::npos;
 
 // Where config.json's top-level object and its "trustedFolders" array are in the text (offsets
@@ -215,10 +215,10 @@ TrustUpdate trust_copilot_folder(const std::string& project_dir, const std::stri
                                  bool dry_run) {
   TrustUpdate update;
   update.path = copilot_config_path(copilot_dir);
-  update.project = real_path(project_dir).value_or(project_dir);
+  update.project = resolved_path(project_dir);
   const std::optional<UniqueFd> lock = dry_run ? std::nullopt : lock_settings(update.path, true);
   const ReadFile current =
-      try_read_regular_file(real_path(update.path).value_or(update.path), kMaxConfigBytes);
+      try_read_regular_file(resolved_path(update.path), kMaxCopilotConfigBytes);
   if (current.status == FileStatus::failed) throw Error(current.problem + "; nothing was trusted");
   const Result<std::string> text = with_trusted_folder(current.content, update.project);
   if (!text)
@@ -237,11 +237,11 @@ TrustUpdate untrust_copilot_folder(const std::string& project_dir, const std::st
                                    const WrittenTrust* written, bool dry_run) {
   TrustUpdate update;
   update.path = copilot_config_path(copilot_dir);
-  update.project = real_path(project_dir).value_or(project_dir);
+  update.project = resolved_path(project_dir);
   if (written == nullptr) return update;
   const std::optional<UniqueFd> lock = dry_run ? std::nullopt : lock_settings(update.path, false);
-  const std::string file = real_path(update.path).value_or(update.path);
-  const ReadFile current = try_read_regular_file(file, kMaxConfigBytes);
+  const std::string file = resolved_path(update.path);
+  const ReadFile current = try_read_regular_file(file, kMaxCopilotConfigBytes);
   if (current.status == FileStatus::failed) throw Error(current.problem + "; nothing was removed");
   if (current.status != FileStatus::ok) return update;
   const Result<std::string> text = without_trusted_folder(current.content, update.project);
@@ -270,7 +270,7 @@ std::string copilot_config_path(const std::string& copilot_dir) {
 std::vector<Finding> copilot_trust_findings(const std::string& project_dir,
                                             const std::string& copilot_dir,
                                             const std::vector<HookToTrust>& hooks) {
-  const std::string project = real_path(project_dir).value_or(project_dir);
+  const std::string project = resolved_path(project_dir);
   const std::string in_repository = project_dir + "/";
   std::vector<std::string> repository_files;
   for (const HookToTrust& suite : hooks) {

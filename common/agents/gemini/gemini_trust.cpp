@@ -14,17 +14,12 @@ namespace {
 
 using rapidjson::Value;
 
-// `path` resolved through its symbolic links, or as it is when it cannot be.
-std::string resolved(const std::string& path) {
-  return real_path(path).value_or(path);
-}
-
 const Value* at(const Value& doc, const char* outer, const char* inner) {
   const Value* object = member(doc, outer);
   return object != nullptr ? member(*object, inner) : nullptr;
 }
 
-std::string system_settings_path() {
+std::string gemini_system_settings_path() {
   const std::string set = env_value("GEMINI_CLI_SYSTEM_SETTINGS_PATH");
   return set.empty() ? "/etc/gemini-cli/settings.json" : set;
 }
@@ -79,14 +74,15 @@ std::optional<bool> gemini_folder_trusted(const std::string& folders, const std:
   const Result<rapidjson::Document> parsed = parse_json_object(folders);
   if (!parsed) return std::nullopt;
   const rapidjson::Document& doc = *parsed;
-  const std::string where = resolved(location);
+  const std::string where = resolved_path(location);
   std::size_t longest = 0;
   std::optional<std::string> level;
   for (const auto& rule : doc.GetObject()) {
     if (!rule.value.IsString()) continue;
     const std::string path(rule.name.GetString(), rule.name.GetStringLength());
     const std::string trust = rule.value.GetString();
-    const std::string folder = resolved(trust == "TRUST_PARENT" ? parent_directory(path) : path);
+    const std::string folder =
+        resolved_path(trust == "TRUST_PARENT" ? parent_directory(path) : path);
     if (!path_within(folder, where) || (level && path.size() <= longest)) continue;
     longest = path.size();
     level = trust;
@@ -102,7 +98,7 @@ std::vector<Finding> gemini_trust_findings(const std::string& project_dir,
   if (hooks.empty()) return {};
   const std::string user = gemini_dir + "/settings.json";
   const std::string project = project_dir + "/.gemini/settings.json";
-  const std::string system = system_settings_path();
+  const std::string system = gemini_system_settings_path();
   bool folder_trust = true;
   for (const std::string& file : {user, system}) {
     const auto doc = lenient_settings(file);

@@ -34,7 +34,7 @@ const Value* at(const Value& doc, std::initializer_list<const char*> path) {
   return value;
 }
 
-std::string system_settings_path() {
+std::string qwen_system_settings_path() {
   const std::string set = env_value("QWEN_CODE_SYSTEM_SETTINGS_PATH");
   return set.empty() ? "/etc/qwen-code/settings.json" : set;
 }
@@ -59,7 +59,7 @@ std::vector<Finding> qwen_trust_findings(const std::string& project_dir,
   if (hooks.empty()) return {};
   const std::string user = qwen_dir + "/settings.json";
   const std::string project = project_dir + "/.qwen/settings.json";
-  const std::string system = system_settings_path();
+  const std::string system = qwen_system_settings_path();
   std::vector<Finding> findings;
   const auto folder_trust = last_set({user, system}, {"security", "folderTrust", "enabled"});
   const bool in_project = std::any_of(
