@@ -289,6 +289,7 @@ Parsed parse(CLI::App& app, int argc, const char* const* argv, const Settings& s
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
+    if (settings.describe) settings.describe(app);
     parsed.exit_status = app.exit(e);
     return parsed;
   } catch (const CLI::ParseError& e) {

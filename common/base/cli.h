@@ -11,6 +11,7 @@
 // line is printed (the one place in common/ that prints: CLI11's --help and usage report);
 // nothing here throws.
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,6 +33,10 @@ struct Settings {
   // Options end at the first word that is not an option (as with timeout(1) or env(1)); that
   // word and everything after it is the command. A leading "--" is accepted and dropped.
   bool command_follows = false;
+  // Sets what only --help shows and a run does not need (a description built from the agent
+  // rows): called just before --help or --version is printed, never on a run, so that a hook
+  // builds nothing at start-up that its call does not use.
+  std::function<void(CLI::App&)> describe;
 };
 
 struct Parsed {

@@ -69,6 +69,8 @@ std::string handover_directory() {
 }
 
 Result<std::string> private_directory(const std::string& dir) {
+  static std::string found_private;
+  if (!dir.empty() && dir == found_private) return dir;
   if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
     return Result<std::string>::failure("cannot create " + dir + ": " + std::strerror(errno));
   }
@@ -78,6 +80,7 @@ Result<std::string> private_directory(const std::string& dir) {
         ", so it cannot hold caller handovers: remove it (the suite recreates it, "
         "mode 0700)");
   }
+  found_private = dir;
   return dir;
 }
 

@@ -31,7 +31,9 @@ inline constexpr std::size_t kMaxHandoverBytes = 4096;
 std::string handover_directory();
 
 // `dir`, created (0700) when missing, when it is private to this user; else why not (another
-// owner, access for group or others, a symbolic link, not a directory).
+// owner, access for group or others, a symbolic link, not a directory). Checked once a process
+// for the directory last found private (the guard leaves up to three handovers there a call;
+// only this user can change a directory private to them).
 Result<std::string> private_directory(const std::string& dir);
 
 // Why `path` is not a directory private to this user; nullopt when it is.

@@ -37,7 +37,8 @@ bool wait_group_gone(pid_t pgid, std::chrono::steady_clock::time_point deadline,
 }  // namespace
 
 std::optional<std::string> current_boot_id() {
-  return platform::read_boot_id();
+  static const std::optional<std::string> boot = platform::read_boot_id();
+  return boot;
 }
 
 std::optional<ProcessIdentity> identify_process(pid_t pid) {

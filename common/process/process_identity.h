@@ -24,7 +24,8 @@ struct ProcessIdentity {
 };
 
 // The boot id (platform/process_table.h; Linux: /proc/sys/kernel/random/boot_id) without the
-// newline; nullopt when unreadable.
+// newline; nullopt when unreadable. Read once a process (it is the same for the process's
+// whole life): the guard's dispatch call needs it for each handover it leaves.
 std::optional<std::string> current_boot_id();
 
 // The identity of a running process, nullopt when it does not exist (or is a zombie).

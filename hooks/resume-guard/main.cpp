@@ -19,14 +19,7 @@
 #include "version.h"
 
 int main(int argc, char** argv) {
-  CLI::App app{
-      fleet::hook_event_text(&fleet::AgentCli::pre_tool_event) +
-          " hook for the dispatch tool: denies a resume_session_id that is malformed, the "
-          "caller's own session, an orchestrator session, or a worker owned by another caller and "
-          "kitchen. Reads the hook input JSON on stdin; exits 0 (1 for a command line it cannot "
-          "parse, "
-          "never 2).",
-      "resume-guard"};
+  CLI::App app{"", "resume-guard"};
   fleet::GuardOptions options;
   fleet::cli::add_state_dir_option(app, options.state_dir, "Directory of session_provenance.jsonl");
   app.add_option("--kitchen-id", options.kitchen_id,
@@ -42,6 +35,14 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("resume-guard ") + fleet::kVersion);
   fleet::cli::Settings cli;
   cli.usage_exit = fleet::exit_status::hook_warns;  // never hook_blocks: a hook must not block
+  cli.describe = [](CLI::App& help) {
+    help.description(
+        fleet::hook_event_text(&fleet::AgentCli::pre_tool_event) +
+        " hook for the dispatch tool: denies a resume_session_id that is malformed, the "
+        "caller's own session, an orchestrator session, or a worker owned by another caller and "
+        "kitchen. Reads the hook input JSON on stdin; exits 0 (1 for a command line it cannot "
+        "parse, never 2).");
+  };
   if (const auto parsed = fleet::cli::parse(app, argc, argv, cli); parsed.exit_status) {
     return *parsed.exit_status;
   }
