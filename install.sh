@@ -421,14 +421,17 @@ build_objects() {
 
 # While a build writes its log, says how far it is: the elapsed time, how many of its `total`
 # objects it has begun to compile (a count that only grows) and the step begun last (the
-# object compiled or the program linked). Every 10 s when that changed, else every 60 s.
+# object compiled — a folder of common/ or a program's sources, all as one unit — or the
+# program linked). Every 10 s when that changed, else every 60 s.
 build_progress() {
   local log="$1" started="$2" total="$3" compiled last said="" said_at=0 line
   while sleep 10; do
     compiled="$(grep -c 'Building CXX object' "$log" 2>/dev/null || true)"
     last="$(grep -aE 'Building CXX object|Linking CXX' "$log" 2>/dev/null | tail -n 1 |
       sed -E 's/^\[ *[0-9]+%\] //; s/^Building CXX object (.*)\.o$/compiling \1/;
-              s/^Linking CXX (executable|static library) /linking /; s#CMakeFiles/[^/]*\.dir/##')"
+              s/^Linking CXX (executable|static library) /linking /; s#CMakeFiles/[^/]*\.dir/##
+              s#/Unity/unity_0_cxx\.cxx$#/ (all its files as one unit)#
+              s#/Unity/unity_([a-z_]+)_cxx\.cxx$#/\1/ (all its files as one unit)#')"
     # A count past the dry run's (an object it could not foresee) is shown without a total.
     if [ -n "$total" ] && [ "${compiled:-0}" -le "$total" ]; then
       line="${compiled:-0} of $total objects: ${last:-configuring}"
