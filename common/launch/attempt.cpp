@@ -12,6 +12,7 @@
 #include "base/timestamp.h"
 #include "launch/agent_supervisor.h"
 #include "launch/worker_session.h"
+#include "process/cgroup_v2.h"
 #include "process/child_process.h"
 
 namespace fleet {
@@ -44,6 +45,18 @@ ContainmentMode containment_mode(const LaunchOptions& options) {
   return options.leave_children && options.containment == ContainmentMode::automatic
              ? ContainmentMode::token
              : options.containment;
+}
+
+// The launch's guardian (guardian.h): with --announce wrapper one that stops the launch when
+// the wrapper dies; else, where the launch will have a cgroup (one can be made below the
+// wrapper's own), one that removes it once empty; else none.
+std::unique_ptr<LaunchGuardian> guardian_for(const LaunchOptions& options) {
+  if (options.announce == AnnounceMode::wrapper)
+    return std::make_unique<LaunchGuardian>(LaunchGuardian::Duty::stop);
+  if (containment_mode(options) == ContainmentMode::token) return nullptr;
+  const std::optional<std::string> own = own_cgroup_directory();
+  if (!own || ::access(own->c_str(), W_OK) != 0) return nullptr;
+  return std::make_unique<LaunchGuardian>(LaunchGuardian::Duty::tidy);
 }
 
 KillReason kill_reason_of(const AgentExit& exit) {
@@ -104,6 +117,7 @@ std::optional<AttemptResult> Attempt::run() {
   for (std::string& entry : session_->prepare()) environment.push_back(std::move(entry));
   if (std::optional<std::string> pwd = corrected_pwd_entry()) environment.push_back(*pwd);
   containment_ = create_containment(containment_mode(options_));
+  launch_.guard(containment_);  // from the moment its cgroup exists
   start_held(std::move(environment));
   record_and_announce();
   member_lock_ = UniqueFd();
@@ -134,9 +148,10 @@ void Attempt::start_held(std::vector<std::string> environment) {
     child_ = spawn_held(plan_.command, environment_with(environment), router.original_mask(),
                         router.sigpipe_was_ignored(), options_.announce == AnnounceMode::wrapper,
                         cgroup ? cgroup.get() : -1);
-    if (!child_.in_cgroup)
+    if (!child_.in_cgroup) {
       enter_containment(containment_, child_.pid, options_.containment == ContainmentMode::cgroup);
-    launch_.guard(containment_);
+      launch_.guard(containment_);  // without the cgroup, when the agent could not enter it
+    }
   } catch (const Error&) {
     if (child_.pid > 0) {
       abort_child(child_);
@@ -301,8 +316,7 @@ Launch::Launch(const LaunchOptions& options, LaunchNotice notice)
     : options_(options),
       notice_(std::move(notice)),
       parent_(options.parent != 0 ? options.parent : ::getppid()),
-      guardian_(options.announce == AnnounceMode::wrapper ? std::make_unique<LaunchGuardian>()
-                                                          : nullptr),
+      guardian_(guardian_for(options)),
       records_(with_command(options)),
       final_stdout_(options, notice_) {}
 

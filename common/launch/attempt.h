@@ -53,7 +53,7 @@ class Launch {
   LaunchRecords& records() { return records_; }
   SignalRouter& router() { return router_; }
   FinalAttemptStdout& final_stdout() { return final_stdout_; }
-  // The guardian (--announce wrapper) watches `containment` from now on.
+  // The guardian, when the launch has one, watches `containment` from now on.
   void guard(const Containment& containment);
   // Keeps an output spool open until the launch ends; returns its descriptor.
   int keep_open(UniqueFd spool);

@@ -7,16 +7,18 @@
 #include <string>
 
 #include "base/error.h"
+#include "process/cgroup_v2.h"
 
 namespace fleet {
 namespace {
 
 // Lines: "watch <token> <cgroup>" or "done".
-[[noreturn]] void guard(int from_wrapper) {
+[[noreturn]] void guard(int from_wrapper, LaunchGuardian::Duty duty) {
   Containment current;
+  bool done = false;
   std::string buffer;
   char chunk[512];
-  for (;;) {
+  while (!done) {
     const ssize_t n = ::read(from_wrapper, chunk, sizeof chunk);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
@@ -24,7 +26,7 @@ namespace {
     for (std::size_t newline; (newline = buffer.find('\n')) != std::string::npos;) {
       const std::string line = buffer.substr(0, newline);
       buffer.erase(0, newline + 1);
-      if (line == "done") ::_exit(0);
+      if (line == "done") done = true;
       if (line.starts_with("watch ")) {
         const std::size_t space = line.find(' ', 6);
         current.token = line.substr(6, space == std::string::npos ? std::string::npos : space - 6);
@@ -32,14 +34,19 @@ namespace {
       }
     }
   }
-  // The wrapper died without saying it is done: nothing of its launch may outlive it.
-  if (!current.token.empty()) stop_contained(current, std::chrono::milliseconds(0));
+  // The wrapper died without saying it is done: with `stop` nothing of its launch may
+  // outlive it.
+  if (!done && duty == LaunchGuardian::Duty::stop && !current.token.empty())
+    stop_contained(current, std::chrono::milliseconds(0));
+  // Its cgroup goes once empty (the wrapper removed it itself when its run ended as a rule).
+  if (!current.cgroup.empty() && wait_unpopulated(current.cgroup, std::chrono::seconds(1)))
+    remove_containment(current);
   ::_exit(0);
 }
 
 }  // namespace
 
-LaunchGuardian::LaunchGuardian() {
+LaunchGuardian::LaunchGuardian(Duty duty) {
   int fds[2], sync[2];
   if (::pipe2(fds, O_CLOEXEC) != 0 || ::pipe2(sync, O_CLOEXEC) != 0)
     throw_errno("cannot create the guardian's pipes");
@@ -50,6 +57,7 @@ LaunchGuardian::LaunchGuardian() {
   if (middle == 0) {
     ::setsid();
     if (::fork() != 0) ::_exit(0);  // the guardian is reparented away from the wrapper
+    (void)!::chdir("/");            // it may outlive the wrapper: it keeps no directory busy
     // Hold nothing of the launcher's: its pipes must see end of file when the wrapper ends.
     // The wrapper may have been started with 0, 1 or 2 closed, so the pipe's read end may be
     // one of them: lift it above 2 before /dev/null takes their places.
@@ -61,7 +69,7 @@ LaunchGuardian::LaunchGuardian() {
     }
     if (from_wrapper != 3) ::dup2(from_wrapper, 3);
     ::close_range(4, ~0U, 0);  // also the sync pipe: the wrapper may go on now
-    guard(3);
+    guard(3, duty);
   }
   sync_write.reset();
   // End of file once the middle process has exited and the guardian has closed everything

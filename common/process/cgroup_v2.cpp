@@ -2,6 +2,8 @@
 
 #include <fcntl.h>
 #include <linux/magic.h>
+#include <poll.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -168,6 +170,24 @@ bool freeze_cgroup(const std::string& cgroup, std::chrono::milliseconds timeout)
       return true;
     if (std::chrono::steady_clock::now() >= deadline) return false;
     ::usleep(5000);
+  }
+}
+
+bool wait_unpopulated(const std::string& cgroup, std::chrono::milliseconds recheck) {
+  const std::string events = cgroup + "/cgroup.events";
+  UniqueFd watch(::inotify_init1(IN_CLOEXEC | IN_NONBLOCK));
+  if (watch) ::inotify_add_watch(watch.get(), events.c_str(), IN_MODIFY);
+  for (;;) {
+    const std::optional<std::string> text = read_pseudo_file(events);
+    if (!text) return false;
+    if (text->starts_with("populated 0") || text->find("\npopulated 0") != std::string::npos)
+      return true;
+    struct pollfd ready = {watch.get(), POLLIN, 0};
+    if (::poll(&ready, watch ? 1 : 0, static_cast<int>(recheck.count())) > 0) {
+      char drain[4096];
+      while (::read(watch.get(), drain, sizeof drain) > 0) {
+      }
+    }
   }
 }
 

@@ -31,6 +31,11 @@ std::vector<pid_t> cgroup_members(const std::string& cgroup);
 // the cgroup is not frozen in time (the cgroup may be left freezing: thaw it either way).
 bool freeze_cgroup(const std::string& cgroup, std::chrono::milliseconds timeout);
 
+// Waits until the cgroup holds no process, in it or below it (cgroup.events says "populated
+// 0"), or is gone: woken by inotify on cgroup.events, which the kernel touches when that
+// changes, and looking again every `recheck` besides. True when it is empty, false when gone.
+bool wait_unpopulated(const std::string& cgroup, std::chrono::milliseconds recheck);
+
 // Thaws the cgroup (writes 0 to cgroup.freeze).
 void thaw_cgroup(const std::string& cgroup);
 

@@ -171,6 +171,38 @@ class ParentCgroup {
 
 }  // namespace
 
+TEST_CASE("cgroup layouts: a SIGKILLed wrapper's cgroup goes once its agent has exited") {
+  for (const Layout& layout : kLayouts) {
+    ParentCgroup parent(layout);
+    if (!parent.why_not().empty()) {
+      MESSAGE("skipped on ", layout.name, ": ", parent.why_not());
+      continue;
+    }
+    TempDir tmp;
+    const std::string go = tmp / "go";
+    const std::string agent =
+        write_script(tmp / "agent", "echo \"token=$FLEET_LAUNCH_TOKEN\"\nwhile [ ! -e " + go +
+                                        " ]; do sleep 0.01; done\n");
+    // The default announce mode: the agent runs on after its wrapper is killed.
+    BackgroundProcess w(parent.wrap({kWrapper, "--quiet", "--", agent}));
+    REQUIRE_MESSAGE(w.wait_for_output("token="), layout.name, w.result().err);
+    const std::string cgroup = parent.launch_cgroup(announced_token(w.result().out));
+    REQUIRE_MESSAGE(exists(cgroup), layout.name, ": no ", cgroup);
+    const std::vector<pid_t> pids = announced_pids(w.result().out);
+    REQUIRE(pids.size() == 1);
+    w.signal(SIGKILL);
+    REQUIRE(w.wait());
+    CHECK_MESSAGE(running(pids[0]), layout.name);
+    fleet::test::write_file(go, "");
+    REQUIRE(wait_until([&] { return !running(pids[0]); }) >= 0);
+    // No other launch runs in this parent cgroup: nothing sweeps it but the launch's own.
+    const long gone_ms = wait_until([&] { return !exists(cgroup); });
+    CHECK_MESSAGE(gone_ms >= 0, layout.name, ": ", cgroup, " is still there 20 s after its agent");
+    if (gone_ms >= 0)
+      MESSAGE(layout.name, ": the cgroup was gone ", gone_ms, " ms after the agent");
+  }
+}
+
 TEST_CASE("cgroup layouts: kill -9 of the wrapper announced by --announce wrapper stops all") {
   fleet::test::skip_under_emulator(
       "an escapee is not handed to the wrapper as subreaper (PR_SET_CHILD_SUBREAPER) and clone3 "

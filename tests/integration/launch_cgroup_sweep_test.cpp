@@ -1,13 +1,18 @@
 // launch-wrapper's launch cgroups (fleet-launch-<token>) with real processes: a cgroup whose
-// wrapper was SIGKILLed while its agent ran on is removed once empty, by the next launch.
+// wrapper was SIGKILLed while its agent ran on is removed once empty — by the launch's
+// guardian (launch_cgroup_layouts_test), or, when the guardian was killed too, by the next
+// launch.
 // Skipped where no cgroup can be made (not root,
 // no cgroup2 mount), as the containment tests use the cgroup mode only there.
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <climits>
 #include <csignal>
+#include <cstdlib>
 #include <functional>
+#include <random>
 
 #include "launch_output.h"
 #include "proc_table.h"
@@ -45,6 +50,28 @@ bool wait_until(const std::function<bool()>& done, int timeout_ms = 15000) {
   return done();
 }
 
+// The processes of the launch-wrapper program whose environment holds `entry` ("NAME=value"),
+// but `wrapper`: its guardian.
+std::vector<pid_t> guardians(pid_t wrapper, const std::string& entry) {
+  char program[PATH_MAX];
+  REQUIRE(::realpath(kWrapper.c_str(), program) != nullptr);
+  std::vector<pid_t> found;
+  for (pid_t pid : fleet::test::all_pids()) {
+    const std::string proc = "/proc/" + std::to_string(pid);
+    char exe[PATH_MAX] = {};
+    if (pid == wrapper || ::readlink((proc + "/exe").c_str(), exe, sizeof exe - 1) <= 0 ||
+        std::string(exe) != program) {
+      continue;
+    }
+    std::string environ(1, '\0');  // each entry between two NULs
+    environ.append(read_file(proc + "/environ"));
+    std::string wanted(1, '\0');
+    wanted.append(entry).push_back('\0');
+    if (environ.find(wanted) != std::string::npos) found.push_back(pid);
+  }
+  return found;
+}
+
 // The value after "token=" in `out`.
 std::string announced_token(const std::string& out) {
   const std::size_t at = out.find("token=");
@@ -54,7 +81,8 @@ std::string announced_token(const std::string& out) {
 
 }  // namespace
 
-TEST_CASE("containment: the empty cgroup of a SIGKILLed wrapper is removed by the next launch") {
+TEST_CASE(
+    "containment: a SIGKILLed wrapper and guardian leave an empty cgroup the next launch removes") {
   if (!cgroup_possible()) {
     MESSAGE("skipped: no cgroup can be made here (needs root and a cgroup2 mount)");
     return;
@@ -67,7 +95,10 @@ TEST_CASE("containment: the empty cgroup of a SIGKILLed wrapper is removed by th
       write_script(tmp / "agent", "echo \"token=$FLEET_LAUNCH_TOKEN\"\nwhile [ ! -e " + go +
                                       " ]; do sleep 0.01; done\n");
   // The default announce mode, no --member: nothing records the launch.
-  BackgroundProcess w({kWrapper, "--quiet", "--", agent});
+  const std::string marker = "FLEET_TEST_SWEEP=" + std::to_string(::getpid()) + "-" +
+                             std::to_string(std::random_device()());
+  BackgroundProcess w({kWrapper, "--quiet", "--", agent},
+                      {"", {{"FLEET_TEST_SWEEP", marker.substr(marker.find('=') + 1)}}, ""});
   REQUIRE(w.wait_for_output("token="));
   const std::string token = announced_token(w.result().out);
   REQUIRE(token.size() == 32);
@@ -75,7 +106,10 @@ TEST_CASE("containment: the empty cgroup of a SIGKILLed wrapper is removed by th
   REQUIRE(exists(cgroup));
   const std::vector<pid_t> pids = announced_pids(w.result().out);
   REQUIRE(pids.size() == 1);
-  w.signal(SIGKILL);  // the wrapper dies; its agent runs on
+  const std::vector<pid_t> guardian = guardians(w.pid(), marker);
+  REQUIRE(guardian.size() == 1);
+  ::kill(guardian[0], SIGKILL);  // the guardian dies (before the wrapper: it would notice)
+  w.signal(SIGKILL);             // the wrapper dies; its agent runs on
   REQUIRE(w.wait());
   CHECK(running(pids[0]));
   fleet::test::write_file(go, "");
