@@ -72,19 +72,23 @@ LaunchGuardian::LaunchGuardian(Duty duty) {
     guard(3, duty);
   }
   sync_write.reset();
-  // End of file once the middle process has exited and the guardian has closed everything
-  // it inherited; the middle's exit status once the guardian has been reparented.
-  char byte;
-  while (::read(sync_read.get(), &byte, 1) < 0 && errno == EINTR) {
-  }
+  // The middle's exit status once the guardian has been reparented: the wrapper may become
+  // a subreaper from then on.
   int status = 0;
   while (::waitpid(middle, &status, 0) < 0 && errno == EINTR) {
   }
+  closed_ = std::move(sync_read);
 }
 
 LaunchGuardian::~LaunchGuardian() {
   static const char done[] = "done\n";
   (void)!::write(pipe_.get(), done, sizeof done - 1);
+  // End of file once the guardian has closed everything it inherited, the launcher's pipes
+  // among them, which must see end of file when the wrapper exits. Waited for only here:
+  // it takes the guardian's first moment on a CPU, which the launch need not wait for.
+  char byte;
+  while (::read(closed_.get(), &byte, 1) < 0 && errno == EINTR) {
+  }
 }
 
 void LaunchGuardian::watch(const Containment& containment) {

@@ -39,6 +39,7 @@ class LaunchGuardian {
 
  private:
   UniqueFd pipe_;
+  UniqueFd closed_;  // end of file once the guardian holds nothing it inherited
 };
 
 }  // namespace fleet
