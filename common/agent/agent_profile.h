@@ -80,7 +80,7 @@ struct AgentProfile {
   std::span<const std::string_view> programs;  // base names of its command: "claude"
   // The npm packages whose scripts run it under a JavaScript runtime, as a script's path shows
   // them ("@qwen-code/qwen-code": Qwen Code runs as `node --expose-gc …/qwen-code/cli.js`);
-  // with `programs`, how a running process is known for this CLI (launch/agent_process.h).
+  // with `programs`, how a running process is known for this CLI (process/agent_process.h).
   std::span<const std::string_view> packages = {};
   SessionIdForm session_id;
   ResumeForm resume;

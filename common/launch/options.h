@@ -63,7 +63,7 @@ struct ProvenanceOptions {
   std::string mcp_call;  // --mcp-call: the dispatch call's tools/call params as JSON ("": none)
   // The CLIs whose caller variable may name the caller (AgentCli::caller_variable).
   std::span<const AgentCli* const> caller_clis = {};
-  // The CLIs whose processes a launch knows above it (launch/agent_process.h).
+  // The CLIs whose processes a launch knows above it (process/agent_process.h).
   std::span<const AgentProfile* const> caller_profiles = {};
   std::string kitchen_id;
   std::string dispatch_id;

@@ -6,7 +6,7 @@
 #include "base/paths.h"
 #include "base/timestamp.h"
 #include "launch/agent_control.h"
-#include "launch/launch_caller.h"
+#include "process/launch_caller.h"
 #include "process/process_identity.h"
 
 namespace fleet {

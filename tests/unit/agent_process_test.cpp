@@ -1,4 +1,4 @@
-// Which agent CLI a running process is (launch/agent_process.h), from the command names and
+// Which agent CLI a running process is (process/agent_process.h), from the command names and
 // command lines observed at the pinned versions (doc/cli-facts.md, "The CLI processes").
 
 #include <doctest/doctest.h>
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "agents/agents.h"
-#include "launch/agent_process.h"
+#include "process/agent_process.h"
 
 using namespace fleet;
 

@@ -1,4 +1,4 @@
-#include "launch/launch_caller.h"
+#include "process/launch_caller.h"
 
 #include <unistd.h>
 
@@ -7,7 +7,7 @@
 #include "agent/agent_cli.h"
 #include "base/json.h"
 #include "base/paths.h"
-#include "launch/agent_process.h"
+#include "process/agent_process.h"
 #include "process/call_handover.h"
 #include "process/caller_handover.h"
 

@@ -3,7 +3,7 @@
 // "The caller"). --caller-session-id when given; else the caller the dispatch call's `_meta`
 // or its arguments name (--mcp-call, --mcp-meta: per call, where the CLI allows it); else the
 // caller resume-guard handed over for the dispatch call that started this launch
-// (process/caller_handover.h) by the nearest agent CLI process above it (launch/agent_process.h);
+// (process/caller_handover.h) by the nearest agent CLI process above it (process/agent_process.h);
 // else the caller that CLI names to its MCP servers ($CLAUDE_CODE_SESSION_ID,
 // $QWEN_CODE_SESSION_ID, $COPILOT_AGENT_SESSION_ID: AgentCli::caller_variable), only when that CLI
 // is the nearest above and did not inherit it itself — a Gemini CLI or OpenCode started from a

@@ -1,4 +1,4 @@
-#include "launch/agent_process.h"
+#include "process/agent_process.h"
 
 #include <array>
 
