@@ -14,6 +14,7 @@
 #include "agent/agent_profile.h"
 #include "base/enum_names.h"
 #include "launch/containment.h"
+#include "process/launch_caller.h"
 
 namespace fleet {
 
@@ -59,8 +60,7 @@ struct ProvenanceOptions {
   bool record = false;
   bool fsync = false;
   std::string caller_session_id;  // "": launch_caller.h finds it
-  std::string mcp_meta;           // --mcp-meta: the dispatch call's _meta as JSON ("": none)
-  std::string mcp_call;  // --mcp-call: the dispatch call's tools/call params as JSON ("": none)
+  DispatchCall call;              // --mcp-call, --mcp-meta ("": not given)
   // The CLIs whose caller variable may name the caller (AgentCli::caller_variable).
   std::span<const AgentCli* const> caller_clis = {};
   // The CLIs whose processes a launch knows above it (process/agent_process.h).

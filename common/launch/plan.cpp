@@ -9,6 +9,7 @@
 #include "base/paths.h"
 #include "launch/command_line.h"
 #include "launch/stdout_completion.h"
+#include "process/launch_caller.h"
 
 namespace fleet {
 namespace {
@@ -210,11 +211,8 @@ void check_plan(const LaunchOptions& options, const LaunchPlan& plan, const std:
   }
   if (options.provenance.record) {
     if (caller.empty()) {
-      throw Error("--record-provenance needs the caller, and it is not certain" +
-                  (caller_problem.empty() ? std::string() : ": " + caller_problem) +
-                  "; nothing was run or recorded. Wire resume-guard on the dispatch tool "
-                  "(fleet-hooks install), or pass --caller-session-id <the dispatching "
-                  "session's id>");
+      throw Error(
+          uncertain_caller("--record-provenance", caller_problem, "nothing was run or recorded"));
     }
     if (plan.session_id.empty() && !plan.capture_session_id) {
       throw Error(

@@ -16,7 +16,7 @@ LaunchRecords::LaunchRecords(const LaunchOptions& options) : options_(options) {
     const Result<std::string> caller = launch_caller(
         options.provenance.caller_session_id,
         {.clis = options.provenance.caller_clis, .profiles = options.provenance.caller_profiles},
-        {.meta = options.provenance.mcp_meta, .params = options.provenance.mcp_call});
+        options.provenance.call);
     caller_ = caller ? *caller : "";
     caller_problem_ = caller.problem();
   }

@@ -134,6 +134,15 @@ std::optional<Result<std::string>> caller_named_by_call(const DispatchCall& call
 
 }  // namespace
 
+std::string uncertain_caller(std::string_view what, std::string_view problem,
+                             std::string_view nothing) {
+  return std::string(what) + " needs the caller, and it is not certain" +
+         (problem.empty() ? std::string() : ": " + std::string(problem)) + "; " +
+         std::string(nothing) +
+         ". Wire resume-guard on the dispatch tool (fleet-hooks install), or pass "
+         "--caller-session-id <the dispatching session's id>";
+}
+
 std::string launch_state_dir(const std::string& flag, const std::string& caller) {
   if (!caller.empty() && project_taken_from_current_directory(flag)) {
     if (auto judged = state_dir_of_caller(handover_directory(), caller)) return *judged;

@@ -1,11 +1,12 @@
 #pragma once
 // Who launches this worker: the caller its ownership record names (doc/launch-wrapper.md,
-// "The caller"). --caller-session-id when given; else the caller the dispatch call's `_meta`
-// or its arguments name (--mcp-call, --mcp-meta: per call, where the CLI allows it); else the
-// caller resume-guard handed over for the dispatch call that started this launch
-// (process/caller_handover.h) by the nearest agent CLI process above it (process/agent_process.h);
-// else the caller that CLI names to its MCP servers ($CLAUDE_CODE_SESSION_ID,
-// $QWEN_CODE_SESSION_ID, $COPILOT_AGENT_SESSION_ID: AgentCli::caller_variable), only when that CLI
+// "The caller"), for launch-wrapper --record-provenance and provenance-writer record alike.
+// --caller-session-id when given; else the caller the dispatch call's `_meta` or its arguments
+// name (--mcp-call, --mcp-meta: per call, where the CLI allows it); else the caller
+// resume-guard handed over for the dispatch call that started this launch
+// (process/caller_handover.h) by the nearest agent CLI process above it
+// (process/agent_process.h); else the caller that CLI names to its MCP servers
+// ($CLAUDE_CODE_SESSION_ID, $QWEN_CODE_SESSION_ID, $COPILOT_AGENT_SESSION_ID: AgentCli::caller_variable), only when that CLI
 // is the nearest above and did not inherit it itself — a Gemini CLI or OpenCode started from a
 // Claude Code shell passes on Claude Code's variable, which never names its own session. Never a
 // guess: when the handovers name several callers, or lapsed, or the variable is not the nearest
@@ -14,6 +15,7 @@
 
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "agent/agent_cli.h"
 #include "agent/agent_profile.h"
@@ -39,6 +41,12 @@ struct DispatchCall {
 };
 Result<std::string> launch_caller(const std::string& flag, const CallerClis& known,
                                   const DispatchCall& call = {});
+
+// What a program refused for want of a caller says (launch_caller failed with `problem`):
+// "<what> needs the caller, and it is not certain: <problem>; <nothing>. Wire resume-guard on
+// the dispatch tool (fleet-hooks install), or pass --caller-session-id <…>".
+std::string uncertain_caller(std::string_view what, std::string_view problem,
+                             std::string_view nothing);
 
 // Where this launch records: `flag` (--state-dir) or the state directory the environment names
 // (resolve_state_dir); when nothing names one, the one the guard judged `caller`'s dispatch

@@ -204,21 +204,14 @@ std::string caller_variables(std::span<const AgentCli* const> clis) {
   return agent_cli_list(clis, &AgentCli::caller_variable, ", ", " or ", "$");
 }
 
-Result<ProvenanceRecord> record_to_append(ProvenanceRecord given,
-                                          std::span<const AgentCli* const> callers) {
-  if (given.caller_session_id.empty()) {
-    const Result<std::string> from_environment = caller_from_environment(callers);
-    if (!from_environment) {
-      return Result<ProvenanceRecord>::failure("no caller: " + from_environment.problem() +
-                                               "; pass --caller-session-id (nothing written)");
-    }
-    given.caller_session_id = *from_environment;
-  }
-  if (given.caller_session_id.empty()) {
+Result<ProvenanceRecord> record_to_append(ProvenanceRecord given, const CallerClis& known,
+                                          const DispatchCall& call) {
+  const Result<std::string> caller = launch_caller(given.caller_session_id, known, call);
+  if (!caller) {
     return Result<ProvenanceRecord>::failure(
-        "no caller: pass --caller-session-id, or run it where " + caller_variables(callers) +
-        " is set (an agent CLI's session or an MCP server it started)");
+        uncertain_caller("record", caller.problem(), "nothing written"));
   }
+  given.caller_session_id = *caller;
   ProvenanceRecord record = build_record(std::move(given));
   if (const auto problem = record_problem(record)) {
     return Result<ProvenanceRecord>::failure(*problem + "; nothing written");

@@ -14,6 +14,7 @@
 
 #include "agent/agent_cli.h"
 #include "base/result.h"
+#include "process/launch_caller.h"
 
 namespace fleet {
 
@@ -110,11 +111,13 @@ CheckedLine check_provenance_line(std::string_view line);
 ProvenanceRecord build_record(ProvenanceRecord given);
 
 // The record `provenance-writer record` appends: built, with `given.caller_session_id` ""
-// taken from the session the agent CLIs of `callers` name to the MCP servers they start
-// (AgentCli::caller_variable, caller_from_environment), then validated. The problem, for a
-// usage error, when it has no caller or breaks a rule (nothing is to be written).
-Result<ProvenanceRecord> record_to_append(ProvenanceRecord given,
-                                          std::span<const AgentCli* const> callers);
+// learnt as launch-wrapper --record-provenance learns it (launch_caller: from the dispatch call
+// `call`, else the caller resume-guard handed over, else the caller variable of the nearest
+// agent CLI of `known` above, never one it inherited), then validated. The problem, for a
+// usage error, when the caller is not certain or the record breaks a rule (nothing is to be
+// written).
+Result<ProvenanceRecord> record_to_append(ProvenanceRecord given, const CallerClis& known,
+                                          const DispatchCall& call = {});
 
 // The variables in which the agent CLIs of `clis` name the calling session, as a person types
 // them: "$CLAUDE_CODE_SESSION_ID, $QWEN_CODE_SESSION_ID or $COPILOT_AGENT_SESSION_ID".

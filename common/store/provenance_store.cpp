@@ -11,6 +11,7 @@
 #include "base/ids.h"
 #include "base/line_scan.h"
 #include "base/paths.h"
+#include "process/launch_caller.h"
 #include "store/provenance_index.h"
 #include "store/state_directory.h"
 #include "store/store_safety.h"
@@ -213,14 +214,14 @@ AppendedRecord append_record(const std::string& store_path, const ProvenanceReco
   return appended;
 }
 
-RecordOutcome append_requested_record(const RecordRequest& request,
-                                      std::span<const AgentCli* const> callers) {
+RecordOutcome append_requested_record(const RecordRequest& request, const CallerClis& known) {
   using Status = RecordOutcome::Status;
-  const Result<ProvenanceRecord> built = record_to_append(request.record, callers);
+  const Result<ProvenanceRecord> built = record_to_append(request.record, known, request.call);
   if (!built) return {Status::refused, built.problem()};
   try {
-    const AppendedRecord appended = append_record(
-        provenance_store_path(resolve_state_dir(request.state_dir, "")), *built, request.append);
+    const std::string state_dir = launch_state_dir(request.state_dir, built->caller_session_id);
+    const AppendedRecord appended =
+        append_record(provenance_store_path(state_dir), *built, request.append);
     if (!appended.index_warning) return {Status::stored, std::nullopt};
     return {Status::stored, "warning: " + *appended.index_warning};
   } catch (const Error& e) {

@@ -66,7 +66,8 @@ AppendedRecord append_record(const std::string& store_path, const ProvenanceReco
 // What `provenance-writer record` is given.
 struct RecordRequest {
   ProvenanceRecord record;  // the fields given on the command line (record_to_append)
-  std::string state_dir;    // --state-dir ("" resolves as resolve_state_dir does)
+  DispatchCall call;        // --mcp-call, --mcp-meta: what names its caller
+  std::string state_dir;    // --state-dir ("": as launch_state_dir finds it)
   AppendOptions append;
 };
 
@@ -81,10 +82,11 @@ struct RecordOutcome {
   std::optional<std::string> message;
 };
 
-// Appends the record `request` describes (record_to_append, its caller taken from the
-// environment of the agent CLIs `callers` when not given) to the provenance store of its
-// state directory (append_record). Never throws.
-RecordOutcome append_requested_record(const RecordRequest& request,
-                                      std::span<const AgentCli* const> callers);
+// Appends the record `request` describes (record_to_append: its caller, when not given, learnt
+// as launch-wrapper --record-provenance learns it, among the agent CLIs `known`) to the
+// provenance store of its state directory: the one --state-dir or the environment names, else
+// the one the guard judged the caller's dispatch calls with (launch_state_dir), as
+// launch-wrapper records. Never throws.
+RecordOutcome append_requested_record(const RecordRequest& request, const CallerClis& known);
 
 }  // namespace fleet

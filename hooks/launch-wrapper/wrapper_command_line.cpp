@@ -4,8 +4,8 @@
 
 #include "agents/agent_option.h"
 #include "agents/agent_texts.h"
+#include "agents/caller_options.h"
 #include "base/exit_status.h"
-#include "store/provenance_record.h"
 
 namespace fleet {
 namespace {
@@ -71,22 +71,8 @@ void LaunchWrapperCommandLine::add_provenance_options(CLI::App& app) {
                    ", have theirs captured from their JSON output on stdout instead)");
   app.add_option("--session-id", o.session.session_id,
                  "The launched session's id (default: the command's --session-id)");
-  app.add_option("--caller-session-id", o.provenance.caller_session_id,
-                 "The launching session (default: the caller --mcp-meta names, else the caller "
-                 "resume-guard handed over for the dispatch call, else " +
-                     caller_variables(agent_clis()) + ")");
-  CLI::Option* call =
-      app.add_option("--mcp-call", o.provenance.mcp_call,
-                     "The dispatch call (params of the MCP tools/call request: its arguments and "
-                     "_meta) as JSON, passed on unchanged: binds the caller to this call where "
-                     "the agent CLI allows it (" +
-                         mcp_call_clis_text() + ")")
-          ->option_text("JSON");
-  app.add_option("--mcp-meta", o.provenance.mcp_meta,
-                 "The dispatch call's _meta alone (params._meta) as JSON, passed on unchanged "
-                 "(--mcp-call passes the whole call)")
-      ->option_text("JSON")
-      ->excludes(call);
+  add_caller_options(app, o.provenance.caller_session_id, o.provenance.call,
+                     "The launching session");
   app.add_option("--kitchen-id", o.provenance.kitchen_id,
                  "Kitchen (default: $FLEET_HOOKS_KITCHEN_ID, $AUTOSKILLIT_CAMPAIGN_ID)");
   app.add_option("--dispatch-id", o.provenance.dispatch_id, "Dispatch id for the record");

@@ -9,6 +9,7 @@
 #include "agents/agent_option.h"
 #include "agents/agent_texts.h"
 #include "agents/agents.h"
+#include "agents/caller_options.h"
 #include "base/cli.h"
 #include "base/exit_status.h"
 #include "hook/hook_protocol.h"
@@ -24,9 +25,8 @@ constexpr std::string_view kStoreDirectory = "Directory of session_provenance.js
 CLI::App* add_record(CLI::App& app, fleet::RecordRequest& o) {
   CLI::App* cmd = app.add_subcommand("record", "Append one ownership record");
   cmd->add_option("--session-id", o.record.session_id, "The launched session")->required();
-  cmd->add_option("--caller-session-id", o.record.caller_session_id,
-                  "The session that launched it (default: " +
-                      fleet::caller_variables(fleet::agent_clis()) + ")");
+  fleet::add_caller_options(*cmd, o.record.caller_session_id, o.call,
+                            "The session that launched it");
   cmd->add_option("--kitchen-id", o.record.kitchen_id,
                   "Kitchen (default: $FLEET_HOOKS_KITCHEN_ID, $AUTOSKILLIT_CAMPAIGN_ID)");
   cmd->add_option("--dispatch-id", o.record.dispatch_id, "Dispatch id");
@@ -79,7 +79,8 @@ int hook_exit(const std::optional<std::string>& log) {
 
 int record(const fleet::RecordRequest& request) {
   using Status = fleet::RecordOutcome::Status;
-  const fleet::RecordOutcome outcome = fleet::append_requested_record(request, fleet::agent_clis());
+  const fleet::RecordOutcome outcome = fleet::append_requested_record(
+      request, {.clis = fleet::agent_clis(), .profiles = fleet::agent_profiles()});
   if (outcome.message) std::fprintf(stderr, "provenance-writer: %s\n", outcome.message->c_str());
   if (outcome.status == Status::refused) return fleet::exit_status::usage;
   return outcome.status == Status::failed ? fleet::exit_status::failure : fleet::exit_status::ok;

@@ -60,15 +60,15 @@ TEST_CASE("provenance-writer record: appends one complete record") {
 }
 
 TEST_CASE("provenance-writer record: the caller and kitchen come from the environment") {
+  // Claude Code 2.1.328 names the calling session to the MCP servers it starts in
+  // CLAUDE_CODE_SESSION_ID: a recorder below it takes that caller.
   TempDir tmp;
   const auto r = run_process(
-      {FLEET_PROVENANCE_WRITER, "record", "--session-id", kWorker, "--recipe-name", "implement"},
-      {"",
-       {{"CLAUDE_CODE_SESSION_ID", kL3},
-        {"FLEET_HOOKS_STATE_DIR", tmp.path()},
-        {"AUTOSKILLIT_CAMPAIGN_ID", "camp-3"}},
-       ""});
-  CHECK(r.exit_code == 0);
+      fleet::test::under_agent_cli(tmp.path(), "claude", {{"CLAUDE_CODE_SESSION_ID", kL3}},
+                                   {FLEET_PROVENANCE_WRITER, "record", "--session-id", kWorker,
+                                    "--recipe-name", "implement"}),
+      {"", {{"FLEET_HOOKS_STATE_DIR", tmp.path()}, {"AUTOSKILLIT_CAMPAIGN_ID", "camp-3"}}, ""});
+  CHECK_MESSAGE(r.exit_code == 0, r.err);
   const auto all = records(tmp / "session_provenance.jsonl");
   REQUIRE(all.size() == 1);
   CHECK(all[0].caller_session_id == kL3);
@@ -115,7 +115,10 @@ TEST_CASE("provenance-writer record: bad input exits 2 and writes nothing") {
   CHECK(read_file(store) == before);
   const auto no_caller = run_process(
       {FLEET_PROVENANCE_WRITER, "record", "--session-id", kWorker, "--state-dir", tmp.path()});
-  CHECK(no_caller.err.find("CLAUDE_CODE_SESSION_ID") != std::string::npos);
+  CHECK_MESSAGE(no_caller.err.starts_with("provenance-writer: record needs the caller, and it is "
+                                          "not certain: "),
+                no_caller.err);
+  CHECK(no_caller.err.find("--caller-session-id") != std::string::npos);
 }
 
 TEST_CASE("provenance-writer record: a store that is a symlink is refused with exit 1") {
@@ -303,26 +306,25 @@ TEST_CASE("provenance-writer session-start: never blocks - a problem is one stde
 TEST_CASE(
     "provenance-writer record: the caller is the session any agent CLI names to its MCP servers") {
   // Qwen Code 0.24.4 names the calling session to its MCP servers in QWEN_CODE_SESSION_ID (as
-  // Claude Code does in CLAUDE_CODE_SESSION_ID): a recorder it runs takes that caller.
+  // Claude Code does in CLAUDE_CODE_SESSION_ID): a recorder it runs takes that caller, not the
+  // CLAUDE_CODE_SESSION_ID it inherited from a Claude Code session's shell it was started in.
   TempDir tmp;
-  const auto r = run_process({FLEET_PROVENANCE_WRITER, "record", "--session-id", kWorker},
-                             {"",
-                              {{"QWEN_CODE_SESSION_ID", kL3},
-                               {"CLAUDE_CODE_SESSION_ID", ""},
-                               {"FLEET_HOOKS_STATE_DIR", tmp.path()}},
-                              ""});
+  const auto r = run_process(
+      fleet::test::under_agent_cli(tmp.path(), "qwen", {{"QWEN_CODE_SESSION_ID", kL3}},
+                                   {FLEET_PROVENANCE_WRITER, "record", "--session-id", kWorker}),
+      {"", {{"CLAUDE_CODE_SESSION_ID", "another-l3"}, {"FLEET_HOOKS_STATE_DIR", tmp.path()}}, ""});
   CHECK_MESSAGE(r.exit_code == 0, r.err);
   const auto all = records(tmp / "session_provenance.jsonl");
   REQUIRE(all.size() == 1);
   CHECK(all[0].caller_session_id == kL3);
-  // Two CLIs naming different sessions (one started from the other's shell): no guess.
-  const auto both = run_process({FLEET_PROVENANCE_WRITER, "record", "--session-id", kWorker},
-                                {"",
-                                 {{"QWEN_CODE_SESSION_ID", kL3},
-                                  {"CLAUDE_CODE_SESSION_ID", "another-l3"},
-                                  {"FLEET_HOOKS_STATE_DIR", tmp.path()}},
-                                 ""});
-  CHECK(both.exit_code == 2);
-  CHECK_MESSAGE(both.err.find("QWEN_CODE_SESSION_ID") != std::string::npos, both.err);
+  // A Qwen Code that names no session of its own (it inherited the variable): no guess.
+  const auto inherited = run_process(
+      fleet::test::under_agent_cli(tmp.path(), "qwen", {},
+                                   {FLEET_PROVENANCE_WRITER, "record", "--session-id", kWorker}),
+      {"", {{"QWEN_CODE_SESSION_ID", kL3}, {"FLEET_HOOKS_STATE_DIR", tmp.path()}}, ""});
+  CHECK(inherited.exit_code == 2);
+  CHECK_MESSAGE(inherited.err.find("QWEN_CODE_SESSION_ID=" + std::string(kL3) + " (it inherited") !=
+                    std::string::npos,
+                inherited.err);
   CHECK(records(tmp / "session_provenance.jsonl").size() == 1);
 }

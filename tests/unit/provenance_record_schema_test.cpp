@@ -133,13 +133,19 @@ TEST_CASE("provenance_record: the builder fills the kitchen, the caller and the 
   CHECK(built.timestamp.size() == std::string("2026-05-06T13:30:00.123456+00:00").size());
   CHECK(built.timestamp.ends_with("+00:00"));
 
-  const Result<ProvenanceRecord> from_session = record_to_append(given, agent_clis());
-  REQUIRE(from_session);
-  CHECK(from_session->caller_session_id == "l3-env");
+  // The variable alone never names the caller (it may be inherited): a call that is not
+  // what --mcp-meta takes is refused before anything is looked up.
+  const CallerClis known{.clis = agent_clis(), .profiles = agent_profiles()};
+  const Result<ProvenanceRecord> bad_call =
+      record_to_append(given, known, {.meta = "[]", .params = ""});
+  REQUIRE_FALSE(bad_call);
+  CHECK(bad_call.problem().starts_with(
+      "record needs the caller, and it is not certain: --mcp-meta is not the call's _meta"));
+  CHECK(bad_call.problem().ends_with("or pass --caller-session-id <the dispatching session's id>"));
 
   given.caller_session_id = "l3-flag";
   given.kitchen_id = "k-flag";
-  const Result<ProvenanceRecord> flags = record_to_append(given, agent_clis());
+  const Result<ProvenanceRecord> flags = record_to_append(given, known);
   REQUIRE(flags);
   CHECK(flags->caller_session_id == "l3-flag");
   CHECK(flags->kitchen_id == "k-flag");
@@ -155,8 +161,9 @@ TEST_CASE("provenance_record: the builder leaves the kitchen empty when nothing 
   CHECK(build_record(given).kitchen_id == "campaign-7");
   const ScopedEnv no_campaign("AUTOSKILLIT_CAMPAIGN_ID", nullptr);
   CHECK(build_record(given).kitchen_id.empty());
-  given.caller_session_id = "";
-  const Result<ProvenanceRecord> no_caller = record_to_append(given, agent_clis());
-  REQUIRE_FALSE(no_caller);
-  CHECK(no_caller.problem().starts_with("no caller: pass --caller-session-id"));
+  given.caller_session_id = "-x";
+  const Result<ProvenanceRecord> bad_caller =
+      record_to_append(given, {.clis = agent_clis(), .profiles = agent_profiles()});
+  REQUIRE_FALSE(bad_caller);
+  CHECK(bad_caller.problem().ends_with("; nothing written"));
 }
