@@ -622,6 +622,21 @@ guard_on_path_is_ours() {
   found="$(command -v resume-guard || true)"
   [ -n "$found" ] && [ "$(realpath -- "$found")" = "$(realpath -- "$prefix/bin/resume-guard")" ]
 }
+# The resume-guard a committed wiring runs here, found as its command finds it: on PATH, else
+# in the directories where the install routes put it (kInstallDirectories, hook_command.h).
+hooks_guard() {
+  local found dir
+  found="$(command -v resume-guard || true)"
+  if [ -z "$found" ]; then
+    for dir in /opt/homebrew/bin /usr/local/bin "$HOME/.local/bin"; do
+      if [ -f "$dir/resume-guard" ] && [ -x "$dir/resume-guard" ]; then
+        found="$dir/resume-guard"
+        break
+      fi
+    done
+  fi
+  printf '%s' "$found"
+}
 path_line="export PATH=\"$prefix/bin:\$PATH\""
 echo "install.sh: installing fleet-hooks into $prefix/bin${project:+, then wiring and checking $project}"
 announce_build
@@ -683,11 +698,13 @@ if [ -n "$project" ]; then
   for agent in "${agents[@]}"; do agent_args+=(--agent "$agent"); done
   "$prefix/bin/fleet-hooks" install --project "$project" "${agent_args[@]}" $trust
   # Checked as it will be once $prefix/bin is on PATH; when it is not yet, say so before the ok.
-  if ! guard_on_path_is_ours; then
+  hooks_run="$(hooks_guard)"
+  if [ -z "$hooks_run" ] ||
+    [ "$(realpath -- "$hooks_run")" != "$(realpath -- "$prefix/bin/resume-guard")" ]; then
     echo
     echo "install.sh: WARNING: the check below runs with $prefix/bin on PATH; until your PATH"
-    if command -v resume-guard >/dev/null; then
-      echo "  includes it, the hooks run $(command -v resume-guard), not the resume-guard just installed."
+    if [ -n "$hooks_run" ]; then
+      echo "  includes it, the hooks run $hooks_run, not the resume-guard just installed."
     else
       echo "  includes it, every dispatch is BLOCKED on this machine (the hooks find no resume-guard)."
     fi

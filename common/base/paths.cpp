@@ -120,6 +120,11 @@ std::optional<std::string> directory_problem(const std::string& path) {
   return "is not a directory";
 }
 
+bool is_executable_file(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
+}
+
 std::optional<std::string> find_on_path(const std::string& name) {
   const std::string search = env_value("PATH");
   std::size_t start = 0;
@@ -128,10 +133,7 @@ std::optional<std::string> find_on_path(const std::string& name) {
     const std::string dir =
         search.substr(start, end == std::string::npos ? std::string::npos : end - start);
     const std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
-    struct stat st {};
-    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
-        ::access(candidate.c_str(), X_OK) == 0)
-      return candidate;
+    if (is_executable_file(candidate)) return candidate;
     if (end == std::string::npos) break;
     start = end + 1;
   }

@@ -62,6 +62,9 @@ std::optional<std::string> executable_directory();
 // by text would be wrong after a symlink.
 std::string absolute_path(const std::string& path);
 
+// True when `path` is a regular file (after symlinks) this process may execute.
+bool is_executable_file(const std::string& path);
+
 // Where /bin/sh finds the command `name` on $PATH (a regular executable file); nullopt if
 // nowhere.
 std::optional<std::string> find_on_path(const std::string& name);

@@ -11,6 +11,10 @@ constexpr std::string_view kExec = "; exec ";
 constexpr std::string_view kFind = "exe=$(command -v ";
 constexpr std::string_view kFound = " 2>/dev/null) || exe=; case \"$exe\" in /*) ;; \"\") ";
 constexpr std::string_view kInProject = "case \"$exe\" in \"";
+// A bare name's guarded form: not on PATH, the install directories are looked in; it then runs
+// what it found.
+constexpr std::string_view kSearch = " 2>/dev/null) || for d in";
+constexpr std::string_view kExecFound = "; exec \"$exe\"";
 
 bool is_safe_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '/' ||
@@ -53,7 +57,14 @@ std::size_t skip_blanks(std::string_view text, std::size_t i) {
 // Where a missing executable was looked for, for the message (only characters that need no
 // quoting inside "…").
 std::string where(const std::string& executable) {
-  if (executable.find('/') == std::string::npos) return "not found on PATH";
+  if (executable.find('/') == std::string::npos) {
+    std::string places;
+    for (const InstallDirectory& dir : kInstallDirectories) {
+      places += (places.empty() ? "" : &dir == std::end(kInstallDirectories) - 1 ? " or " : ", ");
+      places += dir.home.empty() ? std::string(dir.shell) : "~" + std::string(dir.home);
+    }
+    return "not found on PATH or in " + places;
+  }
   for (char c : executable) {
     if (!is_safe_char(c)) return "not found where it was installed";
   }
@@ -128,11 +139,14 @@ std::optional<HookCommand> parse_hook_command(std::string_view command) {
     // exe=$(command -v EXE …) || exe=; case … esac; case "$exe" in "${VAR:-$PWD}"/*) … esac;
     // exec EXE ARGS (found where the checks found it: the same PATH)
     i = read_word(command, i + kFind.size(), raw, plain);
-    const std::size_t exec = command.find(std::string(kExec) + raw, i);
+    hook.searches_install_directories = command.substr(i).starts_with(kSearch);
+    const std::string exec_text =
+        hook.searches_install_directories ? std::string(kExecFound) : std::string(kExec) + raw;
+    const std::size_t exec = command.find(exec_text, i);
     if (!raw.empty() && exec != std::string_view::npos) {
       hook.guarded = true;
       hook.executable = raw;
-      hook.arguments.assign(command.substr(exec + kExec.size() + raw.size()));
+      hook.arguments.assign(command.substr(exec + exec_text.size()));
       hook.exit_if_missing = missing_exit(command.substr(i, exec - i));
       const std::size_t project = command.find(kInProject, i);
       if (project != std::string_view::npos &&
@@ -184,7 +198,17 @@ std::string format_hook_command(const HookCommand& hook, std::string_view name,
   const int exit = hook.exit_if_missing;
   const std::string project =
       hook.project_variable.empty() ? "$PWD" : "${" + hook.project_variable + ":-$PWD}";
-  return std::string(kFind) + hook.executable + std::string(kFound) +
+  // A bare name: also where the install routes put it, run from where it was found.
+  const bool bare = plain.find('/') == std::string::npos && shell_quote(plain) == hook.executable;
+  std::string found = std::string(kFound);
+  if (bare) {
+    found = std::string(kSearch);
+    for (const InstallDirectory& dir : kInstallDirectories) found += " " + std::string(dir.shell);
+    found += "; do exe=$d/" + plain +
+             "; [ -f \"$exe\" ] && [ -x \"$exe\" ] && break; exe=; done; " +
+             std::string(kFound.substr(kFound.find("case")));
+  }
+  return std::string(kFind) + hook.executable + found +
          refusal(
              "fleet-hooks: " + program + " is not installed on this machine (" + where(plain) + ")",
              std::string(kInstallRoutes), exit, agent) +
@@ -201,7 +225,8 @@ std::string format_hook_command(const HookCommand& hook, std::string_view name,
                      "its own",
                  "Install fleet-hooks outside the project and put its bin directory on PATH", exit,
                  agent) +
-         " ;; esac" + std::string(kExec) + hook.executable + hook.arguments;
+         " ;; esac" + (bare ? std::string(kExecFound) : std::string(kExec) + hook.executable) +
+         hook.arguments;
 }
 
 std::optional<std::string> command_executable(std::string_view command) {

@@ -24,6 +24,25 @@ struct HookCommand {
   // The guarded form's project: the variable the CLI sets to the project's root in its hooks'
   // environment ("CLAUDE_PROJECT_DIR"), else "" for the hook's working directory.
   std::string project_variable;
+  // Read back: the guarded form also looks in kInstallDirectories when PATH lacks the
+  // executable (format_hook_command writes that for a bare name).
+  bool searches_install_directories = false;
+};
+
+// Where the install routes put the suite's programs, looked in (in this order) by the guarded
+// form of a bare name when the hook's PATH lacks it: a CLI may run its hooks with a PATH
+// shorter than the user's shell has (Claude Code on macOS runs them without /opt/homebrew/bin).
+// Homebrew on Apple silicon; Homebrew on Intel Macs and `npm install -g` with Homebrew's or the
+// system's Node; the tarball unpacked into ~/.local and ./install.sh's default prefix. One list
+// for both systems: a committed wiring is shared by Linux and macOS teammates.
+struct InstallDirectory {
+  std::string_view shell;  // as the hook command writes it
+  std::string_view home;   // "" or the part after $HOME (then `shell` is "$HOME" + home)
+};
+inline constexpr InstallDirectory kInstallDirectories[] = {
+    {.shell = "/opt/homebrew/bin", .home = ""},
+    {.shell = "/usr/local/bin", .home = ""},
+    {.shell = "\"$HOME/.local/bin\"", .home = "/.local/bin"},
 };
 
 // `word` quoted for /bin/sh when it holds anything beyond [A-Za-z0-9/._+-].
@@ -33,11 +52,12 @@ std::string shell_quote(std::string_view word);
 // lists the suite writes and people hand-write.
 std::vector<std::string> shell_words(std::string_view text);
 
-// The guarded form (format_hook_command) runs the executable the shell finds for it only from
-// an absolute path outside the project (the hook's $project_variable, else its working
-// directory): one found through a relative PATH entry (`.tools` from a settings file's "env")
-// or inside the project is refused as a missing one is, with its own message. The form of
-// earlier releases (`command -v EXE >/dev/null 2>&1 || …; exec EXE`) is still read.
+// The guarded form (format_hook_command) runs the executable the shell finds for it (a bare
+// name: on PATH, else in kInstallDirectories) only from an absolute path outside the project (the
+// hook's $project_variable, else its working directory): one found through a relative PATH entry
+// (`.tools` from a settings file's "env") or inside the project is refused as a missing one is,
+// with its own message. The form of earlier releases (`command -v EXE >/dev/null 2>&1 || …; exec
+// EXE`) is still read.
 //
 // The Claude Code plugin's hooks (plugin/hooks.json.in) choose the binary for the machine in
 // the command itself, with shell builtins only: kMachineRead reads the kernel's machine into $m

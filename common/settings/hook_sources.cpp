@@ -213,7 +213,24 @@ std::string machine_directory(const std::string& path, std::size_t at) {
   return ::access(binary.c_str(), X_OK) == 0 ? directory : "";
 }
 
+// The first of kInstallDirectories holding `name` as an executable file, as the guarded form's
+// loop finds it.
+std::optional<std::string> find_in_install_directories(const std::string& name) {
+  for (const InstallDirectory& dir : kInstallDirectories) {
+    const std::string path =
+        (dir.home.empty() ? std::string(dir.shell) : env_value("HOME") + std::string(dir.home)) +
+        "/" + name;
+    if (is_executable_file(path)) return path;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
+
+std::optional<std::string> find_suite_program(const std::string& name) {
+  if (std::optional<std::string> found = find_on_path(name)) return found;
+  return find_in_install_directories(name);
+}
 
 std::optional<std::string> resolve_hook_executable(const ConfiguredHook& hook,
                                                    const std::string& project_dir,
@@ -236,7 +253,7 @@ std::optional<std::string> resolve_hook_executable(const ConfiguredHook& hook,
     path.replace(at, kMachineDirectory.size(), machine_directory(path, at));
   if (path.starts_with("~/")) path = env_value("HOME") + path.substr(1);
   if (path.find('/') != std::string::npos) return path;
-  return find_on_path(path);
+  return hook.parsed.searches_install_directories ? find_suite_program(path) : find_on_path(path);
 }
 
 }  // namespace fleet

@@ -54,10 +54,14 @@ struct HookSources {
 // session-start events, and the findings on their files.
 HookSources collect_hooks(const HookSourceOptions& options);
 
+// Where the guarded form of a bare name finds `name` on this machine: on PATH, else in the first
+// of kInstallDirectories that holds it as an executable file. nullopt when neither does.
+std::optional<std::string> find_suite_program(const std::string& name);
+
 // The executable a hook command of `agent` runs on this machine, as /bin/sh would find it:
 // quotes removed, the variables `agent` sets (AgentCli::project_dir_variable, its plugins'
-// root_variable) and a leading ~/ expanded, a bare name looked up on PATH. nullopt when a bare
-// name is not found.
+// root_variable) and a leading ~/ expanded, a bare name looked up on PATH (and, where the
+// command looks there too, in kInstallDirectories). nullopt when a bare name is not found.
 std::optional<std::string> resolve_hook_executable(const ConfiguredHook& hook,
                                                    const std::string& project_dir,
                                                    const AgentCli& agent);

@@ -11,6 +11,7 @@
 #include "base/json.h"
 #include "base/paths.h"
 #include "base/word_list.h"
+#include "settings/hook_sources.h"
 #include "hook/tool_names.h"
 #include "settings/settings_file.h"
 
@@ -188,9 +189,10 @@ PluginCheck check_plugin(const std::string& project_dir, const AgentCli& agent,
         check.checked_tools.end())
       check.checked_tools.push_back(tool);
   }
-  if (!find_on_path("resume-guard")) {
+  if (!find_suite_program("resume-guard")) {
     check.findings.push_back({"binary-missing", Severity::error,
-                              "resume-guard is not on PATH here: the plugin refuses every dispatch "
+                              "resume-guard is not on PATH here (nor where the install routes put "
+                              "it): the plugin refuses every dispatch "
                               "of " +
                                   cli + " on this machine until it is",
                               path});

@@ -92,11 +92,7 @@ std::vector<Finding> entry_findings(const ConfiguredHook& hook, const char* what
 std::optional<Finding> binary_missing(const ConfiguredHook& hook, const char* name, bool is_guard,
                                       const std::string& project_dir, const AgentCli& agent) {
   const std::optional<std::string> binary = resolve_hook_executable(hook, project_dir, agent);
-  struct stat st {};
-  if (binary && ::stat(binary->c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
-      ::access(binary->c_str(), X_OK) == 0) {
-    return std::nullopt;
-  }
+  if (binary && is_executable_file(*binary)) return std::nullopt;
   const std::optional<std::string> executable = command_executable(hook.command);
   std::string message = std::string(name) + " is not installed on this machine (" +
                         (binary       ? *binary + " is missing or not executable"

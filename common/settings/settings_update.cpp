@@ -8,6 +8,7 @@
 #include "base/files.h"
 #include "base/json.h"
 #include "base/paths.h"
+#include "settings/hook_sources.h"
 #include "settings/plugin_wiring.h"
 #include "settings/settings_file.h"
 
@@ -117,9 +118,10 @@ SettingsUpdate plan_install(const std::string& path, const WiringOptions& option
   // do find them here.
   std::string from = "from " + options.bin_dir;
   if (options.bin_dir.empty()) {
-    const std::optional<std::string> here = find_on_path("resume-guard");
-    from = here ? "run by name from PATH (here: " + *here + ")"
-                : "run by name from PATH (resume-guard is NOT on PATH here)";
+    const std::optional<std::string> here = find_suite_program("resume-guard");
+    from = here ? "run by name from PATH or where the install routes put it (here: " + *here + ")"
+                : "run by name from PATH or where the install routes put it (resume-guard is NOT "
+                  "found here)";
   }
   std::string tools = "dispatch_food_truck";
   for (const std::string& tool : options.tools) tools += ", " + tool;
@@ -223,9 +225,9 @@ std::optional<std::string> install_note(const SettingsRequest& request) {
   if (request.scope != SettingsScope::project) return std::nullopt;
   const std::string bin_dir =
       request.bin_dir.empty() ? program_directory() : absolute_path(request.bin_dir);
-  if (find_on_path("resume-guard")) return std::nullopt;
-  return "resume-guard is not on PATH here, so this project's hooks block every dispatch on "
-         "this machine until it is: add " +
+  if (find_suite_program("resume-guard")) return std::nullopt;
+  return "resume-guard is not on PATH here (nor where the install routes put it), so this "
+         "project's hooks block every dispatch on this machine until it is: add " +
          bin_dir + " to PATH (e.g. in ~/.profile) and start " +
          std::string(request.agent->display_name) + " again";
 }

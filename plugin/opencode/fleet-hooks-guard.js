@@ -32,6 +32,14 @@ const MORE_TOOLS = [];
 const DISPATCH_TOOLS = ["dispatch_food_truck", ...MORE_TOOLS];
 const TOOL_OPTIONS = MORE_TOOLS.flatMap((tool) => ["--tool", tool]);
 const MAX_SESSION_DEPTH = 16;
+// Where the install routes put the suite's programs, looked in after PATH, as the hook commands
+// of the other CLIs do (common/hook/hook_command.h, kInstallDirectories): an agent CLI started
+// from a macOS app or launchd may have a PATH without /opt/homebrew/bin.
+const INSTALL_DIRECTORIES = [
+  "/opt/homebrew/bin",
+  "/usr/local/bin",
+  `${process.env.HOME ?? ""}/.local/bin`,
+];
 
 // True for a dispatch tool, by its own name or as <server>_<tool>.
 function isDispatchTool(name) {
@@ -59,11 +67,11 @@ async function owningSession(client, sessionID) {
   refuse(`session ${sessionID} is nested deeper than ${MAX_SESSION_DEPTH}; the dispatch is refused`);
 }
 
-// Where PATH finds the suite's program `name`, as a shell would: {path} to run, {refused}
-// with the reason when it is found through a relative PATH entry or inside the project (where
-// a repository can put a program of its own), {} when it is not found.
+// Where PATH (else INSTALL_DIRECTORIES) finds the suite's program `name`, as a shell would:
+// {path} to run, {refused} with the reason when it is found through a relative PATH entry or
+// inside the project (where a repository can put a program of its own), {} when it is not found.
 function suiteProgram(name, directory) {
-  for (const entry of (process.env.PATH ?? "").split(":")) {
+  for (const entry of [...(process.env.PATH ?? "").split(":"), ...INSTALL_DIRECTORIES]) {
     const candidate = join(entry === "" ? "." : entry, name);
     try {
       if (!statSync(candidate).isFile()) continue;

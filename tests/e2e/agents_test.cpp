@@ -311,7 +311,7 @@ TEST_CASE("e2e: codex trust - an entry with more shell than install writes is le
   c.install(c.project());
   const std::string file = c.project() + "/.codex/hooks.json";
   std::string text = read_file(file);
-  const std::string guard = "exec resume-guard --agent codex";
+  const std::string guard = "exec \\\"$exe\\\" --agent codex";  // as JSON writes it
   REQUIRE(contains(text, guard));
   text.replace(text.find(guard), guard.size(),
                guard + " --state-dir \\\"$(touch " + c.path("pwned") + ")\\\"");

@@ -4,6 +4,8 @@
 // idempotent, and nothing of the suite left after uninstall.
 
 #include <doctest/doctest.h>
+
+#include "hook/hook_command.h"
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -81,12 +83,15 @@ TEST_CASE("fleet-hooks install --agent codex: wires .codex/hooks.json, fail-clos
   const rapidjson::Value& guard = only_entry(doc, "PreToolUse");
   CHECK(std::string(guard["matcher"].GetString()) == "^(mcp__.*__)?dispatch_food_truck$");
   CHECK(guard["hooks"][0]["timeout"].GetInt() == 10);
-  CHECK(contains(command_of(guard), "exec resume-guard --agent codex"));
+  CHECK(contains(command_of(guard), "exec \"$exe\" --agent codex"));
+  CHECK(fleet::command_executable(command_of(guard)) == "resume-guard");
   const rapidjson::Value& writer = only_entry(doc, "PostToolUse");
-  CHECK(contains(command_of(writer), "exec provenance-writer hook --agent codex"));
+  CHECK(contains(command_of(writer), "exec \"$exe\" hook --agent codex"));
+  CHECK(fleet::command_executable(command_of(writer)) == "provenance-writer");
   const rapidjson::Value& start = only_entry(doc, "SessionStart");
   CHECK(std::string(start["matcher"].GetString()) == "startup");
-  CHECK(contains(command_of(start), "exec provenance-writer session-start --agent codex"));
+  CHECK(contains(command_of(start), "exec \"$exe\" session-start --agent codex"));
+  CHECK(fleet::command_executable(command_of(start)) == "provenance-writer");
 
   // On a machine without the suite the guard blocks (exit 2, Codex's deny), the others do not.
   const auto blocked = run_without_suite(m, command_of(guard));
@@ -114,10 +119,12 @@ TEST_CASE("fleet-hooks install --agent gemini: BeforeTool, mcp_ names, milliseco
   const rapidjson::Value& entry = guard["hooks"][0];
   CHECK(entry["timeout"].GetInt() == 10000);
   CHECK(std::string(entry["name"].GetString()) == "fleet-hooks resume-guard");
-  CHECK(contains(command_of(guard), "exec resume-guard --agent gemini --tool relay"));
+  CHECK(contains(command_of(guard), "exec \"$exe\" --agent gemini --tool relay"));
+  CHECK(fleet::command_executable(command_of(guard)) == "resume-guard");
   const rapidjson::Value& writer = only_entry(doc, "AfterTool");
   CHECK(std::string(writer["hooks"][0]["name"].GetString()) == "fleet-hooks provenance-writer");
-  CHECK(contains(command_of(writer), "exec provenance-writer hook --agent gemini"));
+  CHECK(contains(command_of(writer), "exec \"$exe\" hook --agent gemini"));
+  CHECK(fleet::command_executable(command_of(writer)) == "provenance-writer");
   // Gemini blocks on exit 2 and shows the stderr as the reason.
   const auto blocked = run_without_suite(m, command_of(guard));
   CHECK(blocked.exit_code == 2);

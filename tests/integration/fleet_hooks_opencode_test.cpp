@@ -8,6 +8,7 @@
 #include <string>
 
 #include "base/paths.h"
+#include "hook/hook_command.h"
 #include "process.h"
 #include "suite.h"
 #include "temp_dir.h"
@@ -256,4 +257,67 @@ TEST_CASE(
   CHECK_MESSAGE(launched.exit_code == 0, (launched.err + call));
   CHECK(contains(read_file(state + "/session_provenance.jsonl"),
                  R"("caller_session_id":"ses_caller1")"));
+}
+
+TEST_CASE(
+    "fleet-hooks opencode: the plugin runs a resume-guard PATH lacks from where the install "
+    "routes put it") {
+  // An OpenCode started from a macOS app or launchd may have a PATH without the suite's
+  // directory (/opt/homebrew/bin, ~/.local/bin): the plugin looks there as the hook commands do.
+  const RunResult node = fleet::test::run_process({"/bin/sh", "-c", "command -v node"});
+  if (node.exit_code != 0) {
+    MESSAGE("skipped: node is not installed (OpenCode's plugin is JavaScript)");
+    return;
+  }
+  std::string node_path = node.out;
+  while (!node_path.empty() && node_path.back() == '\n') node_path.pop_back();
+  Machine m;
+  REQUIRE(m.run({"install", "--project", m.dir, "--agent", "opencode"}).exit_code == 0);
+  const std::string home = m.tmp / "home";
+  REQUIRE(fleet::test::run_process({"/bin/mkdir", "-p", home + "/.local/bin"}).exit_code == 0);
+  fleet::test::write_script(
+      home + "/.local/bin/resume-guard",
+      "cat >/dev/null\necho '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\","
+      "\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"judged by the guard in "
+      "~/.local/bin\"}}'\n");
+  const std::string driver =
+      "const { FleetHooksGuard } = await import(process.argv[1]);"
+      "const client = { session: { get: async () => ({ data: {} }) } };"
+      "const hooks = await FleetHooksGuard({ client, directory: process.argv[2] });"
+      "try { await hooks['tool.execute.before']("
+      "  { tool: 'kitchen_dispatch_food_truck', sessionID: 'ses_x', callID: 'c1' },"
+      "  { args: { resume_session_id: 'w-1' } }); console.log('let through'); }"
+      "catch (e) { console.log(String(e.message)); }";
+  const auto run = [&](const std::string& home_dir) {
+    return fleet::test::run_process(
+        {node_path, "--input-type=module", "-e", driver, plugin(m), m.dir},
+        {"", {{"PATH", "/usr/bin:/bin"}, {"HOME", home_dir}}, m.dir});
+  };
+  RunResult r = run(home);
+  CHECK_MESSAGE(contains(r.out, "judged by the guard in ~/.local/bin"), (r.out + r.err));
+  // A HOME inside the project reaches a program the repository ships: refused.
+  REQUIRE(fleet::test::run_process({"/bin/cp", "-r", home + "/.local", m.dir + "/"}).exit_code ==
+          0);
+  r = run(m.dir);
+  CHECK_MESSAGE(contains(r.out, "resume-guard was found inside the project"), (r.out + r.err));
+  CHECK(!contains(r.out, "let through"));
+  CHECK(!contains(r.out, "judged by the guard"));
+}
+
+TEST_CASE("fleet-hooks opencode: the plugin and install.sh look where the hook commands look") {
+  // One list, kInstallDirectories, written three times: the hook command's text (C++), the
+  // OpenCode plugin (JavaScript), install.sh's warning (bash). In the same order in each.
+  const std::string js = shipped();
+  const std::string sh = read_file(std::string(FLEET_SOURCE_DIR) + "/install.sh");
+  std::string sh_loop = "for dir in";
+  std::size_t in_js = 0;
+  for (const fleet::InstallDirectory& dir : fleet::kInstallDirectories) {
+    sh_loop.append(" ").append(dir.shell);
+    std::string js_form = dir.home.empty() ? "\"" : "`${process.env.HOME ?? \"\"}";
+    js_form.append(dir.home.empty() ? dir.shell : dir.home).append(dir.home.empty() ? "\"" : "`");
+    const std::size_t at_js = js.find(js_form, in_js);
+    CHECK_MESSAGE(at_js != std::string::npos, "the plugin lacks " << js_form << " (in order)");
+    in_js = at_js == std::string::npos ? in_js : at_js;
+  }
+  CHECK_MESSAGE(contains(sh, sh_loop + "; do"), "install.sh lacks: " << sh_loop);
 }

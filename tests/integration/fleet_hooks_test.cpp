@@ -101,8 +101,9 @@ TEST_CASE("fleet-hooks install: into a realistic settings file - idempotent - wi
   CHECK(std::string(doc.MemberBegin()->name.GetString()) == "$schema");
   CHECK(std::string(doc["env"]["GREETING"].GetString()) == "grüß dich ✓ 日本");
   CHECK(doc["hooks"]["PreToolUse"].Size() == 2);
-  CHECK(std::string(doc["hooks"]["PreToolUse"][1]["hooks"][0]["command"].GetString())
-            .ends_with("; exec resume-guard"));  // portable: found on PATH
+  const std::string portable = doc["hooks"]["PreToolUse"][1]["hooks"][0]["command"].GetString();
+  CHECK(portable.starts_with("exe=$(command -v resume-guard "));  // portable: found by name
+  CHECK(portable.ends_with("; exec \"$exe\""));
   CHECK(doc["hooks"]["PostToolUse"].Size() == 2);
   CHECK(doc["hooks"]["Notification"].Size() == 1);
 

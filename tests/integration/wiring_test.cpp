@@ -4,6 +4,8 @@
 // Claude Code plugin the install produces.
 
 #include <doctest/doctest.h>
+
+#include "hook/hook_command.h"
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -98,12 +100,13 @@ TEST_CASE("wiring: install keeps a customised entry - updates only what locates 
         "^(mcp__.*__|.*-)?(dispatch_food_truck|launch_agent)$");
   CHECK(pre["hooks"][0]["timeout"].GetInt() == 20);
   const std::string guard = pre["hooks"][0]["command"].GetString();
-  CHECK(guard.find("; exec resume-guard --strict --tool launch_agent --kitchen-id prod") !=
+  CHECK(guard.find("; exec \"$exe\" --strict --tool launch_agent --kitchen-id prod") !=
         std::string::npos);
+  CHECK(fleet::command_executable(guard) == "resume-guard");
   CHECK(guard.find("/home/me") == std::string::npos);  // converted to the portable form
   const std::string writer = doc["hooks"]["PostToolUse"][0]["hooks"][0]["command"].GetString();
-  CHECK(writer.find("; exec provenance-writer hook --tool launch_agent --fsync") !=
-        std::string::npos);
+  CHECK(writer.find("; exec \"$exe\" hook --tool launch_agent --fsync") != std::string::npos);
+  CHECK(fleet::command_executable(writer) == "provenance-writer");
   // launch_agent resumes are still guarded: check with that tool passes.
   r = t.check({"--tool", "launch_agent"});
   CHECK_MESSAGE(r.exit_code == 0, r.out);

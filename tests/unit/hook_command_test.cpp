@@ -70,10 +70,10 @@ TEST_CASE("hook_command: /bin/sh runs the guarded form - blocks with the fix whe
   CommandResult r = run_shell_command(format_hook_command(missing, "resume-guard", "Claude Code"),
                                       "{}", environment_with({}), std::chrono::seconds(10));
   CHECK(r.exit_code == 2);
-  CHECK(
-      r.err.find(
-          "fleet-hooks: resume-guard is not installed on this machine (not found on PATH), so this "
-          "call is blocked") == 0);
+  CHECK(r.err.find(
+            "fleet-hooks: resume-guard is not installed on this machine (not found on PATH or in "
+            "/opt/homebrew/bin, /usr/local/bin or ~/.local/bin), so this "
+            "call is blocked") == 0);
   // The teammate without the suite is told the exact commands that install it.
   CHECK(r.err.find("npm install -g ./fleet-hooks-<version>.tgz") != std::string::npos);
   CHECK(r.err.find("sudo apt install ./fleet-hooks_<version>_<amd64|arm64>.deb") !=
@@ -142,4 +142,60 @@ TEST_CASE(
   CHECK(r.exit_code == 0);
   CHECK(r.out == "let-through\n");
   run_shell_command("rm -rf " + project, "", environment_with({}), std::chrono::seconds(10));
+}
+
+TEST_CASE(
+    "hook_command: a bare name the hook's PATH lacks is run from where the install routes put "
+    "it") {
+  // Claude Code on macOS runs hooks with a PATH without /opt/homebrew/bin: a teammate whose
+  // suite is installed there (or in ~/.local/bin, /usr/local/bin) must be guarded, not blocked.
+  const std::string home = "/tmp/fleet-hooks-install-dirs-" + std::to_string(::getpid());
+  const std::string project = home + "/project";
+  REQUIRE(run_shell_command("mkdir -p " + home + "/.local/bin " + project +
+                                " && printf '#!/bin/sh\\necho guard-ran \"$@\"\\n' > " + home +
+                                "/.local/bin/fleet-hooks-test-guard && chmod +x " + home +
+                                "/.local/bin/fleet-hooks-test-guard",
+                            "", environment_with({}), std::chrono::seconds(10))
+              .exit_code == 0);
+  HookCommand guard{"fleet-hooks-test-guard", " --strict", true, fleet::exit_status::hook_blocks,
+                    "CLAUDE_PROJECT_DIR"};
+  const std::string command = format_hook_command(guard, "resume-guard", "Claude Code");
+  const auto back = parse_hook_command(command);
+  REQUIRE(back);
+  CHECK(back->searches_install_directories);
+  CHECK(back->executable == "fleet-hooks-test-guard");
+  CHECK(back->arguments == " --strict");
+  CHECK(format_hook_command(*back, "resume-guard", "Claude Code") == command);
+  const auto run = [&](const std::string& home_dir, const std::string& project_dir) {
+    return run_shell_command("cd " + project + " && " + command, "{}",
+                             environment_with({"PATH=/usr/bin:/bin", "HOME=" + home_dir,
+                                               "CLAUDE_PROJECT_DIR=" + project_dir}),
+                             std::chrono::seconds(10));
+  };
+  CommandResult r = run(home, project);
+  CHECK_MESSAGE(r.exit_code == 0, r.err);
+  CHECK(r.out == "guard-ran --strict\n");
+  // A HOME inside the project (a settings file's "env", which check reports) or a relative one
+  // reaches a program the repository ships: refused, as from PATH.
+  r = run(home, home);
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.empty());
+  CHECK_MESSAGE(r.err.find("was found inside the project") != std::string::npos, r.err);
+  r = run_shell_command("cd " + home + " && " + command, "{}",
+                        environment_with({"PATH=/usr/bin:/bin", "HOME=.", "CLAUDE_PROJECT_DIR=/x"}),
+                        std::chrono::seconds(10));
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.empty());
+  CHECK_MESSAGE(r.err.find("relative PATH entry") != std::string::npos, r.err);
+  // Nowhere: blocked, naming where it looked.
+  r = run("/nonexistent-home", project);
+  CHECK(r.exit_code == 2);
+  CHECK_MESSAGE(r.err.find("(not found on PATH or in /opt/homebrew/bin, /usr/local/bin or "
+                           "~/.local/bin), so this call is blocked") != std::string::npos,
+                r.err);
+  // An absolute path is run as written, from nowhere else.
+  guard.executable = "/nonexistent/bin/fleet-hooks-test-guard";
+  CHECK_FALSE(parse_hook_command(format_hook_command(guard, "resume-guard", "Claude Code"))
+                  ->searches_install_directories);
+  run_shell_command("rm -rf " + home, "", environment_with({}), std::chrono::seconds(10));
 }

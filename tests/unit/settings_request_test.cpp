@@ -94,7 +94,7 @@ TEST_CASE("settings_request: local and user settings name bin_dir - project sett
   update = plan_install(r.request);
   CHECK(update.path == r.tmp / "project/.claude/settings.json");
   CHECK(update.text.find(r.bin) == std::string::npos);
-  CHECK(update.text.find("exec resume-guard") != std::string::npos);
+  CHECK(update.text.find("exe=$(command -v resume-guard ") != std::string::npos);
 
   // A --bin-dir without the suite is refused, in every scope.
   r.request.bin_dir = r.tmp / "home";
