@@ -132,6 +132,30 @@ std::optional<Result<std::string>> caller_named_by_call(const DispatchCall& call
   return std::nullopt;
 }
 
+// A refusal when the dispatcher passed the whole call (--mcp-call) and it carries no call token,
+// though the nearest agent CLI above this launch gives one to every dispatch call its guard lets
+// through (binds_call_token): the call came from another process than that CLI (another L3
+// reaching a dispatcher service started from its shell), and the handover there would name the
+// wrong caller. nullopt otherwise.
+std::optional<Result<std::string>> call_without_token(const DispatchCall& call,
+                                                      const LaunchAncestry& above,
+                                                      std::span<const AgentCli* const> clis) {
+  if (call.params.empty() || above.agent.empty()) return std::nullopt;
+  for (const AgentCli* cli : clis) {
+    if (cli->name != above.agent || !binds_call_token(*cli)) continue;
+    return Result<std::string>::failure(
+        "the dispatch call carries no call token, though " + std::string(cli->display_name) +
+        " (pid " + std::to_string(above.agent_pid) + ") above this launch gets one (the argument " +
+        std::string(cli->mcp_call.token_argument) +
+        ") from resume-guard for every dispatch call it lets through: the call came from another "
+        "process (another L3 reaching a dispatcher shared with it, whose handover would name the "
+        "wrong caller: give each L3 its own dispatcher), or no resume-guard judged it (run "
+        "fleet-hooks check --agent " +
+        std::string(cli->name) + ")");
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string uncertain_caller(std::string_view what, std::string_view problem,
@@ -159,6 +183,7 @@ Result<std::string> launch_caller(const std::string& flag, const CallerClis& kno
     return agent == nullptr ? std::string() : std::string(agent->name);
   };
   const LaunchAncestry above = launch_ancestry(::getpid(), recognize);
+  if (auto foreign = call_without_token(call, above, known.clis)) return *foreign;
   const HandedOverCaller handed = caller_from_handover(handover_directory(), above);
   if (handed.status == HandedOverCaller::Status::found) return handed.caller;
   // Claude Code, Qwen Code and Copilot CLI give their MCP servers the caller.

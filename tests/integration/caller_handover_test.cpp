@@ -435,6 +435,36 @@ TEST_CASE("caller handover per call: a call token binds each call of one CLI pro
   CHECK(token.find_first_not_of("0123456789abcdef") == std::string::npos);
 }
 
+TEST_CASE(
+    "caller handover per call: a call without the token of the CLI above is another L3's, "
+    "refused") {
+  // A dispatcher service started from one L3's shell (a Gemini CLI here) and serving other L3s
+  // over a socket: the nearest CLI above the launch is that L3's, and its handover is fresh.
+  // Every dispatch call that CLI lets through carries its guard's token; a call that reaches
+  // the service with none came from elsewhere (another L3, whose CLI binds nothing: Qwen Code)
+  // and is refused, never recorded under the L3 above the service.
+  Fleet fleet;
+  const std::string script = gemini_dispatch(fleet, kCallerA, "d-a1") + " && " +
+                             fleet.launch("d-other", R"(--mcp-call '{"arguments":{"prompt":"x"},)"
+                                                     R"("_meta":{"progressToken":1}}')");
+  const RunResult r =
+      run_process(under_agent_cli(fleet.tmp.path(), "gemini", {}, {"/bin/sh", "-c", script}));
+  CHECK(r.exit_code == 125);
+  CHECK_MESSAGE(r.err.find("carries no call token, though Gemini CLI (pid ") != std::string::npos,
+                r.err);
+  const auto records = fleet.records();
+  REQUIRE_MESSAGE(records.size() == 1, r.err);  // the Gemini L3's own call only
+  CHECK(records[0].caller_session_id == kCallerA);
+  // --mcp-meta alone (a dispatcher that passes only _meta) cannot see the token: the ancestry
+  // decides, as before.
+  const RunResult meta = run_process(
+      under_agent_cli(fleet.tmp.path(), "gemini", {},
+                      {"/bin/sh", "-c",
+                       gemini_dispatch(fleet, kCallerA, "d-a2") + " && " +
+                           fleet.launch("d-a3", R"(--mcp-meta '{"progressToken":1}')")}));
+  CHECK_MESSAGE(meta.exit_code == 0, meta.err);
+}
+
 TEST_CASE("caller handover per call: a token no guard handed over is refused, never guessed") {
   // Beneath an L3 whose handover by ancestry is fresh: a forged or unknown token, or one that
   // is not a string, names no caller, and the launch is refused (exit 125, nothing recorded).

@@ -58,7 +58,7 @@ struct ExampleFleet {
     write_file(tmp / "requests", input);
     return run_process(
         under_agent_cli(
-            tmp.path(), "gemini", {},
+            tmp.path(), "qwen", {},
             {"/bin/sh", "-c",
              (caller.empty() ? std::string()
                              : std::string(FLEET_RESUME_GUARD) + " --state-dir " + state + " < " +
