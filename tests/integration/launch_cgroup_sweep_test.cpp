@@ -14,6 +14,7 @@
 #include <functional>
 #include <random>
 
+#include "emulator.h"
 #include "launch_output.h"
 #include "proc_table.h"
 #include "process.h"
@@ -87,6 +88,9 @@ TEST_CASE(
     MESSAGE("skipped: no cgroup can be made here (needs root and a cgroup2 mount)");
     return;
   }
+  fleet::test::skip_under_emulator(
+      "the guardian is found by its /proc/<pid>/exe, which names the emulator's binfmt "
+      "interpreter here, not launch-wrapper");
   const std::optional<std::string> own = fleet::own_cgroup_directory();
   REQUIRE(own);
   TempDir tmp;
