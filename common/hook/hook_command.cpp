@@ -1,5 +1,7 @@
 #include "hook/hook_command.h"
 
+#include "base/word_list.h"
+
 namespace fleet {
 namespace {
 
@@ -58,12 +60,10 @@ std::size_t skip_blanks(std::string_view text, std::size_t i) {
 // quoting inside "…").
 std::string where(const std::string& executable) {
   if (executable.find('/') == std::string::npos) {
-    std::string places;
-    for (const InstallDirectory& dir : kInstallDirectories) {
-      places += (places.empty() ? "" : &dir == std::end(kInstallDirectories) - 1 ? " or " : ", ");
-      places += dir.home.empty() ? std::string(dir.shell) : "~" + std::string(dir.home);
-    }
-    return "not found on PATH or in " + places;
+    std::vector<std::string> places;
+    for (const InstallDirectory& dir : kInstallDirectories)
+      places.push_back(dir.home.empty() ? std::string(dir.shell) : "~" + std::string(dir.home));
+    return "not found on PATH or in " + word_list(places, ", ", " or ");
   }
   for (char c : executable) {
     if (!is_safe_char(c)) return "not found where it was installed";
