@@ -326,11 +326,15 @@ Parsed parse(CLI::App& app, int argc, const char* const* argv, const Settings& s
   return parsed;
 }
 
-CLI::Option* add_state_dir_option(CLI::App& app, std::string& state_dir, std::string_view what) {
+CLI::Option* add_state_dir_option(CLI::App& app, std::string& state_dir, std::string_view what,
+                                  StateDirDefault fallback) {
+  const std::string judged = fallback == StateDirDefault::guard_judged
+                                 ? "the one resume-guard judged the caller's dispatch call with, "
+                                 : "";
   return app.add_option("--state-dir", state_dir,
                         std::string(what) +
-                            " (default: $FLEET_HOOKS_STATE_DIR, $AUTOSKILLIT_STATE_DIR, or "
-                            "<project>/.autoskillit/temp[/<campaign>])");
+                            " (default: $FLEET_HOOKS_STATE_DIR, $AUTOSKILLIT_STATE_DIR, " + judged +
+                            "or <project>/.autoskillit/temp[/<campaign>])");
 }
 
 }  // namespace fleet::cli

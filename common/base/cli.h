@@ -50,11 +50,16 @@ struct Parsed {
 // generated one cannot say it (options that exclude each other, written as alternatives).
 void set_usage(CLI::App& app, const std::string& usage);
 
+// Where a state directory is when --state-dir is not given: as base/paths.h resolves it, or,
+// for a launch that records its caller (process/launch_caller.h, launch_state_dir), first the
+// one resume-guard judged that caller's dispatch call with, then the project's.
+enum class StateDirDefault { resolved, guard_judged };
+
 // Adds --state-dir DIR to `app`, into `state_dir`, with the help every program gives it:
-// `what` the directory is, then where it is when the option is not given (as base/paths.h
-// resolves it).
+// `what` the directory is, then where it is when the option is not given (`fallback`).
 CLI::Option* add_state_dir_option(CLI::App& app, std::string& state_dir,
-                                  std::string_view what = "State directory");
+                                  std::string_view what = "State directory",
+                                  StateDirDefault fallback = StateDirDefault::resolved);
 
 // Parses argv into `app` (whose options and subcommands are defined) and reports as above.
 Parsed parse(CLI::App& app, int argc, const char* const* argv, const Settings& settings);

@@ -37,7 +37,8 @@ void LaunchWrapperCommandLine::add_launch_options(CLI::App& app) {
   app.add_option("--member", o.member,
                  "Fleet member name: keeps launch/<member>.json and stops the member's previous "
                  "agent first");
-  cli::add_state_dir_option(app, o.state_dir);
+  cli::add_state_dir_option(app, o.state_dir, "State directory",
+                            cli::StateDirDefault::guard_judged);
   app.add_option("--announce-prefix", o.announce_prefix,
                  "Prefix of the first stdout line (default FLEET_PID:)");
   app.add_option("--grace", grace_seconds_,

@@ -37,7 +37,8 @@ CLI::App* add_record(CLI::App& app, fleet::RecordRequest& o) {
                   "The agent CLI the launched session runs in (recorded as agent_cli)")
       ->check(fleet::agent_cli_name_check())
       ->option_text(fleet::agent_cli_names("|"));
-  fleet::cli::add_state_dir_option(*cmd, o.state_dir, kStoreDirectory);
+  fleet::cli::add_state_dir_option(*cmd, o.state_dir, kStoreDirectory,
+                                   fleet::cli::StateDirDefault::guard_judged);
   cmd->add_flag("--fsync", o.append.fsync, "fdatasync the store after the append");
   return cmd;
 }
@@ -100,15 +101,13 @@ int main(int argc, char** argv) {
   const CLI::App* cmd_hook = add_hook(app, hook_options);
   fleet::SessionStartHookOptions start_options;
   const CLI::App* cmd_start = add_session_start(app, start_options);
-
   fleet::cli::Settings cli;
   cli.usage_exit = fleet::exit_status::usage;
   // A hook's usage error warns and never blocks (exit_status::usage would be hook_blocks).
   cli.subcommand_usage_exit = {{"hook", fleet::exit_status::hook_warns},
                                {"session-start", fleet::exit_status::hook_warns}};
-  if (const auto parsed = fleet::cli::parse(app, argc, argv, cli); parsed.exit_status) {
+  if (const auto parsed = fleet::cli::parse(app, argc, argv, cli); parsed.exit_status)
     return *parsed.exit_status;
-  }
   if (cmd_hook->parsed()) {
     return hook_exit(fleet::run_provenance_hook(
         fleet::read_bounded(STDIN_FILENO, fleet::kMaxHookInputBytes), hook_options));

@@ -446,3 +446,21 @@ TEST_CASE("cli 13.11: --help shows no CLI11 type noise") {
   CHECK(contains(run_process({kWrapper, "--help"}).out, "--grace SECONDS"));
   CHECK(contains(run_process({kWrapper, "--help"}).out, "--state-dir DIR"));
 }
+
+TEST_CASE("cli 13.12: --state-dir help says a launch records where the guard judged its call") {
+  // launch-wrapper and provenance-writer record find the store as launch_state_dir does: when
+  // nothing names one, the one resume-guard judged the caller's dispatch call with.
+  const std::string judged = "the one resume-guard judged the caller's dispatch call with";
+  for (const Args& argv : std::vector<Args>{{kWrapper, "--help"}, {kWriter, "record", "--help"}}) {
+    const RunResult r = run_process(argv);
+    CHECK_MESSAGE(contains(r.out, judged), argv[0] << " " << argv[1] << ":\n" << r.out);
+  }
+  // Programs that read or write a store the guard judged nothing for name no such default.
+  for (const Args& argv : std::vector<Args>{{kWrapper, "status", "--help"},
+                                            {kWriter, "hook", "--help"},
+                                            {kFleetHooks, "query", "--help"}}) {
+    const RunResult r = run_process(argv);
+    CHECK(contains(r.out, "--state-dir"));
+    CHECK_MESSAGE(!contains(r.out, judged), argv[0] << " " << argv[1]);
+  }
+}
