@@ -56,7 +56,8 @@ done
 for header in rapidjson CLI; do
   [ -d "/usr/include/$header" ] || { echo "macos-setup.sh: /usr/include/$header is missing (apt-get install rapidjson-dev libcli11-dev)" >&2; exit 1; }
 done
-mkdir -p "$root/deps/include" "$root/deps/share/cmake/RapidJSON" "$root/deps/share/cmake/CLI11"
+mkdir -p "$root/deps/include" "$root/deps/share/cmake/RapidJSON" "$root/deps/share/cmake/CLI11" \
+  "$root/deps/share/cmake/doctest"
 # RapidJSON 1.1.0 (Debian's) declares an assignment operator of GenericStringRef that
 # assigns to its const members and returns nothing: never used, but Zig's clang 19 rejects
 # it where it is defined. The copy here lacks that one line, as RapidJSON's later sources do.
@@ -71,4 +72,22 @@ ln -sfn /usr/include/CLI "$root/deps/include/CLI"
 cp /usr/share/cmake/CLI11/CLI11Config*.cmake "$root/deps/share/cmake/CLI11/"
 printf 'set(RAPIDJSON_INCLUDE_DIRS "%s")\n' "$root/deps/include" \
   > "$root/deps/share/cmake/RapidJSON/RapidJSONConfig.cmake"
+# doctest, when installed (the macos-arm64-tests preset cross-builds the unit and integration
+# tests): its header, and a package of its own whose doctest_discover_tests lists nothing, since
+# a Mach-O test executable cannot run here to list its cases (a Mac builds natively and runs them).
+if [ -f /usr/include/doctest/doctest.h ]; then
+  ln -sfn /usr/include/doctest "$root/deps/include/doctest"
+  write_wrapper "$root/deps/share/cmake/doctest/doctestConfig.cmake" "# Written by macos-setup.sh
+if(NOT TARGET doctest::doctest)
+  add_library(doctest::doctest INTERFACE IMPORTED)
+  set_target_properties(doctest::doctest PROPERTIES
+                        INTERFACE_INCLUDE_DIRECTORIES \"$root/deps/include\")
+endif()"
+  write_wrapper "$root/deps/share/cmake/doctest/doctest.cmake" "# Written by macos-setup.sh: cross-built
+# tests are compiled and linked, not listed or run (no Mac here).
+function(doctest_discover_tests)
+endfunction()"
+else
+  rm -rf "$root/deps/include/doctest" "$root/deps/share/cmake/doctest"
+fi
 echo "macos-setup.sh: zig $("$zig" version) in $root" >&2

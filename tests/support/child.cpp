@@ -1,12 +1,13 @@
 #include "child.h"
 
 #include <doctest/doctest.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <csignal>
+
+#include "process_name.h"
 
 namespace fleet::test {
 
@@ -17,7 +18,7 @@ pid_t spawn_group_leader(const char* name, bool ignore_term) {
   REQUIRE(pid >= 0);
   if (pid == 0) {
     ::setpgid(0, 0);
-    if (name != nullptr) ::prctl(PR_SET_NAME, name);
+    if (name != nullptr) name_this_process(name);
     // The test runner's signal handlers (doctest reports a "crash" and exits) are not the
     // child's: a signal must end it as it ends a process, so its parent sees WIFSIGNALED.
     for (const int sig : {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGABRT}) ::signal(sig, SIG_DFL);

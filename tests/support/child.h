@@ -9,8 +9,9 @@
 
 namespace fleet::test {
 
-// A child that leads its own process group and waits for signals, named `name` (nullptr keeps
-// the test's name), ignoring SIGTERM when asked. Returns once the child is set up (it reports
+// A child that leads its own process group and waits for signals, named `name` where the
+// system names processes (process_name.h; nullptr keeps the test's name), ignoring SIGTERM
+// when asked. Returns once the child is set up (it reports
 // through a pipe), so no signal can arrive too early.
 pid_t spawn_group_leader(const char* name = nullptr, bool ignore_term = false);
 

@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "base/exit_status.h"
+#include "process/spawn.h"
 
 extern char** environ;
 
@@ -86,15 +87,11 @@ struct PipedChild {
 };
 
 PipedChild start_piped(const std::vector<std::string>& argv, const RunOptions& options) {
-  int in[2], out[2], err[2];
-  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) {
-    throw std::runtime_error("pipe failed");
-  }
-  const pid_t pid = fork_exec(argv, options.env, options.cwd, {in[0], out[1], err[1]});
-  ::close(in[0]);
-  ::close(out[1]);
-  ::close(err[1]);
-  return {pid, in[1], out[0], err[0]};
+  // Close-on-exec pipes as the platform makes them (make_pipe throws when it cannot).
+  fleet::Pipe in = fleet::make_pipe(), out = fleet::make_pipe(), err = fleet::make_pipe();
+  const pid_t pid = fork_exec(argv, options.env, options.cwd,
+                              {in.read_end.get(), out.write_end.get(), err.write_end.get()});
+  return {pid, in.write_end.release(), out.read_end.release(), err.read_end.release()};
 }
 
 }  // namespace

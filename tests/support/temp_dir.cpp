@@ -1,6 +1,7 @@
 #include "temp_dir.h"
 
 #include <sys/stat.h>
+#include <unistd.h>  // mkdtemp on macOS
 
 #include <algorithm>
 #include <cstdlib>

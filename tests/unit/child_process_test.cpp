@@ -30,7 +30,8 @@ TEST_CASE("child_process: the held child keeps its pid across exec and leads its
   CHECK_FALSE(release_child(child));
   CHECK(read_all(child.out.get()) == std::to_string(child.pid) + "\n");
   CHECK(read_all(child.err.get()) == "oops\n");
-  CHECK(WEXITSTATUS(reap(child.pid)) == 7);
+  const int status = reap(child.pid);  // a variable: macOS's WEXITSTATUS takes an lvalue
+  CHECK(WEXITSTATUS(status) == 7);
 }
 
 TEST_CASE("child_process: the child does not run before it is released") {
@@ -40,8 +41,9 @@ TEST_CASE("child_process: the child does not run before it is released") {
       spawn_held({"/bin/sh", "-c", "touch " + marker}, environment_with({}), empty_mask());
   ::usleep(100000);
   CHECK(::access(marker.c_str(), F_OK) != 0);
-  abort_child(child);  // it exits without running the command
-  CHECK(WEXITSTATUS(reap(child.pid)) == 125);
+  abort_child(child);                  // it exits without running the command
+  const int status = reap(child.pid);  // a variable: macOS's WEXITSTATUS takes an lvalue
+  CHECK(WEXITSTATUS(status) == 125);
   CHECK(::access(marker.c_str(), F_OK) != 0);
 }
 
@@ -51,14 +53,16 @@ TEST_CASE("child_process: exec failures come back as an ExecFailure") {
   REQUIRE(not_found);
   CHECK(not_found->error == ENOENT);
   CHECK(not_found->exit_status() == 127);
-  CHECK(WEXITSTATUS(reap(missing.pid)) == 127);
+  const int missing_status = reap(missing.pid);  // a variable: macOS's WEXITSTATUS takes one
+  CHECK(WEXITSTATUS(missing_status) == 127);
   fleet::test::TempDir tmp;
   fleet::test::write_file(tmp / "plain.txt", "not a program\n");  // mode 0644: no x bit
   HeldChild not_exec = spawn_held({tmp / "plain.txt"}, environment_with({}), empty_mask());
   const std::optional<ExecFailure> failed = release_child(not_exec);
   REQUIRE(failed);
   CHECK(failed->exit_status() == 126);
-  CHECK(WEXITSTATUS(reap(not_exec.pid)) == 126);
+  const int not_exec_status = reap(not_exec.pid);
+  CHECK(WEXITSTATUS(not_exec_status) == 126);
 }
 
 TEST_CASE("child_process: environment and PATH search") {

@@ -5,17 +5,19 @@
 #include <unistd.h>
 #include <csignal>
 
+#include "process/spawn.h"
+
 using namespace fleet;
 
 namespace {
 
-struct Pipe {
+// A close-on-exec pipe (the platform's make_pipe) whose ends the test closes itself.
+struct RawPipe {
   int read_end = -1, write_end = -1;
-  Pipe() {
-    int fds[2];
-    REQUIRE(::pipe2(fds, O_CLOEXEC) == 0);
-    read_end = fds[0];
-    write_end = fds[1];
+  RawPipe() {
+    fleet::Pipe made = make_pipe();
+    read_end = made.read_end.release();
+    write_end = made.write_end.release();
   }
 };
 
@@ -32,7 +34,7 @@ std::string read_available(int fd) {
 }  // namespace
 
 TEST_CASE("output_relay: bytes pass through unchanged and the tail is bounded") {
-  Pipe source, destination;
+  RawPipe source, destination;
   OutputRelay relay(UniqueFd(source.read_end), destination.write_end, 8);
   static constexpr char kBytes[] = "binary\0data\xff\n tail!";
   const std::string data(kBytes, sizeof kBytes - 1);
@@ -51,7 +53,7 @@ TEST_CASE("output_relay: bytes pass through unchanged and the tail is bounded") 
 
 TEST_CASE("output_relay: a reader that went away closes the stream") {
   ::signal(SIGPIPE, SIG_IGN);
-  Pipe source, destination;
+  RawPipe source, destination;
   OutputRelay relay(UniqueFd(source.read_end), destination.write_end, 1024);
   ::close(destination.read_end);
   REQUIRE(::write(source.write_end, "x", 1) == 1);
@@ -64,7 +66,7 @@ TEST_CASE("output_relay: a reader that went away closes the stream") {
 }
 
 TEST_CASE("output_relay: diverted bytes go to the sink until a redirect, the tail kept") {
-  Pipe source, destination;
+  RawPipe source, destination;
   OutputRelay relay(UniqueFd(source.read_end), destination.write_end, 1024);
   std::string diverted;
   relay.divert([&](const char* data, std::size_t size) { diverted.append(data, size); });

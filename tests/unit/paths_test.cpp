@@ -84,5 +84,5 @@ TEST_CASE("absolute_path prints a path normalised - directory_problem names what
   CHECK(fleet::absolute_path("/.") == "/");
   CHECK_FALSE(fleet::directory_problem("/").has_value());
   CHECK(fleet::directory_problem("/nonexistent-fleet-hooks-dir") == "does not exist");
-  CHECK(fleet::directory_problem("/proc/self/stat") == "is not a directory");
+  CHECK(fleet::directory_problem("/dev/null") == "is not a directory");  // Linux and macOS
 }

@@ -5,10 +5,10 @@
 #include <doctest/doctest.h>
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "base/files.h"
+#include "platform/file_times.h"
 #include "temp_dir.h"
 
 using namespace fleet;
@@ -19,10 +19,10 @@ namespace {
 
 constexpr std::int64_t kSecond = 1000000000;
 
+// The clock file time stamps come from, as the platform reads it (Linux:
+// CLOCK_REALTIME_COARSE).
 std::int64_t coarse_now() {
-  struct timespec now {};
-  ::clock_gettime(CLOCK_REALTIME_COARSE, &now);
-  return static_cast<std::int64_t>(now.tv_sec) * kSecond + now.tv_nsec;
+  return platform::coarse_realtime_ns();
 }
 
 FileFingerprint stamped(std::int64_t ctime_ns) {
