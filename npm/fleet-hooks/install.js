@@ -1,7 +1,7 @@
-// postinstall of the fleet-hooks npm package: puts this machine's static binaries (from the
-// optional dependency @fleet-hooks/linux-<cpu>: hard links, or copies where linking fails) in
-// the place of the launcher scripts in bin/, so that npm's links run the binaries themselves,
-// with no Node or shell process in between.
+// postinstall of the fleet-hooks npm package: puts this machine's binaries (from the optional
+// dependency @fleet-hooks/<os>-<cpu>: linux-x64, linux-arm64, darwin-x64, darwin-arm64; hard
+// links, or copies where linking fails) in the place of the launcher scripts in bin/, so that
+// npm's links run the binaries themselves, with no Node or shell process in between.
 // Nothing is downloaded. Never fails the install: without the platform package the launcher
 // scripts stay and say what is missing when they run.
 "use strict";
@@ -9,28 +9,29 @@ const fs = require("fs");
 const path = require("path");
 
 const names = ["resume-guard", "provenance-writer", "launch-wrapper", "fleet-hooks"];
-const cpu = { x64: "x64", arm64: "arm64" }[process.arch];
+const platforms = ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64"];
+const platform = `${process.platform}-${process.arch}`;
 
 function platformDir() {
-  const wanted = `@fleet-hooks/linux-${cpu}`;
+  const wanted = `@fleet-hooks/${platform}`;
   try {
     return path.dirname(require.resolve(`${wanted}/package.json`, { paths: [__dirname] }));
   } catch (_) {
     // Installed as a separate global package: a sibling of this one.
-    const sibling = path.join(__dirname, "..", "@fleet-hooks", `linux-${cpu}`);
+    const sibling = path.join(__dirname, "..", "@fleet-hooks", platform);
     return fs.existsSync(path.join(sibling, "package.json")) ? sibling : null;
   }
 }
 
 function main() {
-  if (process.platform !== "linux" || !cpu) {
-    console.error(`fleet-hooks: no build for ${process.platform}-${process.arch}; ` +
-                  "the executables exist for linux-x64 and linux-arm64");
+  if (!platforms.includes(platform)) {
+    console.error(`fleet-hooks: no build for ${platform}; ` +
+                  `the executables exist for ${platforms.join(", ")}`);
     return;
   }
   const from = platformDir();
   if (!from) {
-    console.error(`fleet-hooks: @fleet-hooks/linux-${cpu} is not installed; the bin/ launchers ` +
+    console.error(`fleet-hooks: @fleet-hooks/${platform} is not installed; the bin/ launchers ` +
                   "will say so when run (install it beside fleet-hooks)");
     return;
   }
@@ -46,7 +47,7 @@ function main() {
     }
     fs.renameSync(temporary, target);
   }
-  console.log(`fleet-hooks: bin/ holds the linux-${cpu} executables from ${from}`);
+  console.log(`fleet-hooks: bin/ holds the ${platform} executables from ${from}`);
 }
 
 try {

@@ -242,8 +242,7 @@ TEST_CASE("install.sh --uninstall keeps the binaries while a wired project canno
   CHECK(fleet::test::run_ls(t / "orch").empty());
 }
 
-TEST_CASE(
-    "install.sh --package writes every package of both architectures relative to the caller") {
+TEST_CASE("install.sh --package writes every package of every machine relative to the caller") {
   TempDir t;
   fs::create_directories(t / "work");
   const RunResult r = install_sh({"--package", "../dist"}, t / "work", t / "home");
@@ -251,10 +250,14 @@ TEST_CASE(
   CHECK(r.exit_code == 0);
   const std::string version = FLEET_VERSION_NUMBER;
   const std::vector<std::string> expected = {"SHA256SUMS",
+                                             "fleet-hooks-" + version + "-darwin-arm64.tar.gz",
+                                             "fleet-hooks-" + version + "-darwin-x64.tar.gz",
                                              "fleet-hooks-" + version + "-linux-aarch64.tar.gz",
                                              "fleet-hooks-" + version + "-linux-x86_64.tar.gz",
                                              "fleet-hooks-" + version + ".tgz",
                                              "fleet-hooks-claude-plugin-" + version + ".tar.gz",
+                                             "fleet-hooks-darwin-arm64-" + version + ".tgz",
+                                             "fleet-hooks-darwin-x64-" + version + ".tgz",
                                              "fleet-hooks-linux-arm64-" + version + ".tgz",
                                              "fleet-hooks-linux-x64-" + version + ".tgz",
                                              "fleet-hooks_" + version + "_amd64.deb",
@@ -283,5 +286,24 @@ TEST_CASE(
                       "ELF") == 0);
     CHECK(static_cast<unsigned char>(elf[18]) == 183);
     CHECK(elf[19] == 0);
+  }
+  // The macOS tarballs: the layout of the Linux ones, Mach-O executables of their machine.
+  for (const auto& [cpu, arch] : {std::pair{"arm64", "arm64"}, std::pair{"x64", "x86_64"}}) {
+    CAPTURE(cpu);
+    const std::string unpacked = t / ("darwin-" + std::string(cpu));
+    fs::create_directories(unpacked);
+    REQUIRE(run_process({"/bin/tar", "-xzf",
+                         t / ("dist/fleet-hooks-" + version + "-darwin-" + cpu + ".tar.gz"), "-C",
+                         unpacked})
+                .exit_code == 0);
+    const std::string top = unpacked + "/fleet-hooks-" + version + "-darwin-" + cpu;
+    CHECK(fleet::test::run_ls(unpacked).size() == 1);
+    CHECK(fleet::test::run_ls(top) ==
+          std::vector<std::string>{"LICENSE", "README.md", "bin", "doc", "share"});
+    std::vector<std::string> check = {FLEET_SOURCE_DIR "/tests/platform/check-macho.py", "--arch",
+                                      arch};
+    for (const char* binary : kSuiteBinaries) check.push_back(top + "/bin/" + binary);
+    const RunResult macho = run_process(check);
+    CHECK_MESSAGE(macho.exit_code == 0, macho.out << macho.err);
   }
 }

@@ -6,8 +6,10 @@
 // there — a guard deny, a launch with FLEET_PID, fleet-hooks install + check on a project.
 
 #include <doctest/doctest.h>
+#include <algorithm>
 #include <filesystem>
 
+#include "base/json.h"
 #include "fixtures.h"
 #include "process.h"
 #include "temp_dir.h"
@@ -230,5 +232,103 @@ TEST_CASE("npm: npm publish --dry-run of each packed package passes, as the rele
     CHECK(published.exit_code == 0);
     CHECK(contains(published.out, "+ " + package));
     CHECK(contains(published.err, "(dry-run)"));
+  }
+}
+
+TEST_CASE("npm: npm picks the platform package of the os and cpu it installs for") {
+  // All five packages, the macOS ones staged from this build's executables (npm's choice reads
+  // only the package.json of each; the release stages them from the macOS builds). A project
+  // depends on the packed fleet-hooks, and `overrides` points each platform package at its
+  // packed tarball, so that npm resolves the optional dependencies offline as it would from
+  // the registry: `npm install --os O --cpu C` installs the one of O-C and no other.
+  TempDir t;
+  const std::string npm = on_path("npm");
+  if (npm == "npm") {
+    std::printf("SKIPPED: npm is not installed (the npm packages need node and npm)\n");
+    std::fflush(stdout);
+    std::_Exit(fleet::test::kSkipped);
+  }
+  REQUIRE(run_process({FLEET_CMAKE, "--install", FLEET_BINARY_DIR, "--prefix", t / "built"})
+              .exit_code == 0);
+  const std::string bin = t / "built/bin";
+  const RunResult staged =
+      run_process({FLEET_CMAKE, "-DSOURCE_DIR=" + std::string(FLEET_SOURCE_DIR),
+                   "-DVERSION=" + kVersion, "-DOUT_DIR=" + (t / "npm"), "-DBIN_x64=" + bin,
+                   "-DBIN_arm64=" + bin, "-DBIN_darwin_x64=" + bin, "-DBIN_darwin_arm64=" + bin,
+                   "-P", std::string(FLEET_SOURCE_DIR) + "/cmake/NpmPackages.cmake"});
+  INFO(staged.out << staged.err);
+  REQUIRE(staged.exit_code == 0);
+  const std::pair<std::string, std::string> platforms[] = {
+      {"linux", "x64"}, {"linux", "arm64"}, {"darwin", "x64"}, {"darwin", "arm64"}};
+  fs::create_directories(t / "packed");
+  std::string overrides;
+  for (const auto& [os, cpu] : platforms) {
+    const std::string name = os + "-" + cpu;
+    CAPTURE(name);
+    RunOptions in_package;
+    in_package.cwd = t / ("npm/" + name);
+    REQUIRE(run_process({npm, "pack", "--silent", "--pack-destination", t / "packed"}, in_package)
+                .exit_code == 0);
+    const std::string tarball = t / ("packed/fleet-hooks-" + name + "-" + kVersion + ".tgz");
+    // What the package holds and says: the four executables, its os and cpu.
+    const RunResult listed = run_process({"/bin/tar", "-tzf", tarball});
+    std::vector<std::string> files = fleet::test::split_lines(listed.out);
+    std::sort(files.begin(), files.end());
+    CHECK(files == std::vector<std::string>{"package/bin/fleet-hooks", "package/bin/launch-wrapper",
+                                            "package/bin/provenance-writer",
+                                            "package/bin/resume-guard", "package/package.json"});
+    const auto manifest = fleet::parse_json_object(
+        run_process({"/bin/tar", "-xzOf", tarball, "package/package.json"}).out);
+    REQUIRE(manifest.ok());
+    CHECK(std::string((*manifest)["name"].GetString()) == "@fleet-hooks/" + name);
+    CHECK(std::string((*manifest)["version"].GetString()) == kVersion);
+    CHECK(std::string((*manifest)["os"][0].GetString()) == os);
+    CHECK((*manifest)["os"].Size() == 1);
+    CHECK(std::string((*manifest)["cpu"][0].GetString()) == cpu);
+    CHECK((*manifest)["cpu"].Size() == 1);
+    overrides += std::string(overrides.empty() ? "" : ",") + "\"@fleet-hooks/" + name +
+                 "\":\"file:" + tarball + "\"";
+  }
+  RunOptions in_main;
+  in_main.cwd = t / "npm/fleet-hooks";
+  REQUIRE(run_process({npm, "pack", "--silent", "--pack-destination", t / "packed"}, in_main)
+              .exit_code == 0);
+  const auto main_manifest =
+      fleet::parse_json_object(fleet::test::read_file(t / "npm/fleet-hooks/package.json"));
+  REQUIRE(main_manifest.ok());
+  const auto& optional = (*main_manifest)["optionalDependencies"];
+  CHECK(optional.MemberCount() == 4);
+  for (const auto& [os, cpu] : platforms) {
+    const std::string name = "@fleet-hooks/" + os + "-" + cpu;
+    CAPTURE(name);
+    REQUIRE(optional.HasMember(name.c_str()));
+    CHECK(std::string(optional[name.c_str()].GetString()) == kVersion);
+  }
+
+  fs::create_directories(t / "home");
+  for (const auto& [os, cpu] : platforms) {
+    const std::string name = os + "-" + cpu;
+    CAPTURE(name);
+    const std::string project = t / ("project-" + name);
+    fs::create_directories(project);
+    fleet::test::write_file(
+        project + "/package.json",
+        R"({"name":"orch","version":"1.0.0","dependencies":{"fleet-hooks":"file:)" +
+            (t / ("packed/fleet-hooks-" + kVersion + ".tgz")) + R"("},"overrides":{)" + overrides +
+            "}}\n");
+    RunOptions in_project;
+    in_project.cwd = project;
+    const RunResult installed = fleet::test::run_with_only_env(
+        {"HOME=" + (t / "home"),
+         "PATH=" + fs::path(npm).parent_path().string() + ":" + fleet::test::kSystemPath},
+        {npm, "install", "--offline", "--no-audit", "--no-fund", "--no-update-notifier", "--os", os,
+         "--cpu", cpu},
+        in_project);
+    INFO(installed.out << installed.err);
+    REQUIRE(installed.exit_code == 0);
+    CHECK(fleet::test::run_ls(project + "/node_modules/@fleet-hooks") ==
+          std::vector<std::string>{name});
+    for (const char* binary : kSuiteBinaries)
+      CHECK(fs::exists(project + "/node_modules/@fleet-hooks/" + name + "/bin/" + binary));
   }
 }

@@ -3,8 +3,8 @@
 // the machine /proc/sys/kernel/arch names, starting no other process; where the plugin
 // holds no binary for that machine, for the machine `uname -sm` names (faked with a `uname` on
 // PATH for the machines this one is not). The plugin of this build (cmake --install), and the
-// plugin ./install.sh --package writes for both architectures, whose aarch64 guard runs here
-// under qemu-aarch64-static.
+// plugin ./install.sh --package writes for Linux and macOS, whose aarch64 guard runs here
+// under qemu-aarch64-static (its macOS binaries are checked to be Mach-O executables).
 
 #include <doctest/doctest.h>
 #include <filesystem>
@@ -137,8 +137,17 @@ TEST_CASE("plugin: its hooks run this machine's binary and block where it has no
     CHECK(unrecorded.exit_code == 1);
     CHECK(contains(unrecorded.err, "so this call was not recorded"));
   }
+  // A Mac (no /proc there: `uname -sm` decides) whose binaries this build's plugin lacks:
+  // blocked, naming its directory.
+  for (const std::string machine : {"Darwin arm64", "Darwin x86_64"}) {
+    CAPTURE(machine);
+    const RunResult blocked = hooks.guard("l3-owner", machine);
+    CHECK(blocked.exit_code == 2);
+    CHECK(contains(blocked.err, "has no resume-guard for darwin-" + machine.substr(7)));
+    CHECK(hooks.writer(machine).exit_code == 1);
+  }
   // A machine no build exists for, or none named: blocked, saying what to install.
-  for (const std::string machine : {"Linux riscv64", "Darwin arm64", "Darwin x86_64"}) {
+  for (const std::string machine : {"Linux riscv64", "Darwin riscv64", "FreeBSD amd64"}) {
     CAPTURE(machine);
     const RunResult blocked = hooks.guard("l3-owner", machine);
     CHECK(blocked.exit_code == 2);
@@ -161,7 +170,44 @@ TEST_CASE("plugin: its hooks run this machine's binary and block where it has no
   CHECK(contains(unknown.err, "(uname -sm: nothing)"));
 }
 
-TEST_CASE("plugin: install.sh --package joins both architectures and aarch64 runs its own guard") {
+TEST_CASE("plugin: on a Mac the selectors run the binary of its architecture") {
+  // A Mac has no /proc/sys/kernel/arch: the hook command finds no linux-<arch>/ to run and
+  // runs the bin/ selector, which asks `uname -sm` (faked here) and execs
+  // bin/darwin-<arm64|x86_64>/. Stand-ins for the Mach-O binaries: this machine's, so that
+  // the one chosen can be seen deciding; the other architecture's holds a program that fails.
+  TempDir t;
+  REQUIRE(run_process({FLEET_CMAKE, "--install", FLEET_BINARY_DIR, "--prefix", t / "prefix"})
+              .exit_code == 0);
+  const PluginHooks hooks{t, t / "prefix/share/fleet-hooks/claude-plugin"};
+  record_owner(t / "prefix/bin", hooks.state);
+  const std::string ours = hooks.plugin + "/bin/linux-" + FLEET_ARCH;
+  for (const auto& [mac, other] : {std::pair{"arm64", "x86_64"}, std::pair{"x86_64", "arm64"}}) {
+    const std::string machine = "Darwin " + std::string(mac);
+    CAPTURE(machine);
+    fs::remove_all(hooks.plugin + "/bin/darwin-" + mac);
+    fs::remove_all(hooks.plugin + "/bin/darwin-" + other);
+    fs::copy(ours, hooks.plugin + "/bin/darwin-" + mac, fs::copy_options::recursive);
+    fs::create_directories(hooks.plugin + "/bin/darwin-" + other);
+    for (const char* name : {"resume-guard", "provenance-writer", "fleet-hooks"})
+      fleet::test::write_script(hooks.plugin + "/bin/darwin-" + other + "/" + name,
+                                "echo 'the other architecture ran' >&2; exit 3");
+    if (fs::exists(ours)) fs::rename(ours, t / "linux-aside");
+    CHECK(denies(hooks.guard("l3-stranger", machine)));
+    const RunResult owner = hooks.guard("l3-owner", machine);
+    CHECK(owner.exit_code == 0);
+    CHECK(owner.out.empty());
+    CHECK(hooks.writer(machine).exit_code == 0);
+    // A person runs bin/fleet-hooks: the same choice.
+    const RunResult version = fleet::test::run_with_only_env(
+        {"PATH=" + (t / ("uname-" + machine)) + ":" + fleet::test::kSystemPath},
+        {hooks.plugin + "/bin/fleet-hooks", "--version"});
+    CHECK(version.exit_code == 0);
+    CHECK(contains(version.out, "fleet-hooks " + kVersion));
+    fs::rename(t / "linux-aside", ours);
+  }
+}
+
+TEST_CASE("plugin: install.sh --package joins all four machines and aarch64 runs its own guard") {
   if (!fs::exists("/proc/sys/fs/binfmt_misc/qemu-aarch64")) {
     std::printf(
         "SKIPPED: aarch64 executables cannot run here: no binfmt_misc entry for qemu-aarch64 "
@@ -191,11 +237,17 @@ TEST_CASE("plugin: install.sh --package joins both architectures and aarch64 run
   CHECK(std::string((*market)["plugins"][0]["source"].GetString()) == "./claude-plugin");
   const PluginHooks hooks{t, root + "/claude-plugin"};
   CHECK(fleet::test::run_ls(hooks.plugin + "/bin") ==
-        std::vector<std::string>{"fleet-hooks", "linux-aarch64", "linux-x86_64",
-                                 "provenance-writer", "resume-guard"});
+        std::vector<std::string>{"darwin-arm64", "darwin-x86_64", "fleet-hooks", "linux-aarch64",
+                                 "linux-x86_64", "provenance-writer", "resume-guard"});
   for (const char* name : {"resume-guard", "provenance-writer", "fleet-hooks"}) {
     CHECK(elf_machine(hooks.plugin + "/bin/linux-x86_64/" + name) == 62);
     CHECK(elf_machine(hooks.plugin + "/bin/linux-aarch64/" + name) == 183);
+    for (const char* arch : {"arm64", "x86_64"}) {
+      const RunResult macho =
+          run_process({std::string(FLEET_SOURCE_DIR) + "/tests/platform/check-macho.py", "--arch",
+                       arch, hooks.plugin + "/bin/darwin-" + arch + "/" + name});
+      CHECK_MESSAGE(macho.exit_code == 0, macho.out << macho.err);
+    }
   }
   record_owner(hooks.plugin + "/bin/linux-x86_64", hooks.state);
   CHECK(denies(hooks.guard("l3-stranger")));

@@ -39,7 +39,8 @@ std::optional<std::string> user_runtime_directory() {
   return directory;
 }
 
-// The plugin carries no macOS binaries yet.
+// The plugin's hook commands read the machine from /proc/sys/kernel/arch, which a Mac lacks:
+// they run the bin/ selector, which picks bin/darwin-<arm64|x86_64>/ itself (plugin/select.sh.in).
 std::optional<std::string> plugin_machine_directory() {
   return std::nullopt;
 }
