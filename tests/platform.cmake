@@ -30,6 +30,7 @@ set(fleet_linux_only_tests
   integration/example_dispatcher_test.cpp  # the example dispatcher launches through it
   integration/launch_agents_test.cpp
   integration/launch_backoff_test.cpp
+  integration/launch_cgroup_layouts_test.cpp
   integration/launch_cgroup_sweep_test.cpp
   integration/launch_containment_test.cpp
   integration/launch_copilot_test.cpp
