@@ -61,8 +61,11 @@ std::size_t skip_blanks(std::string_view text, std::size_t i) {
 std::string where(const std::string& executable) {
   if (executable.find('/') == std::string::npos) {
     std::vector<std::string> places;
-    for (const InstallDirectory& dir : kInstallDirectories)
-      places.push_back(dir.home.empty() ? std::string(dir.shell) : "~" + std::string(dir.home));
+    for (const InstallDirectory& dir : kInstallDirectories) {
+      // "~" + a string is GCC 12's -Wrestrict false positive: append instead.
+      std::string place(dir.home.empty() ? dir.shell : "~");
+      places.push_back(place.append(dir.home));
+    }
     return "not found on PATH or in " + word_list(places, ", ", " or ");
   }
   for (char c : executable) {

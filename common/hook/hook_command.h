@@ -77,9 +77,10 @@ std::optional<HookCommand> parse_hook_command(std::string_view command);
 // person may have only the project that is wired.
 inline constexpr std::string_view kInstallRoutes =
     "Install fleet-hooks with one of: npm install -g ./fleet-hooks-<version>.tgz "
-    "./fleet-hooks-linux-<x64|arm64>-<version>.tgz; sudo apt install "
-    "./fleet-hooks_<version>_<amd64|arm64>.deb; its tarball unpacked into ~/.local; or "
-    "./install.sh in a clone of fleet-hooks. Put its bin directory on PATH";
+    "./fleet-hooks-<linux|darwin>-<x64|arm64>-<version>.tgz; sudo apt install "
+    "./fleet-hooks_<version>_<amd64|arm64>.deb; brew install fleet-hooks from its tap; its "
+    "tarball unpacked into ~/.local; or ./install.sh in a clone of fleet-hooks. Put its bin "
+    "directory on PATH";
 
 // The command text for `hook` (the guarded form when hook.guarded). `name` is the suite
 // executable's name and `agent` the agent CLI that runs the hook (for the message: "…, then
