@@ -1,7 +1,9 @@
 // The round trip of every agent CLI: `fleet-hooks install` (with --trust where the suite writes
 // the CLI's trust) and then `fleet-hooks uninstall` leave the project and the home as they
 // were, byte for byte, mode included — no directory the suite made (.github/ for Copilot), no
-// backup the unwiring wrote, no trust the suite wrote, and every trust the user gave before.
+// backup the unwiring wrote, no trust the suite wrote, and every trust the user gave before —
+// after the CLI's first run in the project too, whose own files (Qwen Code's migrated
+// settings, OpenCode's .gitignore) are the one difference (round_trip.h).
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>
@@ -11,11 +13,13 @@
 
 #include "agents/agents.h"
 #include "process.h"
+#include "round_trip.h"
 #include "suite.h"
 #include "text.h"
 #include "tree.h"
 
 using fleet::test::contains;
+using fleet::test::furnish_home;
 using fleet::test::read_file;
 using fleet::test::RunResult;
 using fleet::test::snapshot_tree;
@@ -26,56 +30,26 @@ namespace {
 
 using Machine = fleet::test::SuiteMachine;
 
-// config.json as GitHub Copilot CLI 1.0.102 writes it, comment lines first.
-const std::string kCopilotConfig =
-    "// User settings belong in settings.json.\n// This file is managed automatically.\n"
-    "{\n  \"firstLaunchAt\": \"2026-11-26T00:00:00.000Z\"\n}\n";
-
-// A home as a user of every CLI has it: Codex's config.toml and Copilot's config.json of
-// their own.
-void furnish_home(const Machine& m) {
-  for (const char* dir : {"/.codex", "/.copilot", "/.gemini", "/.qwen"})
-    ::mkdir((m.home + dir).c_str(), 0755);
-  write_file(m.home + "/.codex/config.toml", "# mine\nmodel = \"o3\"\n");
-  ::chmod((m.home + "/.codex/config.toml").c_str(), 0600);
-  write_file(m.home + "/.copilot/config.json", kCopilotConfig);
-}
-
 // `fleet-hooks install` of `agent` into m's project, with --trust where the suite writes the
 // CLI's trust; REQUIREs success.
 void install(const Machine& m, const fleet::AgentCli& agent) {
-  Args args = {"install", "--project", m.dir, "--agent", std::string(agent.name)};
-  if (agent.hook_trust.write != nullptr) args.push_back("--trust");
-  const RunResult r = m.run(args);
+  const RunResult r = m.run(fleet::test::install_args(agent, m.dir));
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-}
-
-// The two ways to unwire a project: every CLI of it, or the one named.
-const std::vector<Args> kUninstalls = {{}, {"--agent"}};
-
-RunResult uninstall(const Machine& m, const fleet::AgentCli& agent, const Args& route) {
-  Args args = {"uninstall", "--project", m.dir};
-  if (!route.empty()) args.insert(args.end(), {"--agent", std::string(agent.name)});
-  return m.run(args);
 }
 
 }  // namespace
 
 TEST_CASE(
-    "fleet-hooks uninstall: after every CLI's install and trust, project and home as before") {
+    "fleet-hooks uninstall: after every CLI's install, trust and first run, project and home as "
+    "before") {
+  // The two ways to unwire a project: every CLI of it, or the one named.
   for (const fleet::AgentCli* agent : fleet::agent_clis()) {
-    for (const Args& route : kUninstalls) {
-      CAPTURE(agent->name);
-      CAPTURE(route.size());
+    for (const Args& options : {Args{}, Args{"--agent", std::string(agent->name)}}) {
+      CAPTURE(options.size());
       Machine m;
-      furnish_home(m);
-      const auto project_before = snapshot_tree(m.dir);
-      const auto home_before = snapshot_tree(m.home);
-      install(m, *agent);
-      const RunResult r = uninstall(m, *agent, route);
-      REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-      CHECK(snapshot_tree(m.dir) == project_before);
-      CHECK(snapshot_tree(m.home) == home_before);
+      furnish_home(m.home);
+      fleet::test::check_round_trip(
+          *agent, m.dir, m.home, [&](const Args& args) { return m.run(args); }, options);
     }
   }
 }
@@ -85,7 +59,7 @@ TEST_CASE("fleet-hooks uninstall: the user's own file of every CLI comes back, w
     if (fleet::wired_by_plugin(*agent)) continue;  // OpenCode's plugin file is the suite's own
     CAPTURE(agent->name);
     Machine m;
-    furnish_home(m);
+    furnish_home(m.home);
     // The user's settings, in a formatting of their own and a mode of their own; a .github/
     // with a workflow, beside Copilot's hooks.
     const std::string file = m.dir + "/" + std::string(agent->project_hook_file);
@@ -108,7 +82,7 @@ TEST_CASE("fleet-hooks uninstall: the user's own file of every CLI comes back, w
 
 TEST_CASE("fleet-hooks uninstall: a trust the user gave before the install stays theirs") {
   Machine m;
-  furnish_home(m);
+  furnish_home(m.home);
   const std::string codex = m.home + "/.codex/config.toml";
   const std::string copilot = m.home + "/.copilot/config.json";
   const std::string mine =
@@ -167,30 +141,4 @@ TEST_CASE("fleet-hooks uninstall: one line for each file it changes, one when it
   // A CLI asked for by name is answered by name.
   const RunResult named = m.run({"uninstall", "--project", m.dir, "--agent", "codex"});
   CHECK(named.out == "nothing to remove: " + m.dir + "/.codex/hooks.json does not exist\n");
-}
-
-TEST_CASE("fleet-hooks uninstall: after Qwen Code migrated its file, only its $version is left") {
-  Machine m;
-  const auto before = snapshot_tree(m.dir);
-  install(m, *fleet::find_agent_cli("qwen"));
-  // Qwen Code 0.24.4's first run in the project: "$version" added, the file written again by
-  // JSON.stringify(…, null, 2), with no line break at its end.
-  const std::string file = m.dir + "/.qwen/settings.json";
-  const std::string wired = read_file(file);
-  const std::string entries = wired.substr(0, wired.rfind('}'));  // each entry's line
-  const std::size_t last_end = entries.rfind('\n');               // ends the last entry
-  std::string migrated;
-  migrated.append(entries, 0, last_end)
-      .append(",")
-      .append(entries, last_end)
-      .append("  \"$version\": 4\n}");
-  write_file(file, migrated);
-
-  const RunResult r = m.run({"uninstall", "--project", m.dir});
-  REQUIRE_MESSAGE(r.exit_code == 0, r.err);
-  CHECK(read_file(file) == "{\n  \"$version\": 4\n}\n");
-  auto after = snapshot_tree(m.dir);
-  std::erase_if(after, [](const std::string& entry) { return entry.starts_with(".qwen"); });
-  CHECK(after == before);
-  CHECK(snapshot_tree(m.dir + "/.qwen").size() == 1);  // settings.json, no backup
 }
