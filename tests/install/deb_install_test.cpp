@@ -2,7 +2,8 @@
 // into a scratch root with a database of its own, so the host's dpkg database and log are not
 // touched (checked): `dpkg --root=ROOT --log=FILE --force-not-root --force-script-chrootless`,
 // ROOT holding only an empty var/lib/dpkg/ (status, info/, updates/). Then each binary runs from
-// ROOT/usr/bin with a clean environment, and `dpkg -r` removes it all again.
+// ROOT/usr/bin with a clean environment, wires and unwires a project for every CLI
+// (round_trip.h), and `dpkg -r` removes it all again.
 //
 // Maintainer scripts: the package has a prerm and no preinst or postinst, so installing runs
 // none. With --root, dpkg runs a script chrooted into ROOT, which has no /bin/sh (and chroot
@@ -15,6 +16,7 @@
 
 #include "fixtures.h"
 #include "process.h"
+#include "round_trip.h"
 #include "temp_dir.h"
 #include "text.h"
 #include "tree.h"
@@ -132,13 +134,20 @@ TEST_CASE("packages: dpkg -i into a scratch root - every binary runs from there 
   INFO(plugin.out << plugin.err);
   CHECK(plugin.exit_code == 0);
 
-  // Removing it: the prerm's warning first, then nothing of the package is left.
+  // Every CLI's wiring by the package's fleet-hooks, after the CLI ran once, comes out again.
+  fleet::test::check_round_trip_every_cli(bin);
+
+  // Removing it: the prerm's warning first, then nothing of the package is left: no file
+  // under ROOT but dpkg's database, which no longer names it.
   const RunResult removed = dpkg(root, t / "dpkg.log", {"-r", "fleet-hooks"});
   INFO("dpkg -r: " << removed.out << removed.err);
   CHECK(removed.exit_code == 0);
   CHECK(contains(removed.err, "will then BLOCK"));
   CHECK(contains(removed.err, "fleet-hooks uninstall --project DIR"));
   CHECK_FALSE(fs::exists(root + "/usr"));
+  CHECK(fleet::test::run_ls(root) == std::vector<std::string>{"var"});
+  for (const std::string& left : fleet::test::suite_paths(root))
+    FAIL_CHECK("dpkg -r left " << left);
   CHECK(contains(read_file(t / "dpkg.log"), " remove fleet-hooks:"));
 
   // The host's own dpkg database and log were not touched.

@@ -3,7 +3,8 @@
 // packed with `npm pack`), installed with `npm install -g --prefix` into an empty prefix and
 // HOME, offline, with a clean environment: the commands are on the prefix's bin, a hook call
 // execs the static binary itself (no Node, no shell in between), and the suite works from
-// there — a guard deny, a launch with FLEET_PID, fleet-hooks install + check on a project.
+// there — a guard deny, a launch with FLEET_PID, fleet-hooks install + check on a project,
+// every CLI's round trip (round_trip.h) — and `npm uninstall -g` removes it.
 
 #include <doctest/doctest.h>
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include "base/json.h"
 #include "fixtures.h"
 #include "process.h"
+#include "round_trip.h"
 #include "temp_dir.h"
 #include "text.h"
 #include "tree.h"
@@ -65,19 +67,27 @@ Tarballs pack_npm_packages(const TempDir& t) {
           t / ("packed/fleet-hooks-linux-x64-" + kVersion + ".tgz")};
 }
 
-// `npm install -g --prefix PREFIX` of the tarballs, offline, with HOME empty and only the
-// system's PATH: what a person with node but no compiler runs.
-RunResult npm_install(const TempDir& t, const std::string& prefix,
-                      const std::vector<std::string>& packages, bool ignore_scripts = false) {
+// `npm <args> -g --prefix PREFIX`, offline, with HOME empty and only the system's PATH: what
+// a person with node but no compiler runs.
+RunResult npm_global(const TempDir& t, const std::string& prefix, std::vector<std::string> args) {
   fs::create_directories(t / "home");
-  std::vector<std::string> argv = {on_path("npm"), "install",   "-g",         "--prefix",
-                                   prefix,         "--offline", "--no-audit", "--no-fund"};
-  if (ignore_scripts) argv.push_back("--ignore-scripts");
-  argv.insert(argv.end(), packages.begin(), packages.end());
+  const std::vector<std::string> options = {"-g",        "--prefix",   prefix,
+                                            "--offline", "--no-audit", "--no-fund"};
+  args.insert(args.begin() + 1, options.begin(), options.end());
+  args.insert(args.begin(), on_path("npm"));
   return fleet::test::run_with_only_env(
       {"HOME=" + (t / "home"),
        "PATH=" + fs::path(on_path("npm")).parent_path().string() + ":" + fleet::test::kSystemPath},
-      argv);
+      args);
+}
+
+// `npm install -g --prefix PREFIX` of the tarballs (npm_global).
+RunResult npm_install(const TempDir& t, const std::string& prefix,
+                      const std::vector<std::string>& packages, bool ignore_scripts = false) {
+  std::vector<std::string> args = {"install"};
+  if (ignore_scripts) args.push_back("--ignore-scripts");
+  args.insert(args.end(), packages.begin(), packages.end());
+  return npm_global(t, prefix, args);
 }
 
 // Runs argv with nothing but PATH=<bin>:/usr/bin:/bin (and HOME) in the environment.
@@ -158,6 +168,20 @@ TEST_CASE("npm: npm install -g of the packages puts the four static executables 
   INFO(npx.out << npx.err);
   CHECK(npx.exit_code == 0);
   CHECK(contains(npx.out, "fleet-hooks " + kVersion));
+
+  // Every CLI's wiring by the package's fleet-hooks, after the CLI ran once, comes out again.
+  fleet::test::check_round_trip_every_cli(bin);
+
+  // The README's `npm uninstall -g` of both packages leaves nothing of the suite in the prefix
+  // but the folder of the scope, empty: npm 11.19.1 keeps that of any scoped package.
+  const RunResult removed =
+      npm_global(t, prefix, {"uninstall", "fleet-hooks", "@fleet-hooks/linux-x64"});
+  INFO(removed.out << removed.err);
+  CHECK(removed.exit_code == 0);
+  const std::string scope = "lib/node_modules/@fleet-hooks";
+  for (const std::string& left : fleet::test::suite_paths(prefix))
+    if (left != scope) FAIL_CHECK("npm uninstall -g left " << left);
+  CHECK((!fs::exists(prefix + "/" + scope) || fs::is_empty(prefix + "/" + scope)));
 }
 
 TEST_CASE("npm: without install scripts the launchers exec the platform package's binaries") {

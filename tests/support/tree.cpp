@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "fixtures.h"
 #include "temp_dir.h"
 
 namespace fleet::test {
@@ -30,6 +31,22 @@ std::vector<std::string> snapshot_tree(const std::string& root) {
   }
   std::sort(entries.begin(), entries.end());
   return entries;
+}
+
+std::vector<std::string> suite_paths(const std::string& root) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> found;
+  std::error_code error;
+  for (auto it = fs::recursive_directory_iterator(root, error);
+       it != fs::recursive_directory_iterator(); ++it) {
+    const std::string name = it->path().filename().string();
+    bool suite = name.find("fleet-hooks") != std::string::npos;
+    for (const char* binary : kSuiteBinaries)
+      suite = suite || name.find(binary) != std::string::npos;
+    if (suite) found.push_back(fs::relative(it->path(), root).string());
+  }
+  std::sort(found.begin(), found.end());
+  return found;
 }
 
 std::string on_path(const std::string& name) {
