@@ -9,12 +9,17 @@
 #include "agents/agents.h"
 #include "install_sh.h"
 #include "process.h"
+#include "round_trip.h"
 #include "temp_dir.h"
 #include "text.h"
 #include "tree.h"
 
+using fleet::test::check_as_before_but_own;
+using fleet::test::CliOwnFile;
 using fleet::test::contains;
+using fleet::test::furnish_home;
 using fleet::test::install_sh;
+using fleet::test::run_cli_once;
 using fleet::test::RunResult;
 using fleet::test::snapshot_tree;
 using fleet::test::TempDir;
@@ -217,4 +222,37 @@ TEST_CASE("install.sh --agent copilot --trust: --uninstall leaves project and ho
   CHECK(contains(u.out, "removed the trust of the project "));
   CHECK(snapshot_tree(t / "orch") == before);  // no .github/
   CHECK(snapshot_tree(t / "home") == home_before);
+}
+
+TEST_CASE("install.sh --agent for every CLI: after each one's first run --uninstall restores") {
+  // Every CLI of the table wired into one project (--trust for those whose trust the suite
+  // writes), each CLI's first run in it, then install.sh --uninstall: the project is as before
+  // but for the files the CLIs wrote as their own, and the home is as before.
+  TempDir t;
+  for (const char* dir : {"work", "home", "orch"}) fs::create_directories(t / dir);
+  furnish_home(t / "home");
+  // The user trusts the folder in Gemini CLI, as its note says (the suite writes no such trust).
+  write_file(t / "home/.gemini/trustedFolders.json",
+             "{\"" + fs::canonical(t / "orch").string() + "\": \"TRUST_FOLDER\"}\n");
+  const auto before = snapshot_tree(t / "orch");
+  const auto home_before = snapshot_tree(t / "home");
+  std::vector<std::string> args = {"--prefix", "../prefix", "--project", "../orch", "--trust"};
+  for (const fleet::AgentCli* agent : fleet::agent_clis()) {
+    args.push_back("--agent");
+    args.push_back(std::string(agent->name));
+  }
+  const RunResult r = install_sh(args, t / "work", t / "home");
+  INFO("stdout: " << r.out << "\nstderr: " << r.err);
+  REQUIRE(r.exit_code == 0);
+  std::vector<CliOwnFile> own;
+  for (const fleet::AgentCli* agent : fleet::agent_clis()) {
+    for (CliOwnFile& file : run_cli_once(*agent, t / "orch")) own.push_back(std::move(file));
+  }
+
+  const RunResult u = install_sh({"--uninstall", "--prefix", "../prefix"}, t / "work", t / "home");
+  INFO("stdout: " << u.out << "\nstderr: " << u.err);
+  CHECK(u.exit_code == 0);
+  check_as_before_but_own(t / "orch", before, own);
+  CHECK(snapshot_tree(t / "home") == home_before);
+  CHECK_FALSE(fs::exists(t / "prefix"));
 }

@@ -101,6 +101,13 @@ std::vector<CliOwnFile> run_cli_once(const AgentCli& agent, const std::string& p
   return {};
 }
 
+void check_as_before_but_own(const std::string& project, const std::vector<std::string>& before,
+                             const std::vector<CliOwnFile>& own) {
+  for (const CliOwnFile& file : own)
+    CHECK_MESSAGE(read_file(project + "/" + file.path) == file.after_uninstall, file.path);
+  CHECK(without(snapshot_tree(project), own) == without(before, own));
+}
+
 void check_round_trip(const AgentCli& agent, const std::string& project, const std::string& home,
                       const FleetHooksRun& fleet_hooks,
                       const std::vector<std::string>& uninstall_options) {
@@ -116,9 +123,7 @@ void check_round_trip(const AgentCli& agent, const std::string& project, const s
   uninstall.insert(uninstall.end(), uninstall_options.begin(), uninstall_options.end());
   const RunResult removed = fleet_hooks(uninstall);
   REQUIRE_MESSAGE(removed.exit_code == 0, removed.out << removed.err);
-  for (const CliOwnFile& file : own)
-    CHECK(read_file(project + "/" + file.path) == file.after_uninstall);
-  CHECK(without(snapshot_tree(project), own) == without(project_before, own));
+  check_as_before_but_own(project, project_before, own);
   CHECK(snapshot_tree(home) == home_before);
 }
 

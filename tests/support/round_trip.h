@@ -39,6 +39,11 @@ std::vector<std::string> install_args(const AgentCli& agent, const std::string& 
 // project. Returns the files that stay the CLI's after uninstall.
 std::vector<CliOwnFile> run_cli_once(const AgentCli& agent, const std::string& project);
 
+// CHECKs that `project` is as `before` (its snapshot_tree) but for the CLIs' `own` files, which
+// hold their bytes after uninstall.
+void check_as_before_but_own(const std::string& project, const std::vector<std::string>& before,
+                             const std::vector<CliOwnFile>& own);
+
 // The round trip of `agent` in `project` (a directory) and `home`, `fleet_hooks` being the
 // route's: REQUIREs that install and `uninstall --project <project>` (then
 // `uninstall_options`) succeed and that install changed the project; CHECKs that project and
