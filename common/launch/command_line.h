@@ -25,8 +25,7 @@ const RefusedOption* refused_option(const std::vector<std::string>& argv,
 // "--") or `environment` ("NAME=value" entries, the last of a name counting) turns on, as the
 // CLI reads them; nullptr when none is on.
 const RunSwitch* run_switch(const std::vector<std::string>& argv,
-                            const std::vector<std::string>& environment,
-                            const AgentProfile& agent);
+                            const std::vector<std::string>& environment, const AgentProfile& agent);
 
 // Whether argv resumes a session in the profile's form (with an id, or the latest session).
 bool resumes_session(const std::vector<std::string>& argv, const AgentProfile& agent);

@@ -6,12 +6,12 @@
 // resume-guard handed over for the dispatch call that started this launch
 // (process/caller_handover.h) by the nearest agent CLI process above it
 // (process/agent_process.h); else the caller that CLI names to its MCP servers
-// ($CLAUDE_CODE_SESSION_ID, $QWEN_CODE_SESSION_ID, $COPILOT_AGENT_SESSION_ID: AgentCli::caller_variable), only when that CLI
-// is the nearest above and did not inherit it itself — a Gemini CLI or OpenCode started from a
-// Claude Code shell passes on Claude Code's variable, which never names its own session. Never a
-// guess: when the handovers name several callers, or lapsed, or the variable is not the nearest
-// CLI's own, there is none. Failing: no caller is an expected outcome (the launch refuses to
-// record), returned as the sentence saying why.
+// ($CLAUDE_CODE_SESSION_ID, $QWEN_CODE_SESSION_ID, $COPILOT_AGENT_SESSION_ID:
+// AgentCli::caller_variable), only when that CLI is the nearest above and did not inherit it itself
+// — a Gemini CLI or OpenCode started from a Claude Code shell passes on Claude Code's variable,
+// which never names its own session. Never a guess: when the handovers name several callers, or
+// lapsed, or the variable is not the nearest CLI's own, there is none. Failing: no caller is an
+// expected outcome (the launch refuses to record), returned as the sentence saying why.
 
 #include <span>
 #include <string>

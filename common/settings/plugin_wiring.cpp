@@ -11,8 +11,8 @@
 #include "base/json.h"
 #include "base/paths.h"
 #include "base/word_list.h"
-#include "settings/hook_sources.h"
 #include "hook/tool_names.h"
+#include "settings/hook_sources.h"
 #include "settings/settings_file.h"
 
 namespace fleet {

@@ -14,9 +14,9 @@
 
 #include "base/error.h"
 #include "base/files.h"
-#include "store/jsonl_append.h"
 #include "base/line_scan.h"
 #include "process/file_writers.h"
+#include "store/jsonl_append.h"
 #include "store/provenance_index.h"
 #include "store/provenance_record.h"
 #include "store/store_temporary.h"

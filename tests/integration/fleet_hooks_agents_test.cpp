@@ -5,8 +5,8 @@
 
 #include <doctest/doctest.h>
 
-#include "hook/hook_command.h"
 #include <sys/stat.h>
+#include "hook/hook_command.h"
 
 #include <algorithm>
 #include <filesystem>

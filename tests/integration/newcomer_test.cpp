@@ -59,8 +59,8 @@ TEST_CASE("newcomer: install says whether the hooks find resume-guard here") {
   Newcomer m;
   r = m.run({"install", "--project", m.dir}, true);
   REQUIRE(r.exit_code == 0);
-  CHECK(contains(r.out, "run by name from PATH or where the install routes put it (here: " +
-                            m.bin + "/resume-guard)"));
+  CHECK(contains(r.out, "run by name from PATH or where the install routes put it (here: " + m.bin +
+                            "/resume-guard)"));
   CHECK(r.err.empty());
 }
 

@@ -5,9 +5,9 @@
 
 #include <doctest/doctest.h>
 
-#include "hook/hook_command.h"
 #include <sys/stat.h>
 #include <unistd.h>
+#include "hook/hook_command.h"
 
 #include "base/json.h"
 #include "fixtures.h"
