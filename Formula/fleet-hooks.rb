@@ -19,7 +19,7 @@ class FleetHooks < Formula
 
   def install
     # The programs only: the tests need doctest and the agent CLIs, and run in the repository's
-    # CI on macOS (.github/workflows/ci.yml).
+    # CI on macOS (.github/workflows/macos.yml).
     system "cmake", "-S", ".", "-B", "build", "-DFLEET_BUILD_TESTS=OFF",
                     "-DFLEET_BUILD_BENCH=OFF", *std_cmake_args
     system "cmake", "--build", "build", "--target", "resume-guard", "provenance-writer",
