@@ -93,7 +93,10 @@ MockMessagesApi::MockMessagesApi(const std::string& fixtures_dir, const std::str
 }
 
 void MockMessagesApi::script(const std::string& json) const {
-  write_file(dir_ + "/script.json", json);
+  // Whole, by rename: the mock reads the script at every request, and a CLI may be sending one
+  // while a test changes the script.
+  write_file(dir_ + "/script.json.tmp", json);
+  REQUIRE(std::rename((dir_ + "/script.json.tmp").c_str(), (dir_ + "/script.json").c_str()) == 0);
 }
 
 std::vector<std::pair<std::string, std::string>> MockMessagesApi::client_env() const {
