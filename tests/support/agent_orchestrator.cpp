@@ -349,18 +349,28 @@ std::vector<std::string> AgentFleet::l3_command(const std::string& prompt,
 AgentRun AgentFleet::l3(const std::string& prompt, const std::string& kitchen,
                         const std::vector<std::string>& extra) const {
   AgentRun run{run_process(l3_command(prompt, extra), {"", cli_env(kitchen), project_}), ""};
+  run.session_id = session_in(run.process.out);
+  return run;
+}
+
+std::string AgentFleet::session_in(const std::string& out) const {
   // Gemini prints one JSON object (-o json); the others a JSON line per event. OpenCode's first
   // event names the run's own session (a subagent's events name its child session).
+  std::string session;
   const std::vector<std::string> lines =
-      profile_.name == "gemini" ? std::vector{run.process.out} : split_lines(run.process.out);
+      profile_.name == "gemini" ? std::vector{out} : split_lines(out);
   for (const auto& line : lines) {
     const auto doc = parse_json_object(line);
     if (!doc.ok()) continue;
-    if (auto id = string_member(*doc, session_key(profile_.name)))
-      run.session_id = std::string(*id);
-    if (profile_.name == "opencode" && !run.session_id.empty()) break;
+    if (auto id = string_member(*doc, session_key(profile_.name))) session = std::string(*id);
+    if (profile_.name == "opencode" && !session.empty()) break;
   }
-  return run;
+  return session;
+}
+
+std::unique_ptr<BackgroundProcess> AgentFleet::background(const std::vector<std::string>& argv,
+                                                          const std::string& kitchen) const {
+  return std::make_unique<BackgroundProcess>(argv, RunOptions{"", cli_env(kitchen), project_});
 }
 
 std::pair<RunResult, std::string> AgentFleet::launch(const std::vector<std::string>& args,

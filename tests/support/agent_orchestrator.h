@@ -121,6 +121,15 @@ class AgentFleet {
   // added to the command line; session_id is empty when the CLI reported none.
   AgentRun l3(const std::string& prompt, const std::string& kitchen,
               const std::vector<std::string>& extra = {}) const;
+  // The command line of such a run (l3).
+  std::vector<std::string> l3_command(const std::string& prompt,
+                                      const std::vector<std::string>& extra = {}) const;
+  // The session a run's stdout `out` reports (AgentRun::session_id).
+  std::string session_in(const std::string& out) const;
+  // `argv` started in the background as l3 runs the CLI: in the project, with the CLI's
+  // environment in `kitchen` (an `opencode serve`, or an L3 that must outlive another's run).
+  std::unique_ptr<BackgroundProcess> background(const std::vector<std::string>& argv,
+                                                const std::string& kitchen) const;
   // `launch-wrapper ARGS` in `cwd` with the CLI's environment (kitchen-1), with
   // --state-dir and a --summary-file of its own; returns the run and that summary.
   std::pair<RunResult, std::string> launch(const std::vector<std::string>& args,
@@ -163,10 +172,8 @@ class AgentFleet {
   void configure_gemini() const;
   std::string copilot_mcp_config() const;
   std::vector<std::pair<std::string, std::string>> dispatcher_env() const;
-  // The environment and command line of one headless run (l3).
+  // The environment of one headless run (l3).
   EnvList cli_env(const std::string& kitchen) const;
-  std::vector<std::string> l3_command(const std::string& prompt,
-                                      const std::vector<std::string>& extra) const;
 
   const AgentCliProfile& profile_;
   FleetOptions options_;
