@@ -5,8 +5,12 @@
 //   turn: by ancestry both come from the same process with two fresh handovers (refused as
 //   uncertain), so only what binds the caller to each call can record each worker as its own
 //   session's (OpenCode: the guard's call token; Codex: the session in the call's _meta).
+// - A dispatcher service one L3 started from its shell tool and another L3 reaches over a socket:
+//   the call of that other L3 (Qwen Code, which binds no caller to its calls) is refused, never
+//   recorded under the L3 above the service.
 
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <functional>
@@ -22,9 +26,12 @@
 #include "store/provenance_store.h"
 
 using fleet::test::AgentFleet;
+using fleet::test::AgentRun;
 using fleet::test::call_field;
+using fleet::test::FleetOptions;
 using fleet::test::read_file;
 using fleet::test::RunResult;
+using fleet::test::split_lines;
 
 namespace {
 
@@ -121,6 +128,15 @@ std::string opencode_prompt(const AgentFleet& fleet, const std::string& url,
   return member_of(run.out, "session_id");
 }
 
+// Waits up to `seconds` for `path` to exist.
+bool appears(const std::string& path, int seconds) {
+  for (int tenth = 0; tenth < seconds * 10; ++tenth) {
+    if (::access(path.c_str(), F_OK) == 0) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return false;
+}
+
 }  // namespace
 
 TEST_CASE("e2e: caller - two sessions of one opencode serve dispatch, each recorded as its own") {
@@ -187,4 +203,62 @@ TEST_CASE("e2e: caller - two threads of one codex app-server dispatch, each reco
   CHECK(check_each_its_own(fleet, std::string(fleet::string_member(*ids, "A").value_or("")),
                            std::string(fleet::string_member(*ids, "B").value_or(""))) == worker_a);
   check_steal_denied(fleet, worker_a);
+}
+
+TEST_CASE("e2e: caller - a Qwen L3's call to a service an OpenCode L3 started is refused") {
+  // An OpenCode L3 dispatches (its handover is fresh), then starts the team's dispatcher as a
+  // service from its bash tool; a Qwen Code L3 reaches that service over a socket. The nearest
+  // CLI above the launch is the OpenCode L3, whose guard gives each call it lets through a
+  // token: the call without one is refused (exit 125), nothing is recorded for it, and the
+  // OpenCode session is never its caller.
+  AgentFleet host("opencode", FLEET_E2E_FIXTURES, FLEET_E2E_CACHE, {.record_at_launch = true});
+  host.install();
+  const std::string socket = host.state() + "/dispatcher.sock";
+  host.script(R"({"rules":[{"match":"L3-HOST","turns":[)" +
+              host.dispatch_turn(R"({"prompt":"L2-WORK build","recipe_name":"implement"})") +
+              R"(,{"tool_use":{"name":"bash","input":{"description":"start the team's dispatcher",)"
+              R"("timeout":120000,"command":")" +
+              host.dispatcher_service(socket) +
+              R"("}}},{"text":"L3 done"}]}],"default":{"text":"ok"}})");
+  const auto l3 =
+      host.background(host.l3_command("L3-HOST dispatch, then serve the team"), "kitchen-host");
+  REQUIRE_MESSAGE(appears(socket, 90), (host.tool_results() + l3->result().err));
+
+  AgentFleet guest("qwen", FLEET_E2E_FIXTURES, FLEET_E2E_CACHE,
+                   FleetOptions{.record_at_launch = true, .service_socket = socket});
+  guest.install();
+  guest.trust();
+  guest.script(R"({"rules":[{"match":"L3-GUEST","turns":[)" +
+               guest.dispatch_turn(R"({"prompt":"L2-WORK guest","recipe_name":"implement"})") +
+               R"(,{"text":"L3 done"}]}],"default":{"text":"ok"}})");
+  const AgentRun guest_run = guest.l3("L3-GUEST dispatch the build", "kitchen-guest");
+  fleet::test::write_file(socket + ".stop", "");
+  REQUIRE_MESSAGE(l3->wait(60000), l3->result().err);
+  CHECK_MESSAGE(guest_run.process.exit_code == 0, guest_run.process.err);
+  const std::string owner = host.session_in(l3->result().out);
+  REQUIRE_MESSAGE(!owner.empty(), (l3->result().out + l3->result().err));
+
+  // The service's journal: the OpenCode L3's own call, then the Qwen L3's, refused; the Qwen
+  // model was told why, naming both causes.
+  const auto calls = host.calls();
+  REQUIRE_MESSAGE(calls.size() == 2, (host.tool_results() + guest.tool_results()));
+  CHECK(call_field(calls[0], "result", "exit_code") == "0");
+  CHECK(call_field(calls[1], "input", "prompt") == "L2-WORK guest");
+  CHECK(call_field(calls[1], "result", "exit_code") == "125");
+  for (const std::string& part : {"the dispatch call carries no call token, though OpenCode (pid " +
+                                      std::to_string(l3->pid()) + ") above this launch",
+                                  std::string("another L3 reaching a dispatcher shared with it"),
+                                  std::string("no resume-guard judged it")})
+    CHECK_MESSAGE(guest.tool_results().find(part) != std::string::npos, guest.tool_results());
+  // The store holds the OpenCode L3's own worker alone, under its session (recorded at launch,
+  // and again by the plugin's after-tool fallback).
+  const std::string worker = call_field(calls[0], "result", "session_id");
+  CHECK(recorded(host, worker).caller_session_id == owner);
+  for (const auto& line : split_lines(read_file(host.store()))) {
+    const auto record = fleet::parse_provenance_line(line);
+    REQUIRE_MESSAGE(record, line);
+    CHECK_MESSAGE(record->session_id == worker, line);
+    CHECK_MESSAGE(record->caller_session_id == owner, line);
+  }
+  CHECK(read_file(guest.store()).empty());
 }

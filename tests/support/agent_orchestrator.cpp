@@ -76,7 +76,7 @@ AgentFleet::AgentFleet(const std::string& agent, const std::string& fixtures_dir
                                "echo '{\"type\":\"result\",\"result\":\"worker finished\"}'\n");
   }
   api_ = std::make_unique<MockMessagesApi>(fixtures_dir, tmp_.path());
-  const std::string dispatcher = FLEET_EXAMPLE_DISPATCHER;
+  const std::string dispatcher = mcp_server();
   if (agent == "codex") {
     configure_codex();
   } else if (agent == "copilot") {
@@ -128,30 +128,43 @@ std::string call_field(const std::string& call_line, const char* object, const c
 }
 
 Env AgentFleet::dispatcher_env() const {
-  return mcp_dispatcher_env(
+  Env env = mcp_dispatcher_env(
       *api_,
       {home_, path_, bin_, claude_, state_, calls_, options_.record_at_launch, options_.tool,
        options_.worktrees, options_.detached ? fixtures_ + "/detached_launch.sh" : std::string()});
+  if (!options_.service_socket.empty())
+    env.emplace_back("FLEET_E2E_SERVICE_SOCKET", options_.service_socket);
+  return env;
+}
+
+std::string AgentFleet::mcp_server() const {
+  return options_.service_socket.empty() ? std::string(FLEET_EXAMPLE_DISPATCHER)
+                                         : fixtures_ + "/dispatcher_service.mjs";
+}
+
+std::string AgentFleet::dispatcher_service(const std::string& socket) const {
+  const std::string file = tmp_ / "dispatcher-service.json";
+  write_file(file, mcp_server_json(FLEET_EXAMPLE_DISPATCHER, dispatcher_env()));
+  return "node " + fixtures_ + "/dispatcher_service.mjs serve " + socket + " " + file;
 }
 
 void AgentFleet::configure_codex() const {
-  write_codex_config(codex_home_, api_->port(), FLEET_EXAMPLE_DISPATCHER, dispatcher_env());
+  write_codex_config(codex_home_, api_->port(), mcp_server(), dispatcher_env());
 }
 
 // The project's .gemini/settings.json: the dispatcher as the trusted MCP server "kitchen".
 void AgentFleet::configure_gemini() const {
   write_gemini_user_settings(home_);
   ::mkdir((project_ + "/.gemini").c_str(), 0755);
-  write_file(project_ + "/.gemini/settings.json",
-             R"({"mcpServers":{"kitchen":)" +
-                 mcp_server_json(FLEET_EXAMPLE_DISPATCHER, dispatcher_env()) + "}}");
+  write_file(
+      project_ + "/.gemini/settings.json",
+      R"({"mcpServers":{"kitchen":)" + mcp_server_json(mcp_server(), dispatcher_env()) + "}}");
 }
 
 // The dispatcher as Copilot's MCP server "kitchen", for --additional-mcp-config.
 std::string AgentFleet::copilot_mcp_config() const {
-  rapidjson::Document doc =
-      json_document(R"({"mcpServers":{"kitchen":)" +
-                    mcp_server_json(FLEET_EXAMPLE_DISPATCHER, dispatcher_env()) + "}}");
+  rapidjson::Document doc = json_document(R"({"mcpServers":{"kitchen":)" +
+                                          mcp_server_json(mcp_server(), dispatcher_env()) + "}}");
   auto& alloc = doc.GetAllocator();
   rapidjson::Value& server = doc["mcpServers"]["kitchen"];
   server.RemoveMember("trust");

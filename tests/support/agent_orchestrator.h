@@ -79,6 +79,10 @@ struct FleetOptions {
   // service that CLIs reach over a socket does): no handover by ancestry reaches the launch,
   // only what the call itself carries (--mcp-call) can name its caller.
   bool detached = false;
+  // The CLI's MCP server "kitchen" is no dispatcher of its own but a bridge to the dispatcher
+  // service listening on this Unix socket (tests/e2e/fixtures/dispatcher_service.mjs), which
+  // another L3 started (dispatcher_service); "" : the example dispatcher itself.
+  std::string service_socket = "";
 };
 
 class AgentFleet {
@@ -130,6 +134,11 @@ class AgentFleet {
   // environment in `kitchen` (an `opencode serve`, or an L3 that must outlive another's run).
   std::unique_ptr<BackgroundProcess> background(const std::vector<std::string>& argv,
                                                 const std::string& kitchen) const;
+  // The shell command that starts this fleet's dispatcher as a service on the Unix socket
+  // `socket` (tests/e2e/fixtures/dispatcher_service.mjs serve, each connection served by the
+  // example dispatcher with this fleet's dispatcher environment), for an L3's shell tool; the
+  // service runs until `socket`.stop exists.
+  std::string dispatcher_service(const std::string& socket) const;
   // `launch-wrapper ARGS` in `cwd` with the CLI's environment (kitchen-1), with
   // --state-dir and a --summary-file of its own; returns the run and that summary.
   std::pair<RunResult, std::string> launch(const std::vector<std::string>& args,
@@ -172,6 +181,8 @@ class AgentFleet {
   void configure_gemini() const;
   std::string copilot_mcp_config() const;
   std::vector<std::pair<std::string, std::string>> dispatcher_env() const;
+  // The script the CLI runs as its MCP server "kitchen" (FleetOptions::service_socket).
+  std::string mcp_server() const;
   // The environment of one headless run (l3).
   EnvList cli_env(const std::string& kitchen) const;
 
