@@ -19,6 +19,7 @@ set(fleet_linux_only_tests
   unit/cgroup_v2_test.cpp              # cgroup v2
   unit/cgroup_v2_paths_test.cpp
   unit/containment_test.cpp            # launch/containment.cpp (cgroup v2, the subreaper)
+  unit/platform_launch_test.cpp        # the seam of the engine's mechanisms (Linux home only)
   unit/registry_test.cpp               # launch/registry.cpp records containment.cpp's cgroup
   unit/signal_router_test.cpp          # signalfd
   unit/spawn_test.cpp                  # clone3, CLONE_INTO_CGROUP, PR_SET_PDEATHSIG

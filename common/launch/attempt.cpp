@@ -146,7 +146,7 @@ void Attempt::start_held(std::vector<std::string> environment) {
   try {
     const UniqueFd cgroup(open_containment_directory(containment_));
     child_ = spawn_held(plan_.command, environment_with(environment), router.original_mask(),
-                        router.sigpipe_was_ignored(), options_.announce == AnnounceMode::wrapper,
+                        &router.child_default_signals(), options_.announce == AnnounceMode::wrapper,
                         cgroup ? cgroup.get() : -1);
     if (!child_.in_cgroup) {
       enter_containment(containment_, child_.pid, options_.containment == ContainmentMode::cgroup);
@@ -256,11 +256,12 @@ void Attempt::stop_left_behind() {
     remove_containment(containment_);  // only when empty: the children it left stay in it
     return;
   }
-  // In the cgroup, or (without one) anywhere, but then only while the wrapper, their
-  // subreaper, still has a child.
-  const ContainedStop left =
-      stop_contained(containment_, options_.grace, std::chrono::seconds(5), &reap_exited_children,
-                     containment_.cgroup.empty() && has_children());
+  // In the cgroup, or (without one) anywhere: where the wrapper is their subreaper (Linux),
+  // only while it still has a child; where orphans go elsewhere (macOS), always.
+  const bool search_environments =
+      containment_.cgroup.empty() && (!SignalRouter::adopts_orphans() || has_children());
+  const ContainedStop left = stop_contained(containment_, options_.grace, std::chrono::seconds(5),
+                                            &reap_exited_children, search_environments);
   if (left.found > 0) launch_.notice()("stopped processes the agent left outside its group");
 }
 

@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #include <cerrno>
 #include <csignal>
@@ -19,7 +18,9 @@
 
 #include "base/error.h"
 #include "base/files.h"
+#include "platform/process_table.h"
 #include "platform/system_facts.h"
+#include "platform/verified_signal.h"
 #include "process/process_identity.h"
 
 namespace fleet {
@@ -47,24 +48,11 @@ std::string new_token() {
   return token;
 }
 
-std::vector<pid_t> numeric_entries(const std::string& directory_path) {
-  std::vector<pid_t> pids;
-  DIR* dir = ::opendir(directory_path.c_str());
-  if (dir == nullptr) return pids;
-  while (const dirent* entry = ::readdir(dir)) {
-    char* end = nullptr;
-    const long pid = std::strtol(entry->d_name, &end, 10);
-    if (end != entry->d_name && *end == '\0' && pid > 0) pids.push_back(static_cast<pid_t>(pid));
-  }
-  ::closedir(dir);
-  return pids;
-}
-
-// Whether /proc/<pid>/environ holds FLEET_LAUNCH_TOKEN with `token` among its
+// Whether the environment `pid` was started with (platform/process_table.h: Linux
+// /proc/<pid>/environ, macOS KERN_PROCARGS2) holds FLEET_LAUNCH_TOKEN with `token` among its
 // comma-separated values (a launch inside a launch carries both tokens).
 bool carries_token(pid_t pid, const std::string& token) {
-  const std::string environ =
-      read_pseudo_file("/proc/" + std::to_string(pid) + "/environ").value_or("");
+  const std::string environ = platform::read_environment(pid).value_or("");
   const std::string name = std::string(kLaunchTokenVariable) + "=";
   std::size_t pos = 0;
   while (pos < environ.size()) {
@@ -115,25 +103,21 @@ class Finder {
       for (pid_t pid : cgroup_members(containment_.cgroup)) consider(pid);
     }
     if (search_environments_ && is_hex_token(containment_.token)) {
-      for (pid_t pid : numeric_entries("/proc")) consider(pid);
+      for (pid_t pid : platform::process_ids()) {
+        if (pid > 0) consider(pid);
+      }
     }
     return found;
   }
 
-  // Sends `sig` to `process` only if, with a pidfd pinning it, it still belongs to the
-  // launch and has the start time it had when found.
+  // Sends `sig` to `process` only if, checked right before (platform/verified_signal.h: a
+  // pidfd pins it on Linux), it still belongs to the launch and has the start time it had
+  // when found.
   void signal(const Found& process, int sig) const {
-    const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, process.pid, 0));
-    if (pidfd < 0 && errno != ENOSYS) return;  // gone
-    UniqueFd pinned(pidfd);
-    const auto identity = identify_process(process.pid);
-    if (!identity || identity->starttime_ticks != process.starttime || !belongs(process.pid))
-      return;
-    if (pinned) {
-      ::syscall(SYS_pidfd_send_signal, pinned.get(), sig, nullptr, 0);
-    } else {
-      ::kill(process.pid, sig);  // kernels before 5.3: the window is the re-check above
-    }
+    platform::signal_verified(process.pid, sig, [&] {
+      const auto identity = identify_process(process.pid);
+      return identity && identity->starttime_ticks == process.starttime && belongs(process.pid);
+    });
   }
 
  private:

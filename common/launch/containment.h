@@ -7,9 +7,11 @@
 //   /proc/self/mountinfo and /proc/self/cgroup) where one can be created and entered;
 //   processes cannot leave it without privilege, and cgroup.kill stops them all at once;
 // - always, a random token in the agent's environment (FLEET_LAUNCH_TOKEN=<token>), which
-//   every descendant inherits: processes are found by scanning /proc/<pid>/environ and each
-//   match is checked again through a pidfd (same token, same start time) right before it
-//   is signalled, so a pid that was reused in between is never signalled.
+//   every descendant inherits: processes are found by reading each one's environment
+//   (platform/process_table.h) and each match is checked again (same token, same start time)
+//   right before it is signalled (platform/verified_signal.h: through a pidfd on Linux, so a
+//   pid that was reused in between is never signalled).
+// A system without cgroups (macOS: process/cgroup_v2.h has none there) has the token only.
 
 #include <sys/types.h>
 #include <array>

@@ -8,6 +8,7 @@
 
 #include "base/error.h"
 #include "process/cgroup_v2.h"
+#include "process/spawn.h"
 
 namespace fleet {
 namespace {
@@ -47,11 +48,10 @@ namespace {
 }  // namespace
 
 LaunchGuardian::LaunchGuardian(Duty duty) {
-  int fds[2], sync[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0 || ::pipe2(sync, O_CLOEXEC) != 0)
-    throw_errno("cannot create the guardian's pipes");
-  UniqueFd read_end(fds[0]), sync_read(sync[0]), sync_write(sync[1]);
-  pipe_.reset(fds[1]);
+  Pipe to_guardian = make_pipe(), sync = make_pipe();
+  UniqueFd read_end = std::move(to_guardian.read_end), sync_read = std::move(sync.read_end),
+           sync_write = std::move(sync.write_end);
+  pipe_ = std::move(to_guardian.write_end);
   const pid_t middle = ::fork();
   if (middle < 0) throw_errno("cannot fork the guardian");
   if (middle == 0) {
@@ -68,7 +68,7 @@ LaunchGuardian::LaunchGuardian(Duty duty) {
       if (fd != null) ::dup2(null, fd);
     }
     if (from_wrapper != 3) ::dup2(from_wrapper, 3);
-    ::close_range(4, ~0U, 0);  // also the sync pipe: the wrapper may go on now
+    close_descriptors_from(4);  // also the sync pipe: the wrapper may go on now
     guard(3, duty);
   }
   sync_write.reset();

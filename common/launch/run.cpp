@@ -12,6 +12,7 @@
 #include "launch/plan.h"
 #include "launch/retry_policy.h"
 #include "launch/summary.h"
+#include "platform/system_facts.h"
 #include "process/child_process.h"
 #include "process/command_search.h"
 
@@ -19,8 +20,8 @@ namespace fleet {
 namespace {
 
 std::string signal_name(int sig) {
-  const char* abbreviation = ::sigabbrev_np(sig);
-  return abbreviation != nullptr ? std::string("SIG") + abbreviation : std::to_string(sig);
+  const std::optional<std::string> abbreviation = platform::signal_abbreviation(sig);
+  return abbreviation ? "SIG" + *abbreviation : std::to_string(sig);
 }
 
 // A warning when the agent's command line or environment makes its CLI skip the hooks (its

@@ -1,6 +1,5 @@
 #include "launch/stdout_spool.h"
 
-#include <fcntl.h>
 #include <poll.h>
 #include <unistd.h>
 #include <algorithm>
@@ -9,6 +8,7 @@
 
 #include "base/error.h"
 #include "base/paths.h"
+#include "platform/anonymous_file.h"
 
 namespace fleet {
 namespace {
@@ -18,12 +18,8 @@ constexpr std::size_t kChunk = 64 * 1024;
 UniqueFd unlinked_temporary_file() {
   std::string directory = env_value("TMPDIR");
   if (directory.empty()) directory = "/tmp";
-  UniqueFd fd(::open(directory.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600));
-  if (fd) return fd;
-  std::string path = directory + "/launch-wrapper-stdout.XXXXXX";
-  fd.reset(::mkostemp(path.data(), O_CLOEXEC));
+  UniqueFd fd = platform::open_anonymous_file(directory);
   if (!fd) throw_errno("cannot create a temporary file in " + directory + " for the stdout spool");
-  ::unlink(path.c_str());
   return fd;
 }
 

@@ -1,7 +1,6 @@
 #include "launch/transcript_watch.h"
 
 #include <fcntl.h>
-#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cerrno>
@@ -12,9 +11,10 @@ namespace fleet {
 
 TranscriptWatch::TranscriptWatch(SessionFileLocator locate, MarkerRule rule,
                                  std::chrono::milliseconds poll_interval, bool use_inotify)
-    : locate_(std::move(locate)), rule_(std::move(rule)), poll_interval_(poll_interval) {
-  if (use_inotify) inotify_.reset(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
-}
+    : locate_(std::move(locate)),
+      rule_(std::move(rule)),
+      poll_interval_(poll_interval),
+      watch_(use_inotify) {}
 
 TranscriptWatch::TranscriptWatch(std::string path, MarkerRule rule,
                                  std::chrono::milliseconds poll_interval, bool use_inotify)
@@ -69,36 +69,24 @@ bool TranscriptWatch::follow_replacement() {
   file_.reset();
   offset_ = 0;
   partial_.clear();
-  if (inotify_ && file_watch_ >= 0) {
-    ::inotify_rm_watch(inotify_.get(), file_watch_);
-    file_watch_ = -1;
-  }
+  watch_.forget_file();
   arm();
   return true;
 }
 
 int TranscriptWatch::wait_ms() const {
-  if (inotify_ && file_watch_ >= 0 && !path_.empty()) return -1;
+  if (watch_.watching_file() && !path_.empty()) return -1;
   return static_cast<int>(poll_interval_.count());
 }
 
 void TranscriptWatch::arm() {
-  if (!inotify_ || path_.empty()) return;
-  if (directory_watch_ < 0) {
-    directory_watch_ = ::inotify_add_watch(inotify_.get(), directory_.c_str(),
-                                           IN_CREATE | IN_MOVED_TO | IN_ONLYDIR);
-  }
-  if (file_watch_ < 0) {
-    file_watch_ = ::inotify_add_watch(inotify_.get(), path_.c_str(), IN_MODIFY | IN_CLOSE_WRITE);
-  }
+  if (!watch_ || path_.empty()) return;
+  watch_.watch_directory(directory_);
+  watch_.watch_file(path_);
 }
 
 bool TranscriptWatch::check() {
-  if (inotify_) {
-    char events[4096];
-    while (::read(inotify_.get(), events, sizeof events) > 0) {
-    }
-  }
+  watch_.drain();
   if (seen_) return true;
   const bool found_before = !path_.empty();
   if (!locate()) return false;

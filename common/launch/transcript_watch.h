@@ -1,12 +1,13 @@
 #pragma once
 // Watching an agent's session file (transcript) for the completion marker without being
 // fooled by a resumed session: only bytes appended after the resume boundary are read, only
-// complete lines, only matching records (completion_marker.h). inotify on the file and its
-// directory wakes the reader; without inotify (or before the file is found, or its directory
-// exists) it polls. A file whose name the agent chooses when it starts (Codex, Gemini) is
-// looked for at every check until it is found, and read from its start. Like tail -F, a
-// transcript replaced or recreated during the run (a new inode) is read from its start: the
-// boundary applies only to the file that existed when it was taken.
+// complete lines, only matching records (completion_marker.h). A watch on the file and its
+// directory (platform/file_watch.h: inotify on Linux, kqueue on macOS) wakes the reader;
+// without one (or before the file is found, or its directory exists) it polls. A file whose name
+// the agent chooses when it starts (Codex, Gemini) is looked for at every check until it is found,
+// and read from its start. Like tail -F, a transcript replaced or recreated during the run (a new
+// inode) is read from its start: the boundary applies only to the file that existed when it was
+// taken.
 
 #include <chrono>
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include "base/files.h"
 #include "launch/completion_marker.h"
 #include "launch/completion_watch.h"
+#include "platform/file_watch.h"
 
 namespace fleet {
 
@@ -43,16 +45,16 @@ class TranscriptWatch final : public CompletionWatch {
   // (agent/agent_profile.h: kCompressedSuffix). The watch then looks on for a plain one.
   void on_unreadable(std::function<void(const std::string&)> say) { say_ = std::move(say); }
 
-  // The inotify descriptor to poll (-1 when polling only).
-  int fd() const override { return inotify_.get(); }
+  // The file watch's descriptor to poll (-1 when polling only).
+  int fd() const override { return watch_.fd(); }
 
-  // How long the caller may wait before calling check() again: -1 when inotify covers the
-  // file, else the poll interval.
   // The path watched, "" while it is not found.
   const std::string& path() const { return path_; }
+  // How long the caller may wait before calling check() again: -1 when the file watch covers
+  // the file, else the poll interval.
   int wait_ms() const override;
 
-  // Reads what was appended since the last call (draining inotify events). True once a
+  // Reads what was appended since the last call (draining the file watch). True once a
   // complete matching record appeared after the boundary; stays true.
   bool check() override;
 
@@ -71,9 +73,7 @@ class TranscriptWatch final : public CompletionWatch {
   std::string directory_;
   MarkerRule rule_;
   std::chrono::milliseconds poll_interval_;
-  UniqueFd inotify_;
-  int directory_watch_ = -1;
-  int file_watch_ = -1;
+  platform::FileWatch watch_;
   UniqueFd file_;
   std::uint64_t boundary_ = 0;
   std::uint64_t offset_ = 0;

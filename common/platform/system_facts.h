@@ -24,4 +24,8 @@ std::optional<std::string> user_runtime_directory();
 // unknown, or where the plugin has none.
 std::optional<std::string> plugin_machine_directory();
 
+// The abbreviation of signal `sig` without "SIG" ("TERM", "KILL"); nullopt for a number the
+// system names no signal (Linux: sigabbrev_np; macOS: sys_signame, upper-cased).
+std::optional<std::string> signal_abbreviation(int sig);
+
 }  // namespace fleet::platform

@@ -1,9 +1,9 @@
 #pragma once
-// cgroup v2 as this process sees it: where the unified hierarchy is mounted (from
-// /proc/self/mountinfo: on hybrid layouts it is e.g. /sys/fs/cgroup/unified, never assumed),
-// which cgroup a process is in (/proc/<pid>/cgroup, the "0::" line), and the small reads
-// and writes of cgroupfs and /proc files. Nothing here throws: what cannot be read or found
-// is nullopt, and a write that fails says why.
+// cgroup v2 as this process sees it (platform seam, platform/README.md): where the unified
+// hierarchy is mounted (from /proc/self/mountinfo: on hybrid layouts it is e.g.
+// /sys/fs/cgroup/unified, never assumed), which cgroup a process is in (/proc/<pid>/cgroup,
+// the "0::" line). Nothing here throws: what cannot be read or found is nullopt. A system
+// without cgroups (macOS) has none: no own cgroup, no members, nothing frozen or found.
 
 #include <sys/types.h>
 #include <chrono>
@@ -11,14 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "process/pseudo_file.h"
+
 namespace fleet {
-
-// The whole content of a /proc or cgroupfs file; nullopt when it cannot be read.
-std::optional<std::string> read_pseudo_file(const std::string& path);
-
-// Writes `text` in one write(2); nullopt when written, else what failed ("cannot write
-// <path>: <strerror>").
-std::optional<std::string> write_pseudo_file(const std::string& path, const std::string& text);
 
 // The directory of this process's own cgroup v2; nullopt when there is none.
 std::optional<std::string> own_cgroup_directory();

@@ -7,8 +7,8 @@ extern char** environ;
 namespace fleet {
 
 HeldChild spawn_held(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                     const sigset_t& child_mask, bool keep_sigpipe_ignored, bool die_with_parent,
-                     int cgroup_fd) {
+                     const sigset_t& child_mask, const sigset_t* default_signals,
+                     bool die_with_parent, int cgroup_fd) {
   HeldChild child;
   Pipe out = make_pipe(), err = make_pipe();
   child.out = std::move(out.read_end);
@@ -18,8 +18,12 @@ HeldChild spawn_held(const std::vector<std::string>& argv, const std::vector<std
   options.stdout_fd = out_write.get();
   options.stderr_fd = err_write.get();
   options.mask = child_mask;
-  sigemptyset(&options.default_signals);
-  if (!keep_sigpipe_ignored) sigaddset(&options.default_signals, SIGPIPE);
+  if (default_signals != nullptr) {
+    options.default_signals = *default_signals;
+  } else {
+    sigemptyset(&options.default_signals);
+    sigaddset(&options.default_signals, SIGPIPE);
+  }
   options.die_with_parent = die_with_parent;
   options.cgroup_fd = cgroup_fd;
   options.hold = true;

@@ -26,15 +26,16 @@ struct HeldChild {
 // Starts the held child. `argv[0]` is searched on PATH as execvp does, except that a file
 // the kernel cannot execute (ENOEXEC: a bad ELF, a script without #!) is an error (126),
 // never handed to /bin/sh; `env` ("NAME=value") is its whole environment; `child_mask` is
-// the signal mask it gets back before exec, and SIGPIPE goes back to its default unless
-// `keep_sigpipe_ignored` (the wrapper ignores SIGPIPE for itself; every other disposition
-// passes through unchanged). With `die_with_parent` the child gets SIGKILL when the wrapper
+// the signal mask it gets back before exec, and the signals in `default_signals` go back to
+// their default (nullptr: SIGPIPE, which the wrapper ignores for itself; the signal router
+// says which, SignalRouter::child_default_signals; every other disposition passes through
+// unchanged). With `die_with_parent` the child gets SIGKILL when the wrapper
 // dies (PR_SET_PDEATHSIG). With `cgroup_fd` (a cgroup v2 directory) the child is created
 // inside that cgroup (clone3 with CLONE_INTO_CGROUP: no migration of a running process,
 // which is slow); `in_cgroup` says whether that worked (else it is created as usual).
 // Throws Error.
 HeldChild spawn_held(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                     const sigset_t& child_mask, bool keep_sigpipe_ignored = false,
+                     const sigset_t& child_mask, const sigset_t* default_signals = nullptr,
                      bool die_with_parent = false, int cgroup_fd = -1);
 
 // Lets the child exec: nullopt once the exec succeeded, else the failure.

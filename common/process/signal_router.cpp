@@ -1,48 +1,16 @@
+// The signal router's waiting and reaping, the same on every system (its constructor,
+// destructor and next() are the platform's: platform/<home>/signal_router.cpp).
 #include "process/signal_router.h"
 
 #include <poll.h>
-#include <sys/prctl.h>
-#include <sys/signalfd.h>
 #include <sys/wait.h>
-#include <unistd.h>
 #include <cerrno>
 #include <chrono>
 
-#include "base/error.h"
-
 namespace fleet {
 
-SignalRouter::SignalRouter() {
-  sigset_t handled;
-  sigemptyset(&handled);
-  for (int sig : kForwardedSignals) sigaddset(&handled, sig);
-  sigaddset(&handled, SIGCHLD);
-  if (::sigprocmask(SIG_BLOCK, &handled, &original_mask_) != 0) throw_errno("cannot block signals");
-  fd_.reset(::signalfd(-1, &handled, SFD_CLOEXEC | SFD_NONBLOCK));
-  if (!fd_) throw_errno("cannot create a signalfd");
-  struct sigaction ignore {};
-  ignore.sa_handler = SIG_IGN;
-  ::sigaction(SIGPIPE, &ignore, &original_sigpipe_);
-  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
-}
-
-SignalRouter::~SignalRouter() {
-  ::sigaction(SIGPIPE, &original_sigpipe_, nullptr);
-  fd_.reset();
-  ::sigprocmask(SIG_SETMASK, &original_mask_, nullptr);
-}
-
-int SignalRouter::next() {
-  struct signalfd_siginfo info {};
-  for (;;) {
-    const ssize_t n = ::read(fd_.get(), &info, sizeof info);
-    if (n == sizeof info) return static_cast<int>(info.ssi_signo);
-    if (n < 0 && errno == EINTR) continue;
-    return 0;
-  }
-}
-
 int SignalRouter::wait(int timeout_ms) {
+  if (const int sig = next(); sig != 0) return sig;
   struct pollfd ready = {fd_.get(), POLLIN, 0};
   int n;
   do {

@@ -1,11 +1,16 @@
 #pragma once
 // The wrapper's signals, received synchronously: the signals it forwards to the agent's
-// process group (TERM, INT, HUP, QUIT, USR1, USR2) and SIGCHLD are blocked and read from a
-// signalfd, so they are handled in the event loop between reads, never in a handler.
+// process group (TERM, INT, HUP, QUIT, USR1, USR2) and SIGCHLD are read from a descriptor, so
+// they are handled in the event loop between reads, never in a handler. How they reach the
+// descriptor is the platform's (platform seam, platform/README.md): Linux blocks them and
+// reads a signalfd; macOS sets them to SIG_IGN (SIGCHLD stays as it was) and reads kqueue's
+// EVFILT_SIGNAL, which records a signal sent to the process whatever its disposition.
 
 #include <sys/types.h>
 #include <csignal>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "base/files.h"
 
@@ -15,21 +20,30 @@ inline constexpr int kForwardedSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SI
 
 class SignalRouter {
  public:
-  // Blocks the signals and opens the signalfd; also ignores SIGPIPE (a gone reader shows up
-  // as EPIPE) and makes this process a child subreaper, so the agent's orphaned descendants
-  // are reparented to it and reaped here. Throws Error.
+  // Starts receiving the signals on fd(); also ignores SIGPIPE (a gone reader shows up as
+  // EPIPE) and, where the system has one (Linux), makes this process a child subreaper, so the
+  // agent's orphaned descendants are reparented to it and reaped here. A forwarded signal is
+  // received even when this process ignored it before (a child keeps it ignored). Throws Error.
   SignalRouter();
+  // Puts the mask and the dispositions back as they were.
   ~SignalRouter();
   SignalRouter(const SignalRouter&) = delete;
   SignalRouter& operator=(const SignalRouter&) = delete;
 
+  // Readable (poll POLLIN) while a signal is pending.
   int fd() const { return fd_.get(); }
 
   // The mask a child should get back before exec (the one in force before this object).
   const sigset_t& original_mask() const { return original_mask_; }
 
-  // Whether SIGPIPE was ignored before this object (a child should inherit that).
-  bool sigpipe_was_ignored() const { return original_sigpipe_.sa_handler == SIG_IGN; }
+  // The signals a child should set back to SIG_DFL before exec: those this object ignores
+  // that were not ignored before it (a child inherits the dispositions it had before).
+  const sigset_t& child_default_signals() const { return child_default_signals_; }
+
+  // Whether the agent's orphaned descendants are reparented to this process (a child
+  // subreaper: Linux). Where they are not (macOS: to launchd), having no child left says
+  // nothing of whether descendants of the agent still run.
+  static bool adopts_orphans();
 
   // The next pending signal, 0 when none is pending.
   int next();
@@ -44,7 +58,9 @@ class SignalRouter {
  private:
   UniqueFd fd_;
   sigset_t original_mask_{};
-  struct sigaction original_sigpipe_ {};
+  sigset_t child_default_signals_{};
+  std::vector<std::pair<int, struct sigaction>> original_actions_;  // to put back
+  std::vector<int> pending_;  // signals read from fd_ and not yet returned by next()
 };
 
 // Reaps every exited child without blocking; returns the wait status of `pid` when `pid` was

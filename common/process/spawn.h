@@ -92,6 +92,10 @@ class Spawned {
 Spawned spawn(const std::vector<std::string>& argv, const std::vector<std::string>& env,
               const SpawnOptions& options);
 
+// Closes every descriptor from `first` up (a process that must hold nothing it inherited;
+// Linux: close_range; macOS: each one below getdtablesize()).
+void close_descriptors_from(int first);
+
 // Waits for `pid` to exit (retrying on EINTR); returns its wait status.
 int wait_child(pid_t pid);
 

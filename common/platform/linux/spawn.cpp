@@ -372,3 +372,11 @@ int wait_child(pid_t pid) {
 }
 
 }  // namespace fleet
+
+namespace fleet {
+
+void close_descriptors_from(int first) {
+  ::close_range(static_cast<unsigned>(first), ~0U, 0);
+}
+
+}  // namespace fleet

@@ -4,6 +4,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 #include <cerrno>
+#include <cstring>
 
 #include "base/files.h"
 
@@ -38,6 +39,12 @@ std::optional<std::string> plugin_machine_directory() {
   while (!machine.empty() && (machine.back() == '\n' || machine.back() == ' ')) machine.pop_back();
   if (machine.empty()) return std::nullopt;
   return "linux-" + machine;
+}
+
+std::optional<std::string> signal_abbreviation(int sig) {
+  const char* abbreviation = ::sigabbrev_np(sig);
+  if (abbreviation == nullptr) return std::nullopt;
+  return std::string(abbreviation);
 }
 
 }  // namespace fleet::platform

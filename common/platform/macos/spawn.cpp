@@ -236,3 +236,14 @@ int wait_child(pid_t pid) {
 }
 
 }  // namespace fleet
+
+namespace fleet {
+
+void close_descriptors_from(int first) {
+  // No close_range on macOS: each descriptor the process may have (getdtablesize() is its
+  // RLIMIT_NOFILE limit).
+  const int limit = ::getdtablesize();
+  for (int fd = first; fd < limit; ++fd) ::close(fd);
+}
+
+}  // namespace fleet

@@ -4,7 +4,9 @@
 #include <mach-o/dyld.h>
 #include <sys/random.h>
 #include <unistd.h>
+#include <cctype>
 #include <climits>
+#include <csignal>
 #include <cstdint>
 #include <cstdlib>
 #include <vector>
@@ -43,6 +45,13 @@ std::optional<std::string> user_runtime_directory() {
 // they run the bin/ selector, which picks bin/darwin-<arm64|x86_64>/ itself (plugin/select.sh.in).
 std::optional<std::string> plugin_machine_directory() {
   return std::nullopt;
+}
+
+std::optional<std::string> signal_abbreviation(int sig) {
+  if (sig <= 0 || sig >= NSIG || sys_signame[sig] == nullptr) return std::nullopt;
+  std::string name = sys_signame[sig];  // lower case: "term", "kill"
+  for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return name;
 }
 
 }  // namespace fleet::platform
