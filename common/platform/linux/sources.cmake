@@ -1,4 +1,4 @@
-# The Linux home of the platform seam (../README.md), with all of launch-wrapper's engine.
+# The Linux home of the platform seam (../README.md).
 set(fleet_platform_sources
   platform/linux/anonymous_file.cpp
   platform/linux/cgroup_v2.cpp
@@ -10,5 +10,4 @@ set(fleet_platform_sources
   platform/linux/signal_router.cpp
   platform/linux/spawn.cpp
   platform/linux/system_facts.cpp
-  platform/linux/verified_signal.cpp
-  ${fleet_launch_engine})
+  platform/linux/verified_signal.cpp)
