@@ -12,6 +12,7 @@
 #include "base/json.h"
 #include "fixtures.h"
 #include "process.h"
+#include "process/spawn.h"
 #include "temp_dir.h"
 
 using fleet::test::read_file;
@@ -35,9 +36,15 @@ struct Launch {
   int err = -1;
 
   Launch(std::vector<std::string> argv, const std::string& err_file) {
-    int fds[2], err_fds[2] = {-1, -1};
-    REQUIRE(::pipe2(fds, O_CLOEXEC) == 0);
-    if (err_file.empty()) REQUIRE(::pipe2(err_fds, O_CLOEXEC) == 0);
+    // Close-on-exec pipes (fleet::make_pipe: no pipe2 on macOS).
+    fleet::Pipe out_pipe = fleet::make_pipe();
+    int fds[2] = {out_pipe.read_end.release(), out_pipe.write_end.release()};
+    int err_fds[2] = {-1, -1};
+    if (err_file.empty()) {
+      fleet::Pipe err_pipe = fleet::make_pipe();
+      err_fds[0] = err_pipe.read_end.release();
+      err_fds[1] = err_pipe.write_end.release();
+    }
     pid = ::fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
