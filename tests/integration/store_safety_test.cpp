@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <initializer_list>
+
 #include "fixtures.h"
 #include "process.h"
 #include "temp_dir.h"
@@ -63,7 +65,7 @@ TEST_CASE("store safety: a store writable by group or others") {
   State s;
   const std::string stranger = "c0ffee00-0000-4000-8000-0000000000ff";
   REQUIRE(is_deny(s.guard(stranger)));
-  for (const mode_t mode : {0620, 0602, 0666}) {
+  for (const mode_t mode : std::initializer_list<mode_t>{0620, 0602, 0666}) {
     CAPTURE(mode);
     REQUIRE(::chmod(s.store.c_str(), mode) == 0);
     // The guard no longer decides on its records: it advises, naming the reason and the fix.
@@ -98,7 +100,7 @@ TEST_CASE("store safety: a store writable by group or others") {
 TEST_CASE("store safety: a state directory writable by group or others") {
   State s;
   const std::string stranger = "c0ffee00-0000-4000-8000-0000000000ff";
-  for (const mode_t mode : {0770, 0707, 01777}) {
+  for (const mode_t mode : std::initializer_list<mode_t>{0770, 0707, 01777}) {
     CAPTURE(mode);
     REQUIRE(::chmod(s.dir.c_str(), mode) == 0);
     RunResult r = s.guard(stranger);
