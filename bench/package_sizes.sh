@@ -31,8 +31,8 @@ if [ -z "$dir" ]; then
     { cat "$work/log" >&2; echo "bench/package_sizes.sh: ./install.sh --package failed" >&2; exit 1; }
 fi
 version="$(sed -n 's/^project(fleet-hooks VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)"
-for arch in x86_64 aarch64; do
-  tarball="$dir/fleet-hooks-$version-linux-$arch.tar.gz"
+for arch in linux-x86_64 linux-aarch64 darwin-arm64 darwin-x64; do
+  tarball="$dir/fleet-hooks-$version-$arch.tar.gz"
   [ -f "$tarball" ] || { echo "bench/package_sizes.sh: no $tarball" >&2; exit 1; }
   mkdir -p "$work/$arch"
   tar -xzf "$tarball" -C "$work/$arch" --strip-components=1
@@ -74,18 +74,25 @@ line = (
     f"({datetime.date.today().isoformat()}): the `.deb` is {mib(deb_amd64)} for amd64 "
     f"({exact(deb_amd64)}; `Installed-Size: {deb_amd64_kib}` KiB) and {mib(deb_arm64)} for arm64 "
     f"({exact(deb_arm64)}; {deb_arm64_kib} KiB); the tarballs "
-    f"{mib(size(f'fleet-hooks-{version}-linux-x86_64.tar.gz'))} and "
-    f"{mib(size(f'fleet-hooks-{version}-linux-aarch64.tar.gz'))}")
-npm = [f"fleet-hooks-linux-x64-{version}.tgz", f"fleet-hooks-linux-arm64-{version}.tgz",
-       f"fleet-hooks-{version}.tgz"]
+    f"{mib(size(f'fleet-hooks-{version}-linux-x86_64.tar.gz'))} (linux-x86_64), "
+    f"{mib(size(f'fleet-hooks-{version}-linux-aarch64.tar.gz'))} (linux-aarch64), "
+    f"{mib(size(f'fleet-hooks-{version}-darwin-arm64.tar.gz'))} (darwin-arm64) and "
+    f"{mib(size(f'fleet-hooks-{version}-darwin-x64.tar.gz'))} (darwin-x64)")
+platforms = ["linux-x64", "linux-arm64", "darwin-arm64", "darwin-x64"]
+npm = [f"fleet-hooks-{p}-{version}.tgz" for p in platforms] + [f"fleet-hooks-{version}.tgz"]
 if all(os.path.exists(os.path.join(dist, n)) for n in npm):
-    line += (f"; the npm platform packages {mib(size(npm[0]))} (linux-x64) and "
-             f"{mib(size(npm[1]))} (linux-arm64), the main npm package {kib(size(npm[2]))}")
+    each = ", ".join(f"{mib(size(n))} ({p})" for n, p in zip(npm, platforms))
+    line += f"; the npm platform packages {each}, the main npm package {kib(size(npm[-1]))}"
+with tarfile.open(os.path.join(dist, plugin_name)) as archive:
+    in_bin = [member.name.split("/bin/", 1)[1] for member in archive.getmembers()
+              if member.isfile() and "/bin/" in member.name]
+    machines = sorted({rest.split("/")[0] for rest in in_bin if "/" in rest})  # bin/<machine>/
 line += (
     f"; the Claude Code plugin {mib(plugin)} ({exact(plugin)}; {mib(unpacked)} unpacked: "
-    f"{names} for both architectures). The installed "
-    f"executables are {binaries('x86_64')} each on x86-64 and {binaries('aarch64')} on "
-    f"aarch64 (stripped).")
+    f"{names} for each of {', '.join(machines[:-1])} and {machines[-1]}). The installed "
+    f"executables are {binaries('linux-x86_64')} each on x86-64 Linux, "
+    f"{binaries('linux-aarch64')} on aarch64 Linux, {binaries('darwin-arm64')} on arm64 macOS "
+    f"and {binaries('darwin-x64')} on x86-64 macOS (stripped on Linux).")
 print(line)
 PY
 cat "$work/sizes"
