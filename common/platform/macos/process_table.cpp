@@ -7,47 +7,30 @@
 #include <algorithm>
 #include <cstring>
 
+#include "process/procargs2.h"
+
 namespace fleet::platform {
 namespace {
 
 constexpr std::size_t kMaxStrings = 256 * 1024;
 
-// What sysctl KERN_PROCARGS2 shows of a process (its own user's, or any for root): argc, the
-// executable's path, NUL padding, then argc arguments and the environment, each ended by a
-// NUL, the environment ended by an empty string.
-struct ProcessStrings {
-  std::string arguments;
-  std::string environment;
-};
-
+// What sysctl KERN_PROCARGS2 shows of a process (its own user's, or any for root), read at
+// once into a buffer of kern.argmax bytes, as ps(1) does: asked for its size first, a process
+// that exec'd meanwhile would show the tail of a larger area.
 std::optional<ProcessStrings> read_process_strings(pid_t pid) {
   if (pid <= 0) return std::nullopt;
-  int name[] = {CTL_KERN, KERN_PROCARGS2, static_cast<int>(pid)};
-  std::size_t size = 0;
-  if (::sysctl(name, 3, nullptr, &size, nullptr, 0) != 0 || size < sizeof(int)) return std::nullopt;
-  std::string area(size, '\0');
-  if (::sysctl(name, 3, area.data(), &size, nullptr, 0) != 0 || size < sizeof(int))
+  int argmax = 0;
+  std::size_t argmax_size = sizeof argmax;
+  int argmax_name[] = {CTL_KERN, KERN_ARGMAX};
+  if (::sysctl(argmax_name, 2, &argmax, &argmax_size, nullptr, 0) != 0 || argmax <= 0)
     return std::nullopt;
-  area.resize(size);
-  int argc = 0;
-  std::memcpy(&argc, area.data(), sizeof argc);
-  std::size_t at = area.find('\0', sizeof argc);  // the end of the executable's path
-  if (at == std::string::npos) return std::nullopt;
-  while (at < area.size() && area[at] == '\0') ++at;
-  // Each string with its NUL; the last may lack one at the end of the area.
-  const auto next = [&](std::size_t from) {
-    const std::size_t end = area.find('\0', from);
-    return end == std::string::npos ? area.size() : end + 1;
-  };
-  ProcessStrings strings;
-  const std::size_t arguments_start = at;
-  for (int i = 0; i < argc && at < area.size(); ++i) at = next(at);
-  strings.arguments = area.substr(arguments_start, std::min(at - arguments_start, kMaxStrings));
-  const std::size_t environment_start = at;
-  while (at < area.size() && area[at] != '\0') at = next(at);
-  strings.environment =
-      area.substr(environment_start, std::min(at - environment_start, kMaxStrings));
-  return strings;
+  int name[] = {CTL_KERN, KERN_PROCARGS2, static_cast<int>(pid)};
+  // Kept between calls: a token scan reads every process (1 MiB each on macOS 13-15).
+  static std::string area;
+  area.resize(std::max(area.size(), static_cast<std::size_t>(argmax)));
+  std::size_t size = area.size();
+  if (::sysctl(name, 3, area.data(), &size, nullptr, 0) != 0) return std::nullopt;
+  return parse_procargs2(std::string_view(area.data(), std::min(size, area.size())), kMaxStrings);
 }
 
 }  // namespace
