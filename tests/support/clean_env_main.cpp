@@ -4,6 +4,8 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -14,6 +16,16 @@
 extern char** environ;
 
 int main(int argc, char** argv) {
+  // The child of platform_test's "arguments and environment": this program, which macOS shows
+  // the environment of (it withholds that of its own code-signing-restricted programs, /bin/sh
+  // among them, under SIP), waits on its standard input until it is killed.
+  if (const char* child = std::getenv("FLEET_PLATFORM_TEST");
+      child && std::strcmp(child, "yes") == 0) {
+    char byte = 0;
+    while (::read(0, &byte, 1) > 0) {
+    }
+    return 0;
+  }
   std::vector<std::string> names;
   for (char** entry = environ; *entry != nullptr; ++entry) {
     if (fleet::test::is_suite_variable(*entry)) {

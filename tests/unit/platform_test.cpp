@@ -12,8 +12,9 @@
 #include <optional>
 #include <string>
 #include <thread>
-#include "emulator.h"
 
+#include "emulator.h"
+#include "environment_child.h"
 #include "platform/file_times.h"
 #include "platform/process_table.h"
 #include "platform/system_facts.h"
@@ -96,13 +97,15 @@ TEST_CASE("platform process table: arguments and environment") {
                         const_cast<char*>("read line"), const_cast<char*>("an argument"), nullptr};
   char* const envp[] = {const_cast<char*>("FLEET_PLATFORM_TEST=yes"), const_cast<char*>("EMPTY="),
                         nullptr};
-  // The shell waits on a pipe of ours (and starts nothing) until it is killed.
+  // The child waits on a pipe of ours (and starts nothing) until it is killed.
+  const std::string program = fleet::test::environment_child_program();
+  REQUIRE(!program.empty());
   int input[2];
   REQUIRE(::pipe(input) == 0);
   const pid_t child = ::fork();
   if (child == 0) {
     ::dup2(input[0], 0);
-    ::execve("/bin/sh", argv, envp);
+    ::execve(program.c_str(), argv, envp);
     ::_exit(127);
   }
   ::close(input[0]);
