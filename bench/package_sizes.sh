@@ -68,6 +68,9 @@ with tarfile.open(os.path.join(dist, plugin_name)) as archive:
     unpacked = sum(member.size for member in archive.getmembers() if member.isfile())
     shipped = sorted({os.path.basename(member.name) for member in archive.getmembers()
                       if member.isfile() and "/bin/linux-" in member.name})
+    in_bin = [member.name.split("/bin/", 1)[1] for member in archive.getmembers()
+              if member.isfile() and "/bin/" in member.name]
+    machines = sorted({rest.split("/")[0] for rest in in_bin if "/" in rest})  # bin/<machine>/
 names = ", ".join(f"`{name}`" for name in shipped[:-1]) + f" and `{shipped[-1]}`"
 line = (
     f"Measured by `bench/package_sizes.sh` on `./install.sh --package DIR` at version {version} "
@@ -83,10 +86,6 @@ npm = [f"fleet-hooks-{p}-{version}.tgz" for p in platforms] + [f"fleet-hooks-{ve
 if all(os.path.exists(os.path.join(dist, n)) for n in npm):
     each = ", ".join(f"{mib(size(n))} ({p})" for n, p in zip(npm, platforms))
     line += f"; the npm platform packages {each}, the main npm package {kib(size(npm[-1]))}"
-with tarfile.open(os.path.join(dist, plugin_name)) as archive:
-    in_bin = [member.name.split("/bin/", 1)[1] for member in archive.getmembers()
-              if member.isfile() and "/bin/" in member.name]
-    machines = sorted({rest.split("/")[0] for rest in in_bin if "/" in rest})  # bin/<machine>/
 line += (
     f"; the Claude Code plugin {mib(plugin)} ({exact(plugin)}; {mib(unpacked)} unpacked: "
     f"{names} for each of {', '.join(machines[:-1])} and {machines[-1]}). The installed "

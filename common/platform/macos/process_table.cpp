@@ -19,13 +19,16 @@ constexpr std::size_t kMaxStrings = 256 * 1024;
 // that exec'd meanwhile would show the tail of a larger area.
 std::optional<ProcessStrings> read_process_strings(pid_t pid) {
   if (pid <= 0) return std::nullopt;
-  int argmax = 0;
-  std::size_t argmax_size = sizeof argmax;
-  int argmax_name[] = {CTL_KERN, KERN_ARGMAX};
-  if (::sysctl(argmax_name, 2, &argmax, &argmax_size, nullptr, 0) != 0 || argmax <= 0)
-    return std::nullopt;
+  // Read once: a token scan reads every process.
+  static const int argmax = [] {
+    int value = 0;
+    std::size_t value_size = sizeof value;
+    int argmax_name[] = {CTL_KERN, KERN_ARGMAX};
+    return ::sysctl(argmax_name, 2, &value, &value_size, nullptr, 0) == 0 ? value : 0;
+  }();
+  if (argmax <= 0) return std::nullopt;
   int name[] = {CTL_KERN, KERN_PROCARGS2, static_cast<int>(pid)};
-  // Kept between calls: a token scan reads every process (1 MiB each on macOS 13-15).
+  // Kept between calls, for the same reason (1 MiB on macOS 13-15).
   static std::string area;
   area.resize(std::max(area.size(), static_cast<std::size_t>(argmax)));
   std::size_t size = area.size();
